@@ -1,0 +1,111 @@
+"""toolwire: multimodal tool results that work on every major LLM provider.
+
+Everything public is re-exported here. Modules that need heavy dependencies (encoders,
+readers, the store, MCP) load on first use, so ``import toolwire`` stays light.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+_CONTENT = ("File", "Json", "Text", "Thinking", "ToolCall")
+_ERRORS = (
+    "CapabilityError",
+    "ConversationError",
+    "DecodeError",
+    "FetchError",
+    "FileChangedError",
+    "InvalidFileError",
+    "MissingDependencyError",
+    "PathNotAllowedError",
+    "StoreError",
+    "ToolwireError",
+    "UnknownModelError",
+    "UnsupportedContentError",
+)
+_MESSAGES = (
+    "Assistant",
+    "ContentOutput",
+    "ErrorJsonOutput",
+    "ErrorTextOutput",
+    "ExecutionDeniedOutput",
+    "JsonOutput",
+    "Message",
+    "System",
+    "TextOutput",
+    "ToolOutput",
+    "ToolResult",
+    "User",
+    "dump_conversation",
+    "load_conversation",
+    "to_output",
+)
+
+# Every public name is served lazily (PEP 562): name -> module that defines it. Building the
+# pydantic models costs ~70 ms, so it happens on first use, not on `import toolwire`.
+_LAZY = {
+    **dict.fromkeys(_CONTENT, "toolwire.content"),
+    **dict.fromkeys(_ERRORS, "toolwire.errors"),
+    **dict.fromkeys(_MESSAGES, "toolwire.messages"),
+    "encode": "toolwire.encode",
+    "Request": "toolwire.encode",
+    "Decision": "toolwire.plan",
+    "capabilities": "toolwire.capabilities",
+    "Capabilities": "toolwire.capabilities",
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
+
+if TYPE_CHECKING:
+    from .content import File, Json, Text, Thinking, ToolCall
+    from .errors import (
+        CapabilityError,
+        ConversationError,
+        DecodeError,
+        FetchError,
+        FileChangedError,
+        InvalidFileError,
+        MissingDependencyError,
+        PathNotAllowedError,
+        StoreError,
+        ToolwireError,
+        UnknownModelError,
+        UnsupportedContentError,
+    )
+    from .messages import (
+        Assistant,
+        ContentOutput,
+        ErrorJsonOutput,
+        ErrorTextOutput,
+        ExecutionDeniedOutput,
+        JsonOutput,
+        Message,
+        System,
+        TextOutput,
+        ToolOutput,
+        ToolResult,
+        User,
+        dump_conversation,
+        load_conversation,
+        to_output,
+    )
+    from .capabilities import Capabilities, capabilities
+    from .encode import Request, encode
+    from .plan import Decision

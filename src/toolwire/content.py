@@ -1,0 +1,256 @@
+"""Content parts: Text, Json, File, Thinking and ToolCall — frozen values with a ``type`` tag.
+
+A File is one class for every medium. Its bytes live in its ``source``; everything derived
+from them (kind, identifier, text fallback) is computed from the source on demand and cached
+there, so parts stay plain values that serialise to JSON and back unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from . import headers
+from .errors import InvalidFileError
+from .mediatypes import check_declared, is_textual, kind_of, normalise
+from .sources import BytesSource, PathSource, ProviderFileSource, Source, UrlSource
+
+_FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
+
+#: Text fallbacks of text files carry the text itself, up to this many characters.
+TEXT_FALLBACK_CHARS = 100_000
+
+
+class Text(BaseModel):
+    """Plain text."""
+
+    model_config = _FROZEN
+    type: Literal["text"] = "text"
+    text: str
+
+
+class Json(BaseModel):
+    """A JSON-serialisable value, kept structured until a wire needs it as text."""
+
+    model_config = _FROZEN
+    type: Literal["json"] = "json"
+    value: Any
+
+    @field_validator("value")
+    @classmethod
+    def _must_be_json(cls, value: Any) -> Any:
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"Json value is not JSON-serialisable: {exc}") from exc
+        return value
+
+    def compact(self) -> str:
+        """The value as compact JSON text, for wires that only carry text."""
+        return json.dumps(self.value, separators=(",", ":"), ensure_ascii=False)
+
+
+class Thinking(BaseModel):
+    """A model's reasoning, with the provider's signature so it can be sent back verbatim.
+
+    ``redacted`` thinking carries only opaque data (in ``signature``); ``provider`` names who
+    signed it, so another provider's encoder can drop what it cannot verify.
+    """
+
+    model_config = _FROZEN
+    type: Literal["thinking"] = "thinking"
+    text: str
+    signature: str | None = None
+    redacted: bool = False
+    provider: str | None = None
+
+
+class ToolCall(BaseModel):
+    """A model's request to call a tool. ``signature`` carries opaque per-call tokens
+    (Gemini thought signatures)."""
+
+    model_config = _FROZEN
+    type: Literal["tool_call"] = "tool_call"
+    id: str
+    name: str
+    arguments: dict[str, Any]
+    signature: str | None = None
+
+
+class File(BaseModel):
+    """One file of any medium: image, document, audio or video.
+
+    Build it with ``File.from_bytes``, ``from_path``, ``from_url`` or ``from_provider_file``;
+    they sniff the media type from the bytes and refuse a declared type the bytes contradict.
+    ``text`` is an optional declared text fallback (e.g. a PDF's extracted text).
+
+    >>> File.from_bytes(b"%PDF-1.7 ...", name="report.pdf").kind
+    'document'
+    """
+
+    model_config = _FROZEN
+    type: Literal["file"] = "file"
+    source: Source
+    media_type: str
+    name: str | None = None
+    text: str | None = None
+
+    @field_validator("media_type")
+    @classmethod
+    def _normalise(cls, value: str) -> str:
+        return normalise(value)
+
+    @classmethod
+    def from_bytes(
+        cls, data: bytes, media_type: str | None = None, name: str | None = None
+    ) -> File:
+        """A file held in memory; the media type is sniffed or checked against the bytes."""
+        if not data:
+            raise InvalidFileError(f"{name or 'file'} is empty (0 bytes)")
+        media_type = check_declared(media_type, data, name)
+        return cls(source=BytesSource(data=data), media_type=media_type, name=name)
+
+    @classmethod
+    def from_path(
+        cls, path: str | Path, media_type: str | None = None, name: str | None = None
+    ) -> File:
+        """A file on disk, read lazily.
+
+        With ``media_type`` given nothing is read now; the bytes are checked against it at the
+        first read. Without it, the first 8 KB are read to sniff the type (the whole file for
+        zip-based office formats, whose type is in the zip directory).
+        """
+        source = PathSource(path=str(Path(path)))
+        label = name or Path(path).name
+        if media_type is None:
+            head = source.read_head()
+            if not head:
+                raise InvalidFileError(f"{path} is empty (0 bytes)")
+            data = source.read() if head.startswith(b"PK\x03\x04") else head
+            media_type = check_declared(None, data, label)
+        return cls(source=source, media_type=media_type, name=name)
+
+    @classmethod
+    def from_url(cls, url: str, media_type: str | None = None, name: str | None = None) -> File:
+        """A file by URL (http(s), s3://, gs://); the media type is taken from the URL's
+        extension when not given."""
+        source = UrlSource(url=url)
+        if media_type is None:
+            media_type = _type_from_url(url)
+        return cls(source=source, media_type=media_type, name=name)
+
+    @classmethod
+    def from_provider_file(
+        cls, provider: str, file_id: str, media_type: str, name: str | None = None
+    ) -> File:
+        """A file already uploaded to ``provider`` (usable only with that provider)."""
+        source = ProviderFileSource(provider=provider, file_id=file_id)
+        return cls(source=source, media_type=media_type, name=name)
+
+    @property
+    def kind(self) -> str:
+        """'image', 'document', 'audio' or 'video', from the media type."""
+        return kind_of(self.media_type)
+
+    @property
+    def identifier(self) -> str:
+        """The name if given, else ``file-`` + 12 hex chars of the sha256 of the bytes
+        (of the URL, of the file id)."""
+        return self.name or "file-" + self.source.sha256()[:12]
+
+    def read(self) -> bytes:
+        """The file's bytes, checked once against the declared media type."""
+        data = self.source.read()
+        if isinstance(self.source, PathSource) and not self.source.sha256_pinned:
+            check_declared(self.media_type, data, self.name or self.source.path)
+        return data
+
+    def text_fallback(self) -> str:
+        """A short description from headers only, plus the declared or decoded text.
+
+        ``[Image: cat.png, 640x480, 24 KB]``, ``[PDF: report.pdf, 12 pages, 1.2 MB]``.
+        """
+        label = self.name or self.identifier
+        if not self.source.is_local:
+            head = f"[{_kind_label(self.media_type)}: {label}, {self.source.describe()}]"
+            return f"{head}\n{self.text}" if self.text else head
+        data = self.read()
+        facts = [label, *_facts(self.media_type, data), headers.human_size(len(data))]
+        head = f"[{_kind_label(self.media_type)}: {', '.join(facts)}]"
+        body = self.text
+        if body is None and is_textual(self.media_type):
+            body = _decode_text(data)[:TEXT_FALLBACK_CHARS]
+        return f"{head}\n{body}" if body else head
+
+
+def _facts(media_type: str, data: bytes) -> list[str]:
+    if media_type.startswith("image/"):
+        size = headers.image_size(data)
+        if size and media_type == "image/jpeg" and headers.jpeg_orientation(data) >= 5:
+            size = (size[1], size[0])
+        return [f"{size[0]}x{size[1]}"] if size else []
+    if media_type == "application/pdf":
+        pages = headers.pdf_page_count(data)
+        return [f"{pages} page{'s' if pages != 1 else ''}"] if pages else []
+    if media_type == "audio/wav":
+        seconds = headers.wav_duration(data)
+        return [f"{seconds:.1f} s"] if seconds is not None else []
+    return []
+
+
+_KIND_LABELS = {
+    "application/pdf": "PDF",
+    "text/csv": "CSV",
+    "text/markdown": "Markdown",
+    "text/html": "HTML",
+    "application/json": "JSON",
+}
+
+
+def _kind_label(media_type: str) -> str:
+    if media_type in _KIND_LABELS:
+        return _KIND_LABELS[media_type]
+    kind = kind_of(media_type)
+    if kind == "document":
+        return "Text" if media_type.startswith("text/") else "Document"
+    return kind.capitalize()
+
+
+def _decode_text(data: bytes) -> str:
+    for encoding in ("utf-8-sig", "utf-16"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    return data.decode("latin-1")
+
+
+_URL_TYPES = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".pdf": "application/pdf",
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".mp4": "video/mp4",
+    ".mov": "video/quicktime",
+    ".webm": "video/webm",
+}
+
+
+def _type_from_url(url: str) -> str:
+    from urllib.parse import urlsplit
+
+    from .mediatypes import from_extension
+
+    suffix = Path(urlsplit(url).path).suffix.lower()
+    found = _URL_TYPES.get(suffix) or from_extension("x" + suffix)
+    if found is None:
+        raise InvalidFileError(f"{url}: cannot tell the media type from the URL; pass media_type=…")
+    return found
+

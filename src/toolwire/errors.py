@@ -1,0 +1,102 @@
+"""The one error hierarchy: every failure toolwire raises on purpose is a ToolwireError.
+
+Messages say what went wrong, where (file, message index, provider, model), what is allowed,
+and what to do instead. Dependencies' own exceptions are caught at the edge and re-raised as
+one of these, with the original chained as ``__cause__``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class ToolwireError(Exception):
+    """Base class of every error toolwire raises on purpose."""
+
+
+class InvalidFileError(ToolwireError, ValueError):
+    """A file's bytes are unreadable, corrupt, spoofed, too large, or not what they claim."""
+
+
+class FileChangedError(InvalidFileError):
+    """A lazily read file changed on disk after its content hash was pinned."""
+
+
+class UnknownModelError(ToolwireError, ValueError):
+    """A model string names no known provider, or is not of the form ``provider:model``."""
+
+
+class CapabilityError(ToolwireError, ValueError):
+    """A capabilities override (argument or TOML file) is malformed."""
+
+
+class MissingDependencyError(ToolwireError, ImportError):
+    """An optional dependency is needed for this call; the message names the extra to install."""
+
+
+class ConversationError(ToolwireError, ValueError):
+    """The conversation breaks a rule every provider enforces (e.g. a tool call without result)."""
+
+
+class FetchError(ToolwireError):
+    """A URL source could not be (or may not be) downloaded."""
+
+
+class PathNotAllowedError(ToolwireError, PermissionError):
+    """A path resolves outside the allowed root, or is not a regular file."""
+
+
+class DecodeError(ToolwireError, ValueError):
+    """A provider response could not be turned into an Assistant message."""
+
+
+class StoreError(ToolwireError):
+    """The session store is unreadable, corrupt, or was given something it cannot keep."""
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """One file that no route to the target can carry."""
+
+    message_index: int
+    identifier: str
+    media_type: str
+    reason: str
+
+
+class UnsupportedContentError(ToolwireError, ValueError):
+    """One or more files cannot be delivered to the target model by any route.
+
+    ``files`` lists every such file, so one error tells the whole story.
+    """
+
+    def __init__(self, model: str, files: list[Unsupported], accepted: str) -> None:
+        self.model = model
+        self.files = files
+        self.accepted = accepted
+        lines = [
+            f"{model} cannot take {len(files)} file(s) in this conversation:",
+            *(
+                f"  - {f.identifier} ({f.media_type}) in message {f.message_index}: {f.reason}"
+                for f in files
+            ),
+            f"It accepts: {accepted}.",
+            'Pass on_unsupported="text" to send each file\'s text description instead, '
+            "or choose a model that accepts these media.",
+        ]
+        super().__init__("\n".join(lines))
+
+
+def suggest(name: str, choices: Iterable[str]) -> str:
+    """A ' Did you mean …?' suffix for an unknown name, or '' when nothing is close."""
+    close = difflib.get_close_matches(name, list(choices), n=3, cutoff=0.6)
+    return f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+
+
+def missing_dependency(module: str, extra: str) -> MissingDependencyError:
+    """The error for an optional import that failed, naming the extra that provides it."""
+    return MissingDependencyError(
+        f"{module} is not installed; install it with: pip install 'toolwire[{extra}]'"
+    )

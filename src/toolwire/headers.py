@@ -1,0 +1,122 @@
+"""Facts read from a file's headers only: image dimensions, PDF page count, WAV duration.
+
+These feed text fallbacks (``[Image: cat.png, 640x480, 24 KB]``) and token estimates, which
+must not decode pixels or parse whole documents. Each function returns None when the header
+does not say, never raises on malformed input.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None."""
+    try:
+        if data.startswith(b"\x89PNG") and data[12:16] == b"IHDR":
+            return struct.unpack(">II", data[16:24])
+        if data[:6] in (b"GIF87a", b"GIF89a"):
+            return struct.unpack("<HH", data[6:10])
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data[:2] == b"BM":
+            w, h = struct.unpack("<ii", data[18:26])
+            return w, abs(h)
+        if data.startswith(b"\xff\xd8"):
+            return _jpeg_size(data)
+    except struct.error:
+        return None
+    return None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8X":
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+        return w, h
+    if chunk == b"VP8L":
+        bits = int.from_bytes(data[21:25], "little")
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8 ":
+        w, h = struct.unpack("<HH", data[26:30])
+        return w & 0x3FFF, h & 0x3FFF
+    return None
+
+
+_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """Walk JPEG segments to the first start-of-frame marker (stored, not EXIF-rotated, size)."""
+    i = 2
+    while i + 9 < len(data):
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in _SOF_MARKERS:
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return w, h
+        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
+        i += 2 + length
+    return None
+
+
+def jpeg_orientation(data: bytes) -> int:
+    """EXIF orientation (1–8) of a JPEG, 1 when absent; 5–8 mean width and height swap."""
+    i = data.find(b"Exif\x00\x00", 0, 65536)
+    if i < 0:
+        return 1
+    tiff = data[i + 6 :]
+    endian = "<" if tiff[:2] == b"II" else ">"
+    try:
+        (ifd,) = struct.unpack(endian + "I", tiff[4:8])
+        (count,) = struct.unpack(endian + "H", tiff[ifd : ifd + 2])
+        for n in range(count):
+            entry = tiff[ifd + 2 + 12 * n : ifd + 14 + 12 * n]
+            tag, _typ, _cnt, value = struct.unpack(endian + "HHIH", entry[:10])
+            if tag == 0x0112:
+                return value if 1 <= value <= 8 else 1
+    except struct.error:
+        return 1
+    return 1
+
+
+_PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
+
+
+def pdf_page_count(data: bytes) -> int | None:
+    """Page objects counted in the raw PDF, or None (pages hidden in object streams)."""
+    count = len(_PAGE.findall(data))
+    return count or None
+
+
+def wav_duration(data: bytes) -> float | None:
+    """Seconds of audio in a PCM WAV file, from its fmt and data chunk headers."""
+    if data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        return None
+    i, byte_rate = 12, 0
+    while i + 8 <= len(data):
+        chunk, size = data[i : i + 4], int.from_bytes(data[i + 4 : i + 8], "little")
+        if chunk == b"fmt ":
+            byte_rate = int.from_bytes(data[i + 16 : i + 20], "little")
+        elif chunk == b"data":
+            return size / byte_rate if byte_rate else None
+        i += 8 + size + (size & 1)
+    return None
+
+
+def human_size(n: int) -> str:
+    """1536 → '1.5 KB'; sizes in binary units with one decimal below 10."""
+    value = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            if unit == "B":
+                return f"{n} B"
+            return f"{value:.1f} {unit}" if value < 10 else f"{value:.0f} {unit}"
+        value /= 1024
+    return f"{n} B"

@@ -1,0 +1,260 @@
+"""Media types: sniffing them from bytes, normalising aliases, and deriving a file's kind.
+
+Sniffing is a small signature table rather than a dependency: the general-purpose libraries
+(filetype, puremagic) cannot tell DOCX from XLSX or Markdown from CSV, cost import time, and
+we need only the few dozen types providers take. Text formats are told apart by content
+first (HTML, SVG, JSON) and by the file name's extension second.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from pathlib import PurePath
+
+from .errors import InvalidFileError
+
+OCTET_STREAM = "application/octet-stream"
+
+ALIASES = {
+    "image/jpg": "image/jpeg",
+    "image/pjpeg": "image/jpeg",
+    "image/x-png": "image/png",
+    "image/x-ms-bmp": "image/bmp",
+    "image/tif": "image/tiff",
+    "audio/x-wav": "audio/wav",
+    "audio/wave": "audio/wav",
+    "audio/vnd.wave": "audio/wav",
+    "audio/mp3": "audio/mpeg",
+    "audio/x-mp3": "audio/mpeg",
+    "audio/x-m4a": "audio/mp4",
+    "audio/m4a": "audio/mp4",
+    "audio/x-flac": "audio/flac",
+    "audio/x-aac": "audio/aac",
+    "text/x-markdown": "text/markdown",
+    "text/x-csv": "text/csv",
+    "application/csv": "text/csv",
+    "application/x-pdf": "application/pdf",
+    "video/x-quicktime": "video/quicktime",
+}
+
+DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
+
+EXTENSIONS = {
+    ".txt": "text/plain",
+    ".log": "text/plain",
+    ".md": "text/markdown",
+    ".markdown": "text/markdown",
+    ".csv": "text/csv",
+    ".tsv": "text/tab-separated-values",
+    ".html": "text/html",
+    ".htm": "text/html",
+    ".json": "application/json",
+    ".xml": "application/xml",
+    ".svg": "image/svg+xml",
+    ".docx": DOCX,
+    ".xlsx": XLSX,
+    ".pptx": PPTX,
+}
+
+_DOCUMENT_TYPES = {
+    "application/pdf",
+    "application/json",
+    "application/xml",
+    "application/msword",
+    "application/vnd.ms-excel",
+    DOCX,
+    XLSX,
+    PPTX,
+}
+
+# ISO BMFF 'ftyp' major brands → media type (everything else in that family is video/mp4).
+_FTYP_BRANDS = {
+    b"M4A ": "audio/mp4",
+    b"M4B ": "audio/mp4",
+    b"qt  ": "video/quicktime",
+    b"heic": "image/heic",
+    b"heix": "image/heic",
+    b"heim": "image/heic",
+    b"heis": "image/heic",
+    b"hevc": "image/heic",
+    b"mif1": "image/heif",
+    b"msf1": "image/heif",
+    b"avif": "image/avif",
+}
+
+# Types that may legitimately be declared for bytes sniffed as another member of the family.
+_FAMILIES = [
+    {"audio/mp4", "video/mp4", "video/quicktime", "audio/aac", "video/x-m4v"},
+    {"video/webm", "audio/webm", "video/x-matroska"},
+    {"audio/ogg", "video/ogg", "audio/opus", "application/ogg"},
+    {"image/heic", "image/heif"},
+    {"application/zip", DOCX, XLSX, PPTX},
+]
+
+
+def normalise(media_type: str) -> str:
+    """Lower-case, strip parameters (``; charset=…``) and map aliases to the IANA name."""
+    base = media_type.split(";", 1)[0].strip().lower()
+    return ALIASES.get(base, base)
+
+
+def kind_of(media_type: str) -> str:
+    """'image', 'audio', 'video' or 'document' (text, PDF, office, JSON and anything else)."""
+    top = media_type.split("/", 1)[0]
+    return top if top in ("image", "audio", "video") else "document"
+
+
+def is_textual(media_type: str) -> bool:
+    """True for media whose bytes are text: text/*, JSON, XML, SVG."""
+    return media_type.startswith("text/") or media_type in (
+        "application/json",
+        "application/xml",
+        "image/svg+xml",
+    )
+
+
+def sniff(data: bytes, name: str | None = None) -> str | None:
+    """The media type the bytes declare by their signature, or None when they declare none."""
+    found = _sniff_binary(data)
+    if found == "application/zip":
+        return _sniff_zip(data, name)
+    if found is not None:
+        return found
+    if _looks_like_text(data):
+        return _sniff_text(data, name)
+    return None
+
+
+def check_declared(declared: str | None, data: bytes, name: str | None) -> str:
+    """The media type to use: the declared one unless the bytes contradict it, else sniffed.
+
+    Raises InvalidFileError when the bytes prove the declared type wrong (a "PNG" that is a
+    PDF) or when nothing is declared and the bytes carry no known signature.
+    """
+    sniffed = sniff(data, name)
+    label = name or "file"
+    if declared is None or normalise(declared) == OCTET_STREAM:
+        if sniffed is None:
+            raise InvalidFileError(
+                f"{label}: cannot tell the media type from its bytes; pass media_type=…"
+            )
+        return sniffed
+    declared = normalise(declared)
+    if sniffed is not None and (sniffed == declared or _compatible(declared, sniffed)):
+        return declared
+    if sniffed is None and not _has_signature(declared) and not is_textual(declared):
+        return declared  # a format we have no signature for: trust the caller
+    found = sniffed or "not text and carry no known signature"
+    if sniffed is None and _has_signature(declared):
+        found = f"not {declared} (no {declared} signature: corrupt, truncated or mislabelled)"
+    raise InvalidFileError(
+        f"{label}: declared {declared}, but the bytes are {found}; fix the media type or the file"
+    )
+
+
+def from_extension(name: str | None) -> str | None:
+    """The media type a file name's extension suggests (used only for text and zip formats)."""
+    if not name:
+        return None
+    return EXTENSIONS.get(PurePath(name).suffix.lower())
+
+
+def _compatible(declared: str, sniffed: str) -> bool:
+    if is_textual(declared) and is_textual(sniffed):
+        return True
+    return any(declared in family and sniffed in family for family in _FAMILIES)
+
+
+def _has_signature(media_type: str) -> bool:
+    kind = kind_of(media_type)
+    return media_type == "application/pdf" or (
+        kind in ("image", "audio", "video") and media_type != "image/svg+xml"
+    )
+
+
+def _sniff_binary(data: bytes) -> str | None:
+    head = data[:16]
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "image/gif"
+    if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
+        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[
+            head[8:12]
+        ]
+    if head[:2] == b"BM" and len(data) > 26:
+        return "image/bmp"
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return "image/tiff"
+    if b"%PDF-" in data[:1024]:
+        return "application/pdf"
+    if head[4:8] == b"ftyp":
+        return _FTYP_BRANDS.get(head[8:12], "video/mp4")
+    if head.startswith(b"\x1a\x45\xdf\xa3"):
+        return "video/webm" if b"webm" in data[:64] else "video/x-matroska"
+    if head.startswith(b"OggS"):
+        return "video/ogg" if b"\x80theora" in data[:256] else "audio/ogg"
+    if head.startswith(b"fLaC"):
+        return "audio/flac"
+    if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE6 == 0xE2):
+        return "audio/mpeg"
+    if head.startswith(b"PK\x03\x04"):
+        return "application/zip"
+    return None
+
+
+def _sniff_zip(data: bytes, name: str | None) -> str:
+    """Office documents are zips; their part names say which (word/, xl/, ppt/)."""
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        names = []  # only the head was read, or the zip is damaged: fall back to the name
+    prefixes = {"word/": DOCX, "xl/": XLSX, "ppt/": PPTX}
+    for prefix, media_type in prefixes.items():
+        if any(n.startswith(prefix) for n in names):
+            return media_type
+    by_name = from_extension(name)
+    return by_name if by_name in (DOCX, XLSX, PPTX) else "application/zip"
+
+
+def _looks_like_text(data: bytes) -> bool:
+    sample = data[:8192]
+    if b"\x00" in sample:
+        return sample.startswith((b"\xff\xfe", b"\xfe\xff"))  # UTF-16 with a BOM
+    try:
+        sample.decode("utf-8")
+        return True
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(sample) - 4:  # a character cut at the sample's end
+            return True
+    printable = sum(32 <= b < 127 or b in (9, 10, 13) or b >= 128 for b in sample)
+    return printable >= 0.95 * len(sample)
+
+
+def _sniff_text(data: bytes, name: str | None) -> str:
+    start = data[:512].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    if start.startswith((b"<!doctype html", b"<html")):
+        return "text/html"
+    if start.startswith(b"<svg") or (start.startswith(b"<?xml") and b"<svg" in data[:2048]):
+        return "image/svg+xml"
+    by_name = from_extension(name)
+    if by_name is not None:
+        return by_name
+    if start[:1] in (b"{", b"["):
+        try:
+            json.loads(data)
+            return "application/json"
+        except ValueError:
+            pass
+    return "text/plain"
+
+
+def is_document(media_type: str) -> bool:
+    """True for the media DESIGN.md calls documents: text, PDF, office, JSON/XML."""
+    return media_type.startswith("text/") or media_type in _DOCUMENT_TYPES

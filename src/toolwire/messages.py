@@ -1,0 +1,229 @@
+"""Messages, tool outputs, and the coercion of whatever a tool returned into a ToolOutput.
+
+A conversation is a plain list of System, User, Assistant and ToolResult. Every model is
+frozen, tagged (``role`` for messages, ``type`` for parts and outputs) and round-trips through
+JSON exactly, so a stored conversation reloads as the same objects.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from .content import File, Json, Text, Thinking, ToolCall
+
+_FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
+
+Part = Annotated[Text | Json | File, Field(discriminator="type")]
+UserPart = Annotated[Text | File, Field(discriminator="type")]
+AssistantPart = Annotated[Text | Thinking | ToolCall, Field(discriminator="type")]
+
+
+class TextOutput(BaseModel):
+    """A tool returned a string."""
+
+    model_config = _FROZEN
+    type: Literal["text"] = "text"
+    value: str
+
+
+class JsonOutput(BaseModel):
+    """A tool returned structured data."""
+
+    model_config = _FROZEN
+    type: Literal["json"] = "json"
+    value: Any
+
+
+class ContentOutput(BaseModel):
+    """A tool returned a mix of text, JSON and files, in this order."""
+
+    model_config = _FROZEN
+    type: Literal["content"] = "content"
+    value: list[Part]
+
+
+class ErrorTextOutput(BaseModel):
+    """A tool failed, with a message."""
+
+    model_config = _FROZEN
+    type: Literal["error-text"] = "error-text"
+    value: str
+
+
+class ErrorJsonOutput(BaseModel):
+    """A tool failed, with structured details."""
+
+    model_config = _FROZEN
+    type: Literal["error-json"] = "error-json"
+    value: Any
+
+
+class ExecutionDeniedOutput(BaseModel):
+    """The tool was not run (a user or policy refused it)."""
+
+    model_config = _FROZEN
+    type: Literal["execution-denied"] = "execution-denied"
+    reason: str | None = None
+
+
+ToolOutput = Annotated[
+    TextOutput
+    | JsonOutput
+    | ContentOutput
+    | ErrorTextOutput
+    | ErrorJsonOutput
+    | ExecutionDeniedOutput,
+    Field(discriminator="type"),
+]
+
+_OUTPUT_CLASSES = (
+    TextOutput,
+    JsonOutput,
+    ContentOutput,
+    ErrorTextOutput,
+    ErrorJsonOutput,
+    ExecutionDeniedOutput,
+)
+_OUTPUT_TAGS = {cls.model_fields["type"].default for cls in _OUTPUT_CLASSES}
+_output_adapter: TypeAdapter[Any] = TypeAdapter(ToolOutput)
+
+
+def to_output(value: Any) -> Any:
+    """Coerce what a tool returned into a ToolOutput.
+
+    str → text; File → content; a list/tuple holding any File → content (str → Text, other
+    items → Json, order kept); dict, list, number, bool, None, pydantic model, dataclass →
+    json; Exception → error-text; a ToolOutput → itself.
+
+    >>> to_output("done")
+    TextOutput(type='text', value='done')
+    """
+    if isinstance(value, _OUTPUT_CLASSES):
+        return value
+    if isinstance(value, str):
+        return TextOutput(value=value)
+    if isinstance(value, File):
+        return ContentOutput(value=[value])
+    if isinstance(value, BaseException):
+        return ErrorTextOutput(value=f"{type(value).__name__}: {value}")
+    if isinstance(value, list | tuple) and any(isinstance(v, File) for v in value):
+        return ContentOutput(value=[_to_part(v) for v in value])
+    return JsonOutput(value=_to_json_value(value))
+
+
+def _to_part(value: Any) -> Text | Json | File:
+    if isinstance(value, Text | Json | File):
+        return value
+    if isinstance(value, str):
+        return Text(text=value)
+    return Json(value=_to_json_value(value))
+
+
+def _to_json_value(value: Any) -> Any:
+    """Plain JSON data from pydantic models and dataclasses, recursively."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _to_json_value(dataclasses.asdict(value))
+    if isinstance(value, dict):
+        return {str(k): _to_json_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_to_json_value(v) for v in value]
+    return value
+
+
+def _coerce_stored_output(value: Any) -> Any:
+    """Accept legacy stored values: a tagged dict is an output, anything else is coerced."""
+    if isinstance(value, dict) and value.get("type") in _OUTPUT_TAGS:
+        return value
+    return to_output(value)
+
+
+class System(BaseModel):
+    """System instructions."""
+
+    model_config = _FROZEN
+    role: Literal["system"] = "system"
+    text: str
+
+    def __init__(self, text: str | None = None, **data: Any) -> None:
+        super().__init__(**({"text": text} if text is not None else {}), **data)
+
+
+class User(BaseModel):
+    """A user message: a string or a list of Text and File parts."""
+
+    model_config = _FROZEN
+    role: Literal["user"] = "user"
+    content: str | list[UserPart]
+
+    def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
+        if content is not None:
+            data["content"] = content if isinstance(content, str) else list(content)
+        super().__init__(**data)
+
+    @property
+    def parts(self) -> list[Text | File]:
+        """The content as a list of parts (a string becomes one Text)."""
+        return [Text(text=self.content)] if isinstance(self.content, str) else list(self.content)
+
+
+class Assistant(BaseModel):
+    """A model's turn: text, thinking and tool calls, in the order the model produced them."""
+
+    model_config = _FROZEN
+    role: Literal["assistant"] = "assistant"
+    content: list[AssistantPart]
+
+    def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
+        if content is not None:
+            data["content"] = [Text(text=content)] if isinstance(content, str) else list(content)
+        super().__init__(**data)
+
+    @property
+    def tool_calls(self) -> list[ToolCall]:
+        return [p for p in self.content if isinstance(p, ToolCall)]
+
+
+class ToolResult(BaseModel):
+    """The result of one tool call, answered by ``call_id``."""
+
+    model_config = _FROZEN
+    role: Literal["tool"] = "tool"
+    call_id: str
+    name: str
+    output: ToolOutput
+
+    @field_validator("output", mode="before")
+    @classmethod
+    def _coerce(cls, value: Any) -> Any:
+        return _coerce_stored_output(value)
+
+    @classmethod
+    def of(cls, call_id: str, name: str, value: Any) -> ToolResult:
+        """A ToolResult from whatever the tool returned (see ``to_output``)."""
+        return cls(call_id=call_id, name=name, output=to_output(value))
+
+    @property
+    def is_error(self) -> bool:
+        return isinstance(self.output, ErrorTextOutput | ErrorJsonOutput)
+
+
+Message = Annotated[System | User | Assistant | ToolResult, Field(discriminator="role")]
+_conversation: TypeAdapter[list[Any]] = TypeAdapter(list[Message])
+
+
+def load_conversation(data: str | bytes | list[Any]) -> list[Any]:
+    """A conversation from its JSON text (or already-parsed JSON data)."""
+    if isinstance(data, str | bytes):
+        return _conversation.validate_json(data)
+    return _conversation.validate_python(data)
+
+
+def dump_conversation(messages: Sequence[Any], *, indent: int | None = None) -> str:
+    """A conversation as JSON text (bytes as base64); ``load_conversation`` reverses it."""
+    return _conversation.dump_json(list(messages), indent=indent).decode()

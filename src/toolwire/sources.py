@@ -1,0 +1,234 @@
+"""Where a File's bytes live: inline bytes, a local path, a URL, a provider file id, or a blob.
+
+Sources are the only place that reads bytes. Reading happens on demand and at most once per
+source object; the sha256 of a path is pinned at its first read, so a file that changes on
+disk afterwards raises FileChangedError instead of being sent with different content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_serializer
+
+from .errors import FileChangedError, FetchError, InvalidFileError
+
+#: Files larger than this are refused when read from disk (a tool result is not a backup).
+MAX_FILE_BYTES = 512 * 1024 * 1024
+
+
+class _Source(BaseModel):
+    model_config = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
+
+    @property
+    def is_local(self) -> bool:
+        """True when the bytes can be read here without network or a provider."""
+        return False
+
+    def read(self) -> bytes:
+        """The file's bytes; only local sources can be read."""
+        raise FetchError(f"{self.describe()} has no local bytes; it must be fetched or referenced")
+
+    def sha256(self) -> str:
+        """Hex sha256 of the bytes (local sources) or of the reference (URL, file id)."""
+        raise NotImplementedError
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+
+class BytesSource(_Source):
+    """Bytes held in memory (serialised as base64 in JSON)."""
+
+    type: Literal["bytes"] = "bytes"
+    data: bytes = Field(repr=False)
+    _digest: str | None = PrivateAttr(default=None)
+
+    @property
+    def is_local(self) -> bool:
+        return True
+
+    def read(self) -> bytes:
+        return self.data
+
+    def sha256(self) -> str:
+        if self._digest is None:
+            self._digest = hashlib.sha256(self.data).hexdigest()
+        return self._digest
+
+    def describe(self) -> str:
+        return f"{len(self.data)} inline bytes"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BytesSource) and self.data == other.data
+
+    def __hash__(self) -> int:
+        return hash(self.sha256())
+
+
+class PathSource(_Source):
+    """A file on the local disk, read lazily; its hash is pinned at the first read."""
+
+    type: Literal["path"] = "path"
+    path: str
+    sha256_pinned: str | None = Field(default=None, alias="sha256")
+    _data: bytes | None = PrivateAttr(default=None)
+    _pinned: str | None = PrivateAttr(default=None)
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    @field_serializer("sha256_pinned")
+    def _serialise_pin(self, value: str | None) -> str | None:
+        return value or self._pinned
+
+    @property
+    def is_local(self) -> bool:
+        return True
+
+    def read(self) -> bytes:
+        if self._data is not None:
+            return self._data
+        data = _read_regular_file(Path(self.path))
+        digest = hashlib.sha256(data).hexdigest()
+        expected = self.sha256_pinned or self._pinned
+        if expected is not None and digest != expected:
+            raise FileChangedError(
+                f"{self.path} changed on disk after it was first read "
+                f"(sha256 {expected[:12]}… is now {digest[:12]}…); "
+                "re-create the File to send the new content"
+            )
+        self._pinned = digest
+        self._data = data
+        return data
+
+    def read_head(self, size: int = 8192) -> bytes:
+        """The first bytes of the file, for sniffing, without pinning or caching the content."""
+        if self._data is not None:
+            return self._data[:size]
+        path = Path(self.path)
+        _check_regular(path)
+        with path.open("rb") as fh:
+            return fh.read(size)
+
+    def sha256(self) -> str:
+        if self._pinned is None:
+            self.read()
+        assert self._pinned is not None
+        return self._pinned
+
+    def describe(self) -> str:
+        return self.path
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, PathSource)
+            and self.path == other.path
+            and (self.sha256_pinned or self._pinned) == (other.sha256_pinned or other._pinned)
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.path)
+
+
+class UrlSource(_Source):
+    """A URL (http(s), s3:// or gs://) that the provider or a fetcher resolves."""
+
+    type: Literal["url"] = "url"
+    url: str
+
+    @property
+    def scheme(self) -> str:
+        """'url' for http(s), 's3' for s3://, 'gcs' for gs:// — the vocabulary of capabilities."""
+        scheme = urlsplit(self.url).scheme.lower()
+        return {"http": "url", "https": "url", "s3": "s3", "gs": "gcs"}.get(scheme, scheme)
+
+    def sha256(self) -> str:
+        return hashlib.sha256(self.url.encode()).hexdigest()
+
+    def describe(self) -> str:
+        return self.url
+
+
+class ProviderFileSource(_Source):
+    """A file already uploaded to one provider, referenced by that provider's file id."""
+
+    type: Literal["provider_file"] = "provider_file"
+    provider: str
+    file_id: str
+
+    def sha256(self) -> str:
+        return hashlib.sha256(self.file_id.encode()).hexdigest()
+
+    def describe(self) -> str:
+        return f"{self.provider} file {self.file_id}"
+
+
+class BlobSource(_Source):
+    """Bytes kept in a content-addressed BlobStore directory, verified against the hash on read."""
+
+    type: Literal["blob"] = "blob"
+    digest: str = Field(alias="sha256")
+    root: str
+    _data: bytes | None = PrivateAttr(default=None)
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    @property
+    def is_local(self) -> bool:
+        return True
+
+    def read(self) -> bytes:
+        if self._data is None:
+            path = Path(self.root) / self.digest[:2] / self.digest
+            try:
+                data = path.read_bytes()
+            except OSError as exc:
+                raise InvalidFileError(f"blob {self.digest[:12]}… is missing from {self.root}") from exc
+            if hashlib.sha256(data).hexdigest() != self.digest:
+                raise InvalidFileError(
+                    f"blob {self.digest[:12]}… in {self.root} is corrupt (its bytes no longer "
+                    "match its sha256)"
+                )
+            self._data = data
+        return self._data
+
+    def sha256(self) -> str:
+        return self.digest
+
+    def describe(self) -> str:
+        return f"blob {self.digest[:12]}…"
+
+
+Source = Annotated[
+    BytesSource | PathSource | UrlSource | ProviderFileSource | BlobSource,
+    Field(discriminator="type"),
+]
+
+
+def _check_regular(path: Path) -> None:
+    """Refuse directories, FIFOs and devices before opening them (opening a FIFO blocks)."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError as exc:
+        raise InvalidFileError(f"{path}: no such file") from exc
+    except OSError as exc:
+        raise InvalidFileError(f"{path}: cannot stat ({exc.strerror})") from exc
+    if not stat.S_ISREG(mode):
+        raise InvalidFileError(f"{path} is not a regular file (directory, FIFO or device)")
+
+
+def _read_regular_file(path: Path) -> bytes:
+    _check_regular(path)
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise InvalidFileError(f"{path} is {size} bytes; files over {MAX_FILE_BYTES} are refused")
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
+

@@ -55,6 +55,15 @@ _LAZY = {
     "Decision": "toolwire.plan",
     "capabilities": "toolwire.capabilities",
     "Capabilities": "toolwire.capabilities",
+    "decode": "toolwire.decode",
+    "read_file": "toolwire.readers",
+    "read_file_tool": "toolwire.readers",
+    "estimate_tokens": "toolwire.tokens",
+    "TokenEstimate": "toolwire.tokens",
+    "fit": "toolwire.context",
+    "SessionStore": "toolwire.store",
+    "BlobStore": "toolwire.store",
+    "from_mcp": "toolwire.mcp",
 }
 
 __all__ = ["__version__", *_LAZY]

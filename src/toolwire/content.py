@@ -168,6 +168,10 @@ class File(BaseModel):
             check_declared(self.media_type, data, self.name or self.source.path)
         return data
 
+    def read_text(self) -> str:
+        """The bytes decoded as text (UTF-8 with or without BOM, UTF-16 with BOM, else Latin-1)."""
+        return _decode_text(self.read())
+
     def text_fallback(self) -> str:
         """A short description from headers only, plus the declared or decoded text.
 

@@ -1,0 +1,12 @@
+"""The ``toolwire`` command: one module per command, each calling the public API only."""
+
+from __future__ import annotations
+
+from . import inspect, matrix, read, render, sessions, tokens  # noqa: F401  (register commands)
+from .app import app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,5 @@
+"""`toolwire matrix` (not yet written)."""
+
+from __future__ import annotations
+
+from .app import app  # noqa: F401

@@ -1,0 +1,310 @@
+"""The planner: one Decision per file, and the conversation laid out for the target.
+
+Encoders never decide capability. They receive a Plan whose steps are already in the order
+and grouping the provider needs, and only spell each step in the provider's shape:
+
+- ``System``, ``User`` (parts: Text | File), ``Assistant`` — as in the neutral model;
+- ``ToolTurn`` — the results of one assistant turn's tool calls, in call order, each with the
+  parts that go inside it, plus ``extra`` parts that go in the same provider message after
+  all results (sibling files, and fallback files or user text where the provider merges).
+
+Layout rules (DESIGN.md §3): a fallback file leaves ``See file {id}.`` in its result and is
+carried, after all results of the turn, by ``This is file {id}:`` + the file — in the same
+message, a separate user message, or a user turn after a minimal assistant message, as the
+target's ``followup`` says. A real user message right after a tool turn is merged with the
+pending fallback message, or placed as ``user_after_tool`` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .capabilities import Capabilities, Cell
+from .content import File, Json, Text
+from .errors import ConversationError, ToolwireError, Unsupported, UnsupportedContentError
+from .messages import (
+    Assistant,
+    ContentOutput,
+    ErrorJsonOutput,
+    ErrorTextOutput,
+    ExecutionDeniedOutput,
+    JsonOutput,
+    System,
+    TextOutput,
+    ToolResult,
+    User,
+)
+from .routes import Fetcher, route
+
+#: The minimal assistant message between a tool turn and a user turn, where roles must alternate.
+BRIDGE_TEXT = "(continuing)"
+#: What an empty tool result says instead (providers reject empty tool results).
+EMPTY_RESULT_TEXT = "(no output)"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What happens to one file of the conversation for one target model."""
+
+    message_index: int
+    identifier: str
+    media_type: str
+    kind: str
+    mode: str  # native | sibling | fallback | text
+    reason: str
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlannedResult:
+    """One tool result as the target will receive it."""
+
+    call_id: str
+    name: str
+    parts: tuple[Text | Json | File, ...]
+    is_error: bool = False
+    denied: bool = False
+
+
+@dataclass(frozen=True)
+class ToolTurn:
+    """All results of one assistant turn, plus parts that share their provider message."""
+
+    results: tuple[PlannedResult, ...]
+    extra: tuple[Text | File, ...] = ()
+
+
+Step = System | User | Assistant | ToolTurn
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The conversation laid out for one target, with a Decision per file."""
+
+    caps: Capabilities
+    steps: tuple[Step, ...]
+    decisions: tuple[Decision, ...]
+
+    @property
+    def system(self) -> str | None:
+        """All system texts joined, for wires with a separate system parameter."""
+        texts = [s.text for s in self.steps if isinstance(s, System)]
+        return "\n\n".join(texts) if texts else None
+
+
+def label_see(file: File) -> Text:
+    return Text(text=f"See file {file.identifier}.")
+
+
+def label_this(file: File) -> Text:
+    return Text(text=f"This is file {file.identifier}:")
+
+
+def plan(
+    messages: Sequence[Any],
+    caps: Capabilities,
+    *,
+    on_unsupported: str = "error",
+    fetch: Fetcher | None = None,
+    fit: Callable[[File, Cell], tuple[File, str | None]] | None = None,
+) -> Plan:
+    """Lay ``messages`` out for the target described by ``caps``.
+
+    Raises UnsupportedContentError listing every file no route can carry (unless
+    ``on_unsupported="text"``) and ConversationError for tool turns that break the rules.
+    """
+    if on_unsupported not in ("error", "text"):
+        raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
+    planner = _Planner(caps, on_unsupported, fetch, fit)
+    planner.run(list(messages))
+    if planner.unsupported:
+        raise UnsupportedContentError(
+            f"{caps.provider}:{caps.model}", planner.unsupported, caps.accepted()
+        )
+    return Plan(caps, tuple(planner.steps), tuple(planner.decisions))
+
+
+@dataclass
+class _Planner:
+    caps: Capabilities
+    on_unsupported: str
+    fetch: Fetcher | None
+    fit: Callable[[File, Cell], tuple[File, str | None]] | None
+    steps: list[Step] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    unsupported: list[Unsupported] = field(default_factory=list)
+
+    def run(self, messages: list[Any]) -> None:
+        i = 0
+        while i < len(messages):
+            message = messages[i]
+            if isinstance(message, ToolResult):
+                j = i
+                while j < len(messages) and isinstance(messages[j], ToolResult):
+                    j += 1
+                follow = messages[j] if j < len(messages) and isinstance(messages[j], User) else None
+                self._tool_turn(messages, i, j, follow, j if follow else None)
+                i = j + (1 if follow else 0)
+                continue
+            self._check_answered(messages, i)
+            if isinstance(message, User):
+                self.steps.append(User(content=self._user_parts(message, i)))
+            elif isinstance(message, System | Assistant):
+                self.steps.append(message)
+            else:
+                raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
+            i += 1
+
+    # --- tool turns ------------------------------------------------------------------------
+
+    def _tool_turn(
+        self, messages: list[Any], start: int, end: int, follow: User | None, follow_index: int | None
+    ) -> None:
+        ordered = _in_call_order(messages, start, end)
+        results, siblings, fallbacks = [], [], []
+        for index, result in ordered:
+            parts: list[Text | Json | File] = []
+            for part in _output_parts(result):
+                parts.append(self._tool_part(part, index, siblings, fallbacks))
+            results.append(
+                PlannedResult(
+                    call_id=result.call_id,
+                    name=result.name,
+                    parts=tuple(parts),
+                    is_error=result.is_error,
+                    denied=isinstance(result.output, ExecutionDeniedOutput),
+                )
+            )
+        user_parts = self._user_parts(follow, follow_index) if follow is not None else []
+        self._place(tuple(results), siblings, fallbacks, user_parts)
+
+    def _tool_part(
+        self, part: Text | Json | File, index: int, siblings: list[Any], fallbacks: list[Any]
+    ) -> Text | Json | File:
+        if not isinstance(part, File):
+            return part
+        mode, sent = self._decide(part, index, in_tool_result=True)
+        if mode == "sibling":
+            siblings += [label_this(sent), sent]
+        elif mode == "fallback":
+            fallbacks += [label_this(sent), sent]
+        else:
+            return sent  # native File, or its text fallback as Text
+        return label_see(sent)
+
+    def _place(
+        self,
+        results: tuple[PlannedResult, ...],
+        siblings: list[Text | File],
+        fallbacks: list[Text | File],
+        user_parts: list[Text | File],
+    ) -> None:
+        caps, extra = self.caps, list(siblings)
+        pending: list[Text | File] = []
+        placement = None
+        if fallbacks:
+            placement = caps.followup
+            (extra if placement == "merge" else pending).extend(fallbacks)
+        if user_parts:
+            if placement in (None, "merge"):
+                placement = caps.user_after_tool
+                (extra if placement == "merge" else pending).extend(user_parts)
+            else:
+                pending.extend(user_parts)
+        self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
+        if pending:
+            if placement == "turn":
+                self.steps.append(Assistant(content=[Text(text=BRIDGE_TEXT)]))
+            self.steps.append(User(content=pending))
+
+    # --- files ---------------------------------------------------------------------------
+
+    def _user_parts(self, message: User, index: int) -> list[Text | File]:
+        parts: list[Text | File] = []
+        for part in message.parts:
+            if isinstance(part, File):
+                part = self._decide(part, index, in_tool_result=False)[1]
+            parts.append(part)
+        return parts
+
+    def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[str, Any]:
+        """(mode, what to send): the routed File, or a Text for text mode."""
+        chosen = route(file, in_tool_result, self.caps, self.fetch, self.fit)
+        if chosen.mode != "none":
+            self._record(file, index, chosen.mode, chosen.reason, chosen.notes)
+            return chosen.mode, chosen.file
+        if self.on_unsupported == "error":
+            self.unsupported.append(
+                Unsupported(index, file.identifier, file.media_type, chosen.reason)
+            )
+            return "text", Text(text="")
+        reason = f"replaced by its text fallback: {chosen.reason}"
+        self._record(file, index, "text", reason, ())
+        return "text", Text(text=file.text_fallback())
+
+    def _record(self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]) -> None:
+        self.decisions.append(
+            Decision(index, file.identifier, file.media_type, file.kind, mode, reason, notes)
+        )
+
+    def _check_answered(self, messages: list[Any], i: int) -> None:
+        """An assistant's tool calls must be answered before anything else follows."""
+        if i == 0 or not isinstance(messages[i - 1], Assistant):
+            return
+        calls = messages[i - 1].tool_calls
+        if calls:
+            missing = ", ".join(f"{c.id} ({c.name})" for c in calls)
+            raise ConversationError(
+                f"message {i - 1} calls tools {missing}, but message {i} is not their result; "
+                "every tool call needs a ToolResult right after the assistant message"
+            )
+
+
+def _in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, ToolResult]]:
+    """The results of messages[start:end], ordered as the preceding assistant called them."""
+    assistant = messages[start - 1] if start > 0 else None
+    if not isinstance(assistant, Assistant) or not assistant.tool_calls:
+        raise ConversationError(
+            f"message {start} is a tool result, but the message before it is not an assistant "
+            "message with tool calls"
+        )
+    calls = [c.id for c in assistant.tool_calls]
+    by_id: dict[str, tuple[int, ToolResult]] = {}
+    for index in range(start, end):
+        result = messages[index]
+        if result.call_id not in calls:
+            raise ConversationError(
+                f"message {index} answers call {result.call_id!r}, which message {start - 1} "
+                f"did not make (its calls: {', '.join(calls)})"
+            )
+        if result.call_id in by_id:
+            raise ConversationError(
+                f"message {index} answers call {result.call_id!r} a second time "
+                "(providers take exactly one result per call)"
+            )
+        by_id[result.call_id] = (index, result)
+    missing = [c for c in calls if c not in by_id]
+    if missing:
+        raise ConversationError(
+            f"tool call(s) {', '.join(missing)} of message {start - 1} have no result; "
+            "add a ToolResult for each (an error output is fine)"
+        )
+    return [by_id[c] for c in calls]
+
+
+def _output_parts(result: ToolResult) -> list[Text | Json | File]:
+    """The parts a tool output stands for; never empty."""
+    output = result.output
+    parts: list[Text | Json | File]
+    if isinstance(output, TextOutput | ErrorTextOutput):
+        parts = [Text(text=output.value)] if output.value else []
+    elif isinstance(output, JsonOutput | ErrorJsonOutput):
+        parts = [Json(value=output.value)]
+    elif isinstance(output, ContentOutput):
+        parts = [p for p in output.value if not (isinstance(p, Text) and not p.text)]
+    else:
+        reason = f" Reason: {output.reason}" if output.reason else ""
+        parts = [Text(text=f"The tool was not run: execution was denied.{reason}")]
+    return parts or [Text(text=EMPTY_RESULT_TEXT)]

@@ -1,0 +1,27 @@
+"""The registry of wire formats: wire name -> encoder module (fsspec's known_implementations).
+
+Each module exposes ``encode(plan) -> dict`` (the SDK call's keyword arguments). Targets in
+capabilities.toml name their wire; several targets share one (groq, xai, openrouter and
+openai-compatible speak openai_chat).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+WIRES = {
+    "anthropic": "toolwire.providers.anthropic",
+    "openai_chat": "toolwire.providers.openai_chat",
+    "openai_responses": "toolwire.providers.openai_responses",
+    "google": "toolwire.providers.google",
+    "bedrock": "toolwire.providers.bedrock",
+    "mistral": "toolwire.providers.mistral",
+    "cohere": "toolwire.providers.cohere",
+    "ollama": "toolwire.providers.ollama",
+}
+
+
+def wire_module(wire: str) -> ModuleType:
+    """The encoder module for a wire name."""
+    return importlib.import_module(WIRES[wire])

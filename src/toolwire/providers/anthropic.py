@@ -1,0 +1,98 @@
+"""Anthropic Messages API: ``client.messages.create(model=…, max_tokens=…, **kwargs)``.
+
+Reference: anthropic SDK 2.12 ``MessageParam``, ``ToolResultBlockParam`` (content: text, image,
+document, search_result blocks; ``is_error``), ``DocumentBlockParam`` (base64 PDF, URL PDF,
+plain-text and file sources), ``ThinkingBlockParam`` / ``RedactedThinkingBlockParam``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..mediatypes import is_textual
+from ..messages import Assistant, System, User
+from ..plan import Plan, ToolTurn
+from ..sources import ProviderFileSource, UrlSource
+
+PROVIDER = "anthropic"
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``messages`` (and ``system`` when the conversation has one)."""
+    messages: list[dict[str, Any]] = []
+    for step in plan.steps:
+        if isinstance(step, System):
+            continue
+        if isinstance(step, User):
+            messages.append({"role": "user", "content": [_block(p) for p in step.parts]})
+        elif isinstance(step, Assistant):
+            content = _assistant(step)
+            if content:
+                messages.append({"role": "assistant", "content": content})
+        elif isinstance(step, ToolTurn):
+            blocks = [_tool_result(r) for r in step.results] + [_block(p) for p in step.extra]
+            messages.append({"role": "user", "content": blocks})
+    kwargs: dict[str, Any] = {"messages": messages}
+    if plan.system is not None:
+        kwargs["system"] = plan.system
+    return kwargs
+
+
+def _tool_result(result: Any) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "type": "tool_result",
+        "tool_use_id": result.call_id,
+        "content": [_block(p) for p in result.parts],
+    }
+    if result.is_error:
+        block["is_error"] = True
+    return block
+
+
+def _assistant(message: Assistant) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for part in message.content:
+        if isinstance(part, Thinking):
+            block = _thinking(part)
+            if block is not None:
+                blocks.append(block)
+        elif isinstance(part, ToolCall):
+            blocks.append(
+                {"type": "tool_use", "id": part.id, "name": part.name, "input": part.arguments}
+            )
+        elif part.text:
+            blocks.append({"type": "text", "text": part.text})
+    return blocks
+
+
+def _thinking(part: Thinking) -> dict[str, Any] | None:
+    """Anthropic's own signed thinking goes back verbatim; anything else cannot be verified."""
+    if part.provider != PROVIDER or part.signature is None:
+        return None
+    if part.redacted:
+        return {"type": "redacted_thinking", "data": part.signature}
+    return {"type": "thinking", "thinking": part.text, "signature": part.signature}
+
+
+def _block(part: Text | Json | File) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, Json):
+        return {"type": "text", "text": part.compact()}
+    if part.kind == "image":
+        return {"type": "image", "source": _source(part)}
+    if is_textual(part.media_type):
+        source = {"type": "text", "media_type": "text/plain", "data": part.read_text()}
+        return {"type": "document", "source": source, "title": part.identifier}
+    return {"type": "document", "source": _source(part), "title": part.identifier}
+
+
+def _source(file: File) -> dict[str, Any]:
+    source = file.source
+    if isinstance(source, UrlSource):
+        return {"type": "url", "url": source.url}
+    if isinstance(source, ProviderFileSource):
+        return {"type": "file", "file_id": source.file_id}
+    return {"type": "base64", "media_type": file.media_type, "data": b64.b64(file)}

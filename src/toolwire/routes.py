@@ -1,0 +1,127 @@
+"""The route of one file to one target: native, sibling, fallback, or none — and why.
+
+This is the only place that reads a capability cell to decide where a file goes. The planner
+(plan.py) calls ``route`` for every file and lays the conversation out accordingly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .capabilities import Capabilities, Cell
+from .content import File
+from .errors import FetchError, ToolwireError
+from .headers import human_size
+from .sources import ProviderFileSource, UrlSource
+
+Fetcher = Callable[[str], bytes]
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where a file goes (``mode``), the file as it will be sent, and the reasons."""
+
+    mode: str  # native | sibling | fallback | none
+    file: File
+    reason: str
+    notes: tuple[str, ...] = ()
+
+
+def source_kind(file: File, caps: Capabilities) -> str:
+    """The capability vocabulary for a file's source: bytes, url, s3, gcs, file_id, foreign."""
+    source = file.source
+    if isinstance(source, UrlSource):
+        return source.scheme
+    if isinstance(source, ProviderFileSource):
+        return "file_id" if source.provider == caps.file_ids else "foreign"
+    return "bytes"
+
+
+def route(
+    file: File,
+    in_tool_result: bool,
+    caps: Capabilities,
+    fetch: Fetcher | None,
+    fit: Callable[[File, Cell], tuple[File, str | None]] | None,
+) -> Route:
+    """Pick the best route for ``file``; mode 'none' carries the reason nothing fits."""
+    cell = caps.cell(file.media_type)
+    target = f"{caps.provider}:{caps.model}"
+    if cell is None:
+        return Route("none", file, f"{target} has no route for {file.media_type}")
+    if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
+        return Route("none", file, f"{cell.evidence}")
+    attempts: list[tuple[str, tuple[str, ...]]] = []
+    if in_tool_result and cell.tool_result in ("native", "sibling"):
+        attempts.append((cell.tool_result, cell.tool_sources))
+    if cell.user_sources:
+        attempts.append(("fallback" if in_tool_result else "native", cell.user_sources))
+    problems = []
+    for mode, accepted in attempts:
+        sent, problem = _deliverable(file, accepted, caps, fetch)
+        if sent is None:
+            problems.append(problem)
+            continue
+        where = _WHERE[mode] if in_tool_result else "in the user message"
+        return _finish(mode, sent, cell, fit, problem, where)
+    return Route("none", file, "; ".join(dict.fromkeys(problems)))
+
+
+def _deliverable(
+    file: File, accepted: tuple[str, ...], caps: Capabilities, fetch: Fetcher | None
+) -> tuple[File | None, str]:
+    """The file in a form this position accepts (maybe downloaded), or None and why not."""
+    kind = source_kind(file, caps)
+    if kind in accepted:
+        return file, ""
+    if kind == "url" and "bytes" in accepted:
+        if fetch is None:
+            return None, (
+                f"its URL source is not accepted there ({', '.join(accepted)} only); "
+                "pass fetch_urls=True (or a fetcher) to download it"
+            )
+        url = file.source.url  # type: ignore[union-attr]
+        try:
+            data = fetch(url)
+        except ToolwireError:
+            raise
+        except Exception as exc:  # a user-supplied fetcher may raise anything
+            raise FetchError(f"fetching {url} failed: {exc}") from exc
+        fetched = File.from_bytes(data, file.media_type, name=file.name or file.identifier)
+        return fetched, f"downloaded from {url}"
+    if kind == "foreign":
+        owner = file.source.provider  # type: ignore[union-attr]
+        return None, f"it is a {owner} file id, which {caps.provider} cannot reference"
+    return None, f"its {kind} source is not accepted there ({', '.join(accepted) or 'nothing'})"
+
+
+def _finish(
+    mode: str,
+    file: File,
+    cell: Cell,
+    fit: Callable[[File, Cell], tuple[File, str | None]] | None,
+    fetched_note: str,
+    where: str,
+) -> Route:
+    notes = [fetched_note] if fetched_note else []
+    if fit is not None and file.kind == "image" and file.source.is_local:
+        file, note = fit(file, cell)
+        if note:
+            notes.append(note)
+    if cell.max_bytes and file.source.is_local:
+        size = len(file.read())
+        if size > cell.max_bytes:
+            return Route(
+                "none",
+                file,
+                f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
+            )
+    return Route(mode, file, f"{where} ({cell.evidence})", tuple(notes))
+
+
+_WHERE = {
+    "native": "inside the tool result",
+    "sibling": "beside the tool results, in the same message",
+    "fallback": "in a labelled user message after the tool results",
+}

@@ -834,6 +834,8 @@ def main() -> int:
         print(f"{size:>9,}  {p.relative_to(HERE)}")
     print(f"{total:>9,}  total")
 
+    check(total < 2 * 1024 * 1024, f"examples total {total:,} bytes exceeds 2 MiB")
+    check((HERE / "photo.png").stat().st_size < 300 * 1024, "photo.png over 300 KiB")
     verify(heic_made)
     print("verified: all files open and look right")
     return 0

@@ -83,7 +83,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from .capabilities import Capabilities, capabilities
     from .content import File, Json, Text, Thinking, ToolCall
+    from .encode import Request, encode
     from .errors import (
         CapabilityError,
         ConversationError,
@@ -115,6 +117,4 @@ if TYPE_CHECKING:
         load_conversation,
         to_output,
     )
-    from .capabilities import Capabilities, capabilities
-    from .encode import Request, encode
     from .plan import Decision

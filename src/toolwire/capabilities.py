@@ -31,7 +31,15 @@ _TARGET_KEYS = {
     "wire", "extra", "followup", "user_after_tool", "error_status", "file_ids",
     "version_pattern", "media", "models",
 }  # fmt: skip
-_ROW_KEYS = {"label", "match", "min_version", "media", "followup", "user_after_tool", "error_status"}
+_ROW_KEYS = {
+    "label",
+    "match",
+    "min_version",
+    "media",
+    "followup",
+    "user_after_tool",
+    "error_status",
+}
 _CELL_KEYS = {
     "types", "tool_result", "tool_sources", "user_sources", "max_bytes", "max_edge",
     "fit_edge", "max_pixels", "evidence",
@@ -79,7 +87,9 @@ class Capabilities:
     def accepted(self) -> str:
         """A one-line summary for error messages: what goes where."""
         native = sorted(t for t, c in self.cells.items() if c.tool_result in ("native", "sibling"))
-        user = sorted(t for t, c in self.cells.items() if c.tool_result != "error" and t not in native)
+        user = sorted(
+            t for t, c in self.cells.items() if c.tool_result != "error" and t not in native
+        )
         parts = []
         if native:
             parts.append("in tool results " + ", ".join(native))
@@ -225,8 +235,12 @@ def _validate_table(where: str, data: dict[str, Any], partial: bool = False) -> 
     targets = data.get("targets")
     unknown = set(data) - {"targets"}
     if unknown or not isinstance(targets, dict):
-        raise CapabilityError(f"{where}: expected only a [targets.NAME] table, found {sorted(unknown)}")
-    return {name: _validate_target(f"{where} targets.{name}", t, partial) for name, t in targets.items()}
+        raise CapabilityError(
+            f"{where}: expected only a [targets.NAME] table, found {sorted(unknown)}"
+        )
+    return {
+        name: _validate_target(f"{where} targets.{name}", t, partial) for name, t in targets.items()
+    }
 
 
 def _validate_target(where: str, target: Any, partial: bool = True) -> dict[str, Any]:

@@ -57,7 +57,8 @@ class Thinking(BaseModel):
     """A model's reasoning, with the provider's signature so it can be sent back verbatim.
 
     ``redacted`` thinking carries only opaque data (in ``signature``); ``provider`` names who
-    signed it, so another provider's encoder can drop what it cannot verify.
+    signed it, so another provider's encoder can drop what it cannot verify. ``id`` keeps the
+    provider's item id where replay needs it (OpenAI Responses reasoning items).
     """
 
     model_config = _FROZEN
@@ -66,11 +67,16 @@ class Thinking(BaseModel):
     signature: str | None = None
     redacted: bool = False
     provider: str | None = None
+    id: str | None = None
 
 
 class ToolCall(BaseModel):
-    """A model's request to call a tool. ``signature`` carries opaque per-call tokens
-    (Gemini thought signatures)."""
+    """A model's request to call a tool.
+
+    ``signature`` carries an opaque per-call token (Gemini thought signatures, base64 text).
+    ``invalid_arguments`` keeps the model's argument text verbatim when it was not a JSON
+    object (``arguments`` is then empty): the call is flagged, not crashed on.
+    """
 
     model_config = _FROZEN
     type: Literal["tool_call"] = "tool_call"
@@ -78,6 +84,7 @@ class ToolCall(BaseModel):
     name: str
     arguments: dict[str, Any]
     signature: str | None = None
+    invalid_arguments: str | None = None
 
 
 class File(BaseModel):
@@ -257,4 +264,3 @@ def _type_from_url(url: str) -> str:
     if found is None:
         raise InvalidFileError(f"{url}: cannot tell the media type from the URL; pass media_type=…")
     return found
-

@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .capabilities import Capabilities, capabilities as load_capabilities
+from .capabilities import Capabilities
+from .capabilities import capabilities as load_capabilities
 from .plan import Decision, plan
 from .providers import wire_module
 
@@ -53,7 +54,9 @@ def encode(
         from .imagefit import fit_image
 
         fit = fit_image
-    laid_out = plan(messages, caps, on_unsupported=on_unsupported, fetch=_fetcher(fetch_urls), fit=fit)
+    laid_out = plan(
+        messages, caps, on_unsupported=on_unsupported, fetch=_fetcher(fetch_urls), fit=fit
+    )
     kwargs = wire_module(caps.wire).encode(laid_out)
     return Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
 

@@ -185,9 +185,7 @@ def _sniff_binary(data: bytes) -> str | None:
     if head[:6] in (b"GIF87a", b"GIF89a"):
         return "image/gif"
     if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
-        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[
-            head[8:12]
-        ]
+        return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[head[8:12]]
     if head[:2] == b"BM" and len(data) > 26:
         return "image/bmp"
     if head[:4] in (b"II*\x00", b"MM\x00*"):

@@ -144,7 +144,9 @@ class _Planner:
                 j = i
                 while j < len(messages) and isinstance(messages[j], ToolResult):
                     j += 1
-                follow = messages[j] if j < len(messages) and isinstance(messages[j], User) else None
+                follow = (
+                    messages[j] if j < len(messages) and isinstance(messages[j], User) else None
+                )
                 self._tool_turn(messages, i, j, follow, j if follow else None)
                 i = j + (1 if follow else 0)
                 continue
@@ -160,10 +162,17 @@ class _Planner:
     # --- tool turns ------------------------------------------------------------------------
 
     def _tool_turn(
-        self, messages: list[Any], start: int, end: int, follow: User | None, follow_index: int | None
+        self,
+        messages: list[Any],
+        start: int,
+        end: int,
+        follow: User | None,
+        follow_index: int | None,
     ) -> None:
         ordered = _in_call_order(messages, start, end)
-        results, siblings, fallbacks = [], [], []
+        results: list[PlannedResult] = []
+        siblings: list[Text | File] = []
+        fallbacks: list[Text | File] = []
         for index, result in ordered:
             parts: list[Text | Json | File] = []
             for part in _output_parts(result):
@@ -177,7 +186,9 @@ class _Planner:
                     denied=isinstance(result.output, ExecutionDeniedOutput),
                 )
             )
-        user_parts = self._user_parts(follow, follow_index) if follow is not None else []
+        user_parts: list[Text | File] = []
+        if follow is not None and follow_index is not None:
+            user_parts = self._user_parts(follow, follow_index)
         self._place(tuple(results), siblings, fallbacks, user_parts)
 
     def _tool_part(
@@ -244,7 +255,9 @@ class _Planner:
         self._record(file, index, "text", reason, ())
         return "text", Text(text=file.text_fallback())
 
-    def _record(self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]) -> None:
+    def _record(
+        self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]
+    ) -> None:
         self.decisions.append(
             Decision(index, file.identifier, file.media_type, file.kind, mode, reason, notes)
         )

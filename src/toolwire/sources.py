@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_serializer
 
-from .errors import FileChangedError, FetchError, InvalidFileError
+from .errors import FetchError, FileChangedError, InvalidFileError
 
 #: Files larger than this are refused when read from disk (a tool result is not a backup).
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -186,7 +186,9 @@ class BlobSource(_Source):
             try:
                 data = path.read_bytes()
             except OSError as exc:
-                raise InvalidFileError(f"blob {self.digest[:12]}… is missing from {self.root}") from exc
+                raise InvalidFileError(
+                    f"blob {self.digest[:12]}… is missing from {self.root}"
+                ) from exc
             if hashlib.sha256(data).hexdigest() != self.digest:
                 raise InvalidFileError(
                     f"blob {self.digest[:12]}… in {self.root} is corrupt (its bytes no longer "
@@ -231,4 +233,3 @@ def _read_regular_file(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
-

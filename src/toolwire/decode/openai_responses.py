@@ -1,0 +1,45 @@
+"""Responses API ``Response`` → Assistant: reasoning items, output text, function calls.
+
+A reasoning item becomes Thinking(text=summary, signature=encrypted_content, id=item id,
+provider="openai") so the encoder can send the item back; a function call's item id (``fc_…``)
+rides in ToolCall.signature, because a replayed reasoning item must be followed by its item.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..content import Text, Thinking
+from ..errors import DecodeError
+from ..messages import Assistant
+from ._common import tool_call
+
+
+def decode(data: dict[str, Any], provider: str) -> Assistant:
+    if data.get("error"):
+        raise DecodeError(f"{provider} returned an error: {data['error']}")
+    parts: list[Any] = []
+    for item in data.get("output") or []:
+        kind = item.get("type")
+        if kind == "reasoning":
+            summary = "\n\n".join(s.get("text", "") for s in item.get("summary") or [])
+            parts.append(
+                Thinking(
+                    text=summary,
+                    signature=item.get("encrypted_content"),
+                    provider=provider,
+                    id=item.get("id"),
+                )
+            )
+        elif kind == "message":
+            for content in item.get("content") or []:
+                if content.get("type") == "output_text" and content.get("text"):
+                    parts.append(Text(text=content["text"]))
+        elif kind == "function_call":
+            call = tool_call(item["call_id"], item["name"], item.get("arguments", ""))
+            parts.append(call.model_copy(update={"signature": item.get("id")}))
+    return Assistant(content=parts)
+
+
+def describe_stop(data: dict[str, Any]) -> str:
+    return f"status={data.get('status')}, incomplete_details={data.get('incomplete_details')}"

@@ -73,7 +73,9 @@ class Thinking(BaseModel):
 class ToolCall(BaseModel):
     """A model's request to call a tool.
 
-    ``signature`` carries an opaque per-call token (Gemini thought signatures, base64 text).
+    ``signature`` carries an opaque per-call token (Gemini thought signatures as base64 text,
+    OpenAI Responses item ids) and ``provider`` names who issued it, so other providers'
+    encoders leave it out.
     ``invalid_arguments`` keeps the model's argument text verbatim when it was not a JSON
     object (``arguments`` is then empty): the call is flagged, not crashed on.
     """
@@ -84,6 +86,7 @@ class ToolCall(BaseModel):
     name: str
     arguments: dict[str, Any]
     signature: str | None = None
+    provider: str | None = None
     invalid_arguments: str | None = None
 
 

@@ -10,19 +10,38 @@ from ..content import ToolCall
 from ..errors import DecodeError
 
 
-def tool_call(call_id: str, name: str, arguments: Any, signature: str | None = None) -> ToolCall:
-    """A ToolCall; argument text that is not a JSON object is kept verbatim and flagged."""
+def tool_call(
+    call_id: str,
+    name: str,
+    arguments: Any,
+    signature: str | None = None,
+    provider: str | None = None,
+) -> ToolCall:
+    """A ToolCall; argument text that is not a JSON object is kept verbatim and flagged.
+
+    ``provider`` is recorded only with a signature (it says who can verify it).
+    """
+    issuer = provider if signature else None
     if isinstance(arguments, dict):
-        return ToolCall(id=call_id, name=name, arguments=arguments, signature=signature)
+        return ToolCall(
+            id=call_id, name=name, arguments=arguments, signature=signature, provider=issuer
+        )
     text = arguments if isinstance(arguments, str) else json.dumps(arguments)
     try:
         parsed = json.loads(text) if text.strip() else {}
     except ValueError:
         parsed = None
     if isinstance(parsed, dict):
-        return ToolCall(id=call_id, name=name, arguments=parsed, signature=signature)
+        return ToolCall(
+            id=call_id, name=name, arguments=parsed, signature=signature, provider=issuer
+        )
     return ToolCall(
-        id=call_id, name=name, arguments={}, signature=signature, invalid_arguments=text
+        id=call_id,
+        name=name,
+        arguments={},
+        signature=signature,
+        provider=issuer,
+        invalid_arguments=text,
     )
 
 

@@ -27,7 +27,9 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
         call = part.get("function_call") or part.get("functionCall")
         if call:
             call_id = call.get("id") or f"call_{index}"
-            parts.append(tool_call(call_id, call["name"], call.get("args") or {}, signature))
+            parts.append(
+                tool_call(call_id, call["name"], call.get("args") or {}, signature, provider)
+            )
         elif part.get("thought"):
             parts.append(
                 Thinking(text=part.get("text", ""), signature=signature, provider=provider)

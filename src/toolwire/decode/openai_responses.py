@@ -36,8 +36,10 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
                 if content.get("type") == "output_text" and content.get("text"):
                     parts.append(Text(text=content["text"]))
         elif kind == "function_call":
-            call = tool_call(item["call_id"], item["name"], item.get("arguments", ""))
-            parts.append(call.model_copy(update={"signature": item.get("id")}))
+            arguments = item.get("arguments", "")
+            parts.append(
+                tool_call(item["call_id"], item["name"], arguments, item.get("id"), provider)
+            )
     return Assistant(content=parts)
 
 

@@ -11,12 +11,16 @@ from typing import Any
 
 from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
+from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
 
 PROVIDER = "anthropic"
+# Base64ImageSourceParam.media_type and Base64PDFSourceParam.media_type: these literals only.
+_IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
+_PDF_TYPES = ("application/pdf",)
 
 
 def encode(plan: Plan) -> dict[str, Any]:
@@ -82,17 +86,31 @@ def _block(part: Text | Json | File) -> dict[str, Any]:
     if isinstance(part, Json):
         return {"type": "text", "text": part.compact()}
     if part.kind == "image":
-        return {"type": "image", "source": _source(part)}
-    if is_textual(part.media_type):
+        return {"type": "image", "source": _source(part, _IMAGE_TYPES)}
+    if part.media_type in _PDF_TYPES:
+        return {"type": "document", "source": _source(part, _PDF_TYPES), "title": part.identifier}
+    if is_textual(part.media_type) and part.source.is_local:
         source = {"type": "text", "media_type": "text/plain", "data": part.read_text()}
         return {"type": "document", "source": source, "title": part.identifier}
-    return {"type": "document", "source": _source(part), "title": part.identifier}
+    raise _no_shape(part)
 
 
-def _source(file: File) -> dict[str, Any]:
+def _source(file: File, base64_types: tuple[str, ...]) -> dict[str, Any]:
     source = file.source
-    if isinstance(source, UrlSource):
+    if isinstance(source, UrlSource) and source.scheme == "url":
         return {"type": "url", "url": source.url}
     if isinstance(source, ProviderFileSource):
         return {"type": "file", "file_id": source.file_id}
-    return {"type": "base64", "media_type": file.media_type, "data": b64.b64(file)}
+    if source.is_local and file.media_type in base64_types:
+        return {"type": "base64", "media_type": file.media_type, "data": b64.b64(file)}
+    raise _no_shape(file)
+
+
+def _no_shape(file: File) -> CapabilityError:
+    """Only a capabilities override can route a file here that no content block can hold."""
+    return CapabilityError(
+        f"the anthropic wire has no content block for {file.media_type} from "
+        f"{file.source.describe()} (file {file.identifier}): it takes jpeg/png/gif/webp images and "
+        "PDFs (bytes, http URL, file id) and text documents (bytes). Only a capabilities override "
+        'routes it here: set its tool_result to "error" or remove that source.'
+    )

@@ -1,0 +1,184 @@
+"""OpenAI Chat Completions: ``client.chat.completions.create(model=…, **kwargs)``.
+
+Reference: openai SDK 3.54 ``ChatCompletionMessageParam`` — ``ChatCompletionToolMessageParam``
+(content: a string or ``text`` parts only), ``ChatCompletionUserMessageParam`` with the parts
+``text``, ``image_url`` (data URL or http URL), ``input_audio`` (base64, format ``wav`` | ``mp3``)
+and ``file`` (``file_data`` data URL + ``filename``, or ``file_id``; PDF only), and
+``ChatCompletionAssistantMessageParam.tool_calls``. Groq (groq SDK 1.7), xAI, OpenRouter and
+OpenAI-compatible servers (vLLM, llama.cpp) speak the same wire; what they accept differs
+only in their capability rows, never here.
+
+Spelling choices (the plan decides everything else):
+
+- text content — of tool, user and assistant messages — is a plain string when it is one
+  text part, else a list of ``text`` parts in order;
+- ``Json`` parts become compact JSON text;
+- tool messages have no error flag: an error output's text is prefixed with ``"Error: "``;
+- system texts stay ``{"role": "system"}`` messages at their position ("system", not
+  "developer": every OpenAI-compatible server accepts it);
+- a text document is a ``text`` part holding its decoded text;
+- ``detail`` is omitted (the API's default, "auto"): no capability column sets it;
+- a ``file`` part's ``filename`` is the file's identifier, with the extension of its media
+  type added when it has none (the API tells file types by extension);
+- ``Thinking`` is dropped: Chat Completions cannot take reasoning back;
+- tool-call arguments are compact JSON text;
+- ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
+  message right after the tool messages: a tool message cannot hold it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, ToolCall
+from ..errors import CapabilityError
+from ..mediatypes import EXTENSIONS, is_textual
+from ..messages import Assistant, System, User
+from ..plan import Plan, PlannedResult, ToolTurn
+from ..sources import ProviderFileSource, UrlSource
+
+WIRE = "openai_chat"
+ERROR_PREFIX = "Error: "
+
+# input_audio.format: the API names the two formats it decodes.
+_AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
+_SUFFIXES = {
+    "application/pdf": (".pdf",),
+    **{t: tuple(s for s, u in EXTENSIONS.items() if u == t) for t in set(EXTENSIONS.values())},
+}
+
+
+class CannotSpell(Exception):
+    """A file the plan routed somewhere this wire has no shape for (a capability override
+    claimed more than the wire can carry). Encoders turn it into a CapabilityError."""
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``messages``: system, user, assistant and tool messages in conversation order."""
+    try:
+        messages = [message for step in plan.steps for message in _messages(step)]
+    except CannotSpell as exc:
+        raise unspellable(plan, WIRE, exc) from None
+    return {"messages": messages}
+
+
+def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:
+    """The error for a plan the wire cannot spell: it names the target, the file and the fix."""
+    target = f"{plan.caps.provider}:{plan.caps.model}"
+    return CapabilityError(
+        f"{target}: the capabilities route {exc}, but the {wire} wire cannot carry it there. "
+        f"Remove or correct the capabilities override for {plan.caps.provider}."
+    )
+
+
+def filename(file: File) -> str:
+    """The identifier, with its media type's extension added when it has none."""
+    name = file.identifier
+    suffixes = _SUFFIXES.get(file.media_type, ())
+    if suffixes and PurePath(name).suffix.lower() not in suffixes:
+        name += suffixes[0]
+    return name
+
+
+def _messages(step: Any) -> list[dict[str, Any]]:
+    if isinstance(step, System):
+        return [{"role": "system", "content": step.text}]
+    if isinstance(step, User):
+        return [{"role": "user", "content": _user_content(step.parts)}]
+    if isinstance(step, Assistant):
+        return _assistant(step)
+    assert isinstance(step, ToolTurn)
+    messages = [_tool_message(result) for result in step.results]
+    if step.extra:
+        messages.append({"role": "user", "content": _user_content(step.extra)})
+    return messages
+
+
+def _text_content(texts: list[str]) -> str | list[dict[str, Any]]:
+    if len(texts) == 1:
+        return texts[0]
+    return [{"type": "text", "text": text} for text in texts]
+
+
+def _tool_message(result: PlannedResult) -> dict[str, Any]:
+    texts = [_tool_text(part) for part in result.parts]
+    if result.is_error:
+        texts[0] = ERROR_PREFIX + texts[0]
+    return {"role": "tool", "tool_call_id": result.call_id, "content": _text_content(texts)}
+
+
+def _tool_text(part: Text | Json | File) -> str:
+    if isinstance(part, Text):
+        return part.text
+    if isinstance(part, Json):
+        return part.compact()
+    raise CannotSpell(f"{part.identifier} ({part.media_type}) into a tool message (text only)")
+
+
+def _assistant(message: Assistant) -> list[dict[str, Any]]:
+    texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
+    calls = [_tool_call(call) for call in message.tool_calls]
+    if not texts and not calls:
+        return []  # only thinking, which this wire cannot take back
+    spelled: dict[str, Any] = {"role": "assistant"}
+    if texts:
+        spelled["content"] = _text_content(texts)
+    if calls:
+        spelled["tool_calls"] = calls
+    return [spelled]
+
+
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
+
+
+def _user_content(parts: list[Text | File] | tuple[Text | File, ...]) -> Any:
+    spelled = [_user_part(part) for part in parts]
+    if len(spelled) == 1 and spelled[0]["type"] == "text":
+        return spelled[0]["text"]
+    return spelled
+
+
+def _user_part(part: Text | File) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"type": "text", "text": part.text}
+    if part.kind == "image":
+        return {"type": "image_url", "image_url": {"url": _image_url(part)}}
+    if is_textual(part.media_type) and part.source.is_local:
+        return {"type": "text", "text": part.read_text()}
+    if part.media_type == "application/pdf":
+        return {"type": "file", "file": _file(part)}
+    if part.media_type in _AUDIO_FORMATS and part.source.is_local:
+        audio = {"data": b64.b64(part), "format": _AUDIO_FORMATS[part.media_type]}
+        return {"type": "input_audio", "input_audio": audio}
+    raise CannotSpell(
+        f"{part.identifier} ({part.media_type}, {part.source.describe()}) into a user message "
+        "(it takes images by data or http URL, wav/mp3 audio as bytes, PDFs as bytes or file id, "
+        "and text documents as bytes)"
+    )
+
+
+def _image_url(file: File) -> str:
+    source = file.source
+    if isinstance(source, UrlSource) and source.scheme == "url":
+        return source.url
+    if source.is_local:
+        return b64.data_url(file)
+    raise CannotSpell(f"{file.identifier} ({source.describe()}) as an image_url")
+
+
+def _file(file: File) -> dict[str, str]:
+    source = file.source
+    if isinstance(source, ProviderFileSource):
+        return {"file_id": source.file_id}
+    if source.is_local:
+        return {"file_data": b64.data_url(file), "filename": filename(file)}
+    raise CannotSpell(f"{file.identifier} ({source.describe()}) as a file part")

@@ -1,0 +1,158 @@
+"""OpenAI Responses API: ``client.responses.create(model=…, **kwargs)``.
+
+Reference: openai SDK 3.54 ``ResponseInputItemParam`` — ``FunctionCallOutput`` (``output``: a
+string or a list of ``input_text``, ``input_image``, ``input_file``), ``EasyInputMessageParam``
+(user messages with the same content types, assistant text), ``ResponseFunctionToolCallParam``
+(``function_call`` items: ``call_id``, ``name``, ``arguments`` as a JSON string), and
+``ResponseReasoningItemParam``; system text goes in the ``instructions`` parameter.
+
+Spelling choices (the plan decides everything else):
+
+- a tool output that is one text part is a plain string, else a list of content items in
+  order; user message content likewise (one text part → a string);
+- ``Json`` parts become compact JSON text (``input_text``);
+- function outputs have no error flag: an error output's text is prefixed with ``"Error: "``;
+- all system texts, joined, become ``instructions`` (omitted when there are none);
+- each assistant text is its own ``{"role": "assistant", "content": text}`` message item,
+  interleaved with ``function_call`` items exactly as the model produced them;
+- ``input_image``: a data URL or http URL in ``image_url``, or ``file_id``; ``detail`` is
+  omitted in function outputs (the API's default) and is ``"auto"`` — the same default — in
+  user messages, where the SDK's ``ResponseInputImageParam`` requires it;
+- ``input_file``: ``file_data`` (data URL) + ``filename`` for bytes, ``file_url`` for http
+  URLs, ``file_id`` for uploaded files; ``filename`` as in openai_chat (extension added);
+- OpenAI's own reasoning (``Thinking`` with provider "openai" and an item ``id``) goes back as a
+  ``reasoning`` item (summary text, ``encrypted_content`` from the signature), and a function
+  call's own item id (``ToolCall.signature`` with provider "openai") as its ``id``, so a
+  replayed reasoning item is followed by its item; other providers' thinking is dropped;
+- ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
+  message right after the function outputs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..messages import Assistant, System, User
+from ..plan import Plan, PlannedResult, ToolTurn
+from ..sources import ProviderFileSource, UrlSource
+from .openai_chat import ERROR_PREFIX, CannotSpell, filename, unspellable
+
+WIRE = "openai_responses"
+PROVIDER = "openai"
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``input`` items in conversation order, and ``instructions`` when there is system text."""
+    try:
+        items = [item for step in plan.steps for item in _items(step)]
+    except CannotSpell as exc:
+        raise unspellable(plan, WIRE, exc) from None
+    kwargs: dict[str, Any] = {"input": items}
+    if plan.system is not None:
+        kwargs["instructions"] = plan.system
+    return kwargs
+
+
+def _items(step: Any) -> list[dict[str, Any]]:
+    if isinstance(step, System):
+        return []  # in ``instructions``
+    if isinstance(step, User):
+        return [_user_message(step.parts)]
+    if isinstance(step, Assistant):
+        return _assistant(step)
+    assert isinstance(step, ToolTurn)
+    items = [_function_output(result) for result in step.results]
+    if step.extra:
+        items.append(_user_message(step.extra))
+    return items
+
+
+def _assistant(message: Assistant) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for part in message.content:
+        if isinstance(part, ToolCall):
+            items.append(_function_call(part))
+        elif isinstance(part, Thinking):
+            if part.provider == PROVIDER and part.id:
+                items.append(_reasoning(part))
+        elif part.text:
+            items.append({"role": "assistant", "content": part.text})
+    return items
+
+
+def _function_call(call: ToolCall) -> dict[str, Any]:
+    arguments = call.invalid_arguments
+    if arguments is None:
+        arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
+    item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": arguments}
+    if call.provider == PROVIDER and call.signature:
+        item["id"] = call.signature
+    return item
+
+
+def _reasoning(thinking: Thinking) -> dict[str, Any]:
+    summary = [{"type": "summary_text", "text": thinking.text}] if thinking.text else []
+    item: dict[str, Any] = {"type": "reasoning", "id": thinking.id, "summary": summary}
+    if thinking.signature:
+        item["encrypted_content"] = thinking.signature
+    return item
+
+
+def _function_output(result: PlannedResult) -> dict[str, Any]:
+    content = [_content(part, in_output=True) for part in result.parts]
+    if result.is_error:
+        if content[0]["type"] == "input_text":
+            content[0] = {"type": "input_text", "text": ERROR_PREFIX + content[0]["text"]}
+        else:
+            content.insert(0, {"type": "input_text", "text": ERROR_PREFIX.rstrip()})
+    output: Any = content
+    if len(content) == 1 and content[0]["type"] == "input_text":
+        output = content[0]["text"]
+    return {"type": "function_call_output", "call_id": result.call_id, "output": output}
+
+
+def _user_message(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
+    content = [_content(part, in_output=False) for part in parts]
+    if len(content) == 1 and content[0]["type"] == "input_text":
+        return {"role": "user", "content": content[0]["text"]}
+    return {"role": "user", "content": content}
+
+
+def _content(part: Text | Json | File, in_output: bool) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"type": "input_text", "text": part.text}
+    if isinstance(part, Json):
+        return {"type": "input_text", "text": part.compact()}
+    if part.kind == "image":
+        image = {"type": "input_image", **_image_source(part)}
+        return image if in_output else {**image, "detail": "auto"}
+    if part.kind == "document":
+        return {"type": "input_file", **_file_source(part)}
+    raise CannotSpell(
+        f"{part.identifier} ({part.media_type}) into the input (it takes images and documents only)"
+    )
+
+
+def _image_source(file: File) -> dict[str, str]:
+    source = file.source
+    if isinstance(source, ProviderFileSource):
+        return {"file_id": source.file_id}
+    if isinstance(source, UrlSource) and source.scheme == "url":
+        return {"image_url": source.url}
+    if source.is_local:
+        return {"image_url": b64.data_url(file)}
+    raise CannotSpell(f"{file.identifier} ({source.describe()}) as an input_image")
+
+
+def _file_source(file: File) -> dict[str, str]:
+    source = file.source
+    if isinstance(source, ProviderFileSource):
+        return {"file_id": source.file_id}
+    if isinstance(source, UrlSource) and source.scheme == "url":
+        return {"file_url": source.url}
+    if source.is_local:
+        return {"file_data": b64.data_url(file), "filename": filename(file)}
+    raise CannotSpell(f"{file.identifier} ({source.describe()}) as an input_file")

@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from .content import File, Json, Text, Thinking, ToolCall
+from .content import File, Json, Text, Thinking, ToolCall, json_data
+from .errors import ToolwireError
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
 
@@ -36,6 +37,11 @@ class JsonOutput(BaseModel):
     model_config = _FROZEN
     type: Literal["json"] = "json"
     value: Any
+
+    @field_validator("value")
+    @classmethod
+    def _must_be_json(cls, value: Any) -> Any:
+        return json_data(value, "JsonOutput")
 
 
 class ContentOutput(BaseModel):
@@ -60,6 +66,11 @@ class ErrorJsonOutput(BaseModel):
     model_config = _FROZEN
     type: Literal["error-json"] = "error-json"
     value: Any
+
+    @field_validator("value")
+    @classmethod
+    def _must_be_json(cls, value: Any) -> Any:
+        return json_data(value, "ErrorJsonOutput")
 
 
 class ExecutionDeniedOutput(BaseModel):
@@ -88,16 +99,20 @@ _OUTPUT_CLASSES = (
     ErrorJsonOutput,
     ExecutionDeniedOutput,
 )
-_OUTPUT_TAGS = {cls.model_fields["type"].default for cls in _OUTPUT_CLASSES}
+_OUTPUT_FIELDS = {cls.model_fields["type"].default: set(cls.model_fields) for cls in _OUTPUT_CLASSES}
 _output_adapter: TypeAdapter[Any] = TypeAdapter(ToolOutput)
 
 
 def to_output(value: Any) -> Any:
     """Coerce what a tool returned into a ToolOutput.
 
-    str → text; File → content; a list/tuple holding any File → content (str → Text, other
-    items → Json, order kept); dict, list, number, bool, None, pydantic model, dataclass →
-    json; Exception → error-text; a ToolOutput → itself.
+    str → text; a File (or Text, Json part) → content; a list/tuple holding any such part →
+    content (str → Text, other items → Json, order kept); dict, list, number, bool, None,
+    pydantic model, dataclass → json; Exception → error-text; a ToolOutput → itself.
+
+    Parts count only at the top level: a File nested deeper (``[[file]]``, ``{"img": file}``)
+    raises ToolwireError rather than being sent as a JSON dump of itself. A value JSON cannot
+    carry raises ToolwireError too.
 
     >>> to_output("done")
     TextOutput(type='text', value='done')
@@ -106,11 +121,13 @@ def to_output(value: Any) -> Any:
         return value
     if isinstance(value, str):
         return TextOutput(value=value)
-    if isinstance(value, File):
+    if isinstance(value, Text | Json | File):
         return ContentOutput(value=[value])
     if isinstance(value, BaseException):
-        return ErrorTextOutput(value=f"{type(value).__name__}: {value}")
-    if isinstance(value, list | tuple) and any(isinstance(v, File) for v in value):
+        message = str(value)
+        name = type(value).__name__
+        return ErrorTextOutput(value=f"{name}: {message}" if message else name)
+    if isinstance(value, list | tuple) and any(isinstance(v, Text | Json | File) for v in value):
         return ContentOutput(value=[_to_part(v) for v in value])
     return JsonOutput(value=_to_json_value(value))
 
@@ -125,6 +142,12 @@ def _to_part(value: Any) -> Text | Json | File:
 
 def _to_json_value(value: Any) -> Any:
     """Plain JSON data from pydantic models and dataclasses, recursively."""
+    if isinstance(value, Text | Json | File):
+        raise ToolwireError(
+            f"a {type(value).__name__} part nested inside a list or dict cannot be carried as "
+            "content (it would be sent as a JSON dump of itself); return parts at the top "
+            "level, e.g. [text, file1, file2]"
+        )
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -137,10 +160,18 @@ def _to_json_value(value: Any) -> Any:
 
 
 def _coerce_stored_output(value: Any) -> Any:
-    """Accept legacy stored values: a tagged dict is an output, anything else is coerced."""
-    if isinstance(value, dict) and value.get("type") in _OUTPUT_TAGS:
-        return value
+    """Accept legacy stored values: a dict shaped like an output is one, anything else
+    (a bare string, a dict such as ``{"type": "text", "text": …}``) is coerced."""
+    if isinstance(value, dict):
+        tag = value.get("type")
+        if isinstance(tag, str) and tag in _OUTPUT_FIELDS and set(value) <= _OUTPUT_FIELDS[tag]:
+            return value
     return to_output(value)
+
+
+def _texts(parts: Sequence[Any]) -> list[Any]:
+    """Plain strings in a part list become Text, so ``User(["Look:", file])`` works."""
+    return [Text(text=p) if isinstance(p, str) else p for p in parts]
 
 
 class System(BaseModel):
@@ -163,7 +194,7 @@ class User(BaseModel):
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
-            data["content"] = content if isinstance(content, str) else list(content)
+            data["content"] = content if isinstance(content, str) else _texts(content)
         super().__init__(**data)
 
     @property
@@ -181,7 +212,7 @@ class Assistant(BaseModel):
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
-            data["content"] = [Text(text=content)] if isinstance(content, str) else list(content)
+            data["content"] = [Text(text=content)] if isinstance(content, str) else _texts(content)
         super().__init__(**data)
 
     @property

@@ -1,0 +1,137 @@
+"""Cohere v2 chat: ``client.v2.chat(model=…, **kwargs)``.
+
+Reference: cohere 7.3.1 ``ChatMessageV2`` (``SystemChatMessageV2``, ``UserChatMessageV2`` with
+``Content`` = ``TextContent`` | ``ImageUrlContent``, ``AssistantChatMessageV2`` with
+``tool_calls: ToolCallV2{id, type, function{name, arguments}}``, ``tool_plan`` and content items
+``text`` | ``thinking``, ``ToolChatMessageV2`` with ``ToolContent`` = ``TextToolContent`` |
+``DocumentToolContent{document: Document{data, id}}``).
+
+Where this wire differs from the others:
+
+- Text documents in a tool result are Cohere documents, which the model can cite:
+  ``{"data": {"title": identifier, "text": decoded text}, "id": identifier}``.
+- A non-empty JSON object in a tool result is a document too, with the object as its ``data``
+  (Cohere's tool-use guide sends tool results as documents); any other JSON value is compact
+  JSON text.
+- Tool messages have no error flag: an error result's first text starts with ``Error: ``.
+- User messages carry only text and images: a text document there is its decoded text.
+- Cohere's own reasoning comes back as it came: with tool calls, the first Thinking is the
+  message's ``tool_plan`` (toolwire.decode reads ``tool_plan`` into a leading Thinking); any
+  other Thinking is a ``thinking`` content item. Another provider's thinking is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..errors import CapabilityError
+from ..mediatypes import is_textual
+from ..messages import Assistant, User
+from ..plan import Plan, PlannedResult, ToolTurn
+from ..sources import UrlSource
+
+WIRE = "cohere"
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``messages``: the system text first, then every step in the plan's order."""
+    messages: list[dict[str, Any]] = []
+    if plan.system is not None:
+        messages.append({"role": "system", "content": plan.system})
+    for step in plan.steps:
+        if isinstance(step, User):
+            messages.append(_user(step.parts))
+        elif isinstance(step, Assistant):
+            message = _assistant(step, plan.caps.provider)
+            if message is not None:
+                messages.append(message)
+        elif isinstance(step, ToolTurn):
+            messages.extend(_tool(result) for result in step.results)
+            if step.extra:  # only a capabilities override merges files into a tool turn here
+                messages.append(_user(step.extra))
+    return {"messages": messages}
+
+
+def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
+    return {"role": "user", "content": [_user_item(part) for part in parts]}
+
+
+def _user_item(part: Text | File) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"type": "text", "text": part.text}
+    if part.kind == "image":
+        source = part.source
+        url = source.url if isinstance(source, UrlSource) else b64.data_url(part)
+        return {"type": "image_url", "image_url": {"url": url}}
+    if is_textual(part.media_type):
+        return {"type": "text", "text": part.read_text()}
+    raise _no_route(part, "a user message (text and images only)")
+
+
+def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
+    calls = [_tool_call(call) for call in message.tool_calls]
+    items: list[dict[str, Any]] = []
+    tool_plan: str | None = None
+    for part in message.content:
+        if isinstance(part, Thinking):
+            if part.provider != provider or part.redacted or not part.text:
+                continue
+            if calls and tool_plan is None:
+                tool_plan = part.text
+            else:
+                items.append({"type": "thinking", "thinking": part.text})
+        elif isinstance(part, Text) and part.text:
+            items.append({"type": "text", "text": part.text})
+    result: dict[str, Any] = {"role": "assistant"}
+    if items:
+        result["content"] = items
+    if tool_plan is not None:
+        result["tool_plan"] = tool_plan
+    if calls:
+        result["tool_calls"] = calls
+    return result if len(result) > 1 else None
+
+
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    arguments = call.invalid_arguments
+    if arguments is None:
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return {
+        "id": call.id,
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
+
+
+def _tool(result: PlannedResult) -> dict[str, Any]:
+    items = [_tool_item(part) for part in result.parts]
+    if result.is_error:
+        if items[0]["type"] == "text":
+            items[0] = {"type": "text", "text": f"Error: {items[0]['text']}"}
+        else:
+            items.insert(0, {"type": "text", "text": "Error:"})
+    return {"role": "tool", "tool_call_id": result.call_id, "content": items}
+
+
+def _tool_item(part: Text | Json | File) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, Json):
+        if isinstance(part.value, dict) and part.value:
+            return {"type": "document", "document": {"data": part.value}}
+        return {"type": "text", "text": part.compact()}
+    if is_textual(part.media_type):
+        data = {"title": part.identifier, "text": part.read_text()}
+        return {"type": "document", "document": {"data": data, "id": part.identifier}}
+    raise _no_route(part, "a tool result (text and documents only)")
+
+
+def _no_route(file: File, where: str) -> CapabilityError:
+    return CapabilityError(
+        f"the {WIRE} wire cannot carry {file.media_type} (file {file.identifier}) in {where}; "
+        'only a capabilities override routes it here: set its tool_result to "error"'
+    )

@@ -1,0 +1,177 @@
+"""Mistral chat completions: ``client.chat.complete(model=…, **kwargs)``.
+
+Reference: mistralai 3.7 ``ChatCompletionRequestMessage`` (``SystemMessage``, ``UserMessage``,
+``AssistantMessage``, ``ToolMessage``) and ``ContentChunk`` (``TextChunk``, ``ImageURLChunk``,
+``DocumentURLChunk``, ``AudioChunk``, ``FileChunk``, ``ThinkChunk``); ``ToolCall{id, type,
+function: FunctionCall{name, arguments}}``. Role order follows mistral-common's
+``MistralRequestValidator``: nothing but a tool or assistant message may follow a tool message,
+and nothing but a tool, user or assistant message may follow an assistant message. The planner
+puts a bridge assistant message before a user message that follows tool results (the target's
+followup and user_after_tool are "turn"); this encoder sends the system text as the first
+message, the one place a system message is always allowed, and refuses a plan that would share
+the tool results' message (a "sibling" or "merge" override), which this wire cannot express.
+
+Where this wire differs from the others:
+
+- Tool call ids must match ``[a-zA-Z0-9]{9}`` (mistral-common ``MistralRequestValidatorV3``:
+  "Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9."). Mistral's own ids pass
+  unchanged; any other id (history from another provider) is sent as the first 9 hex digits of
+  its sha256, identically in the call and in its result.
+- Tool messages have no error flag: an error result's text starts with ``Error: ``.
+- Tool message content is text (parts joined by a blank line); a file the plan puts inside a
+  tool result (only a capabilities override does that) turns it into a list of chunks.
+- Thinking goes back as a ``ThinkChunk`` when Mistral produced it (magistral); another
+  provider's thinking is dropped. Text and thinking keep their order; a lone text is a string.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..errors import CapabilityError
+from ..mediatypes import is_textual
+from ..messages import Assistant, User
+from ..plan import Plan, PlannedResult, ToolTurn
+from ..sources import ProviderFileSource, UrlSource
+
+WIRE = "mistral"
+#: How several text parts of one tool result are joined into one tool message text.
+JOIN = "\n\n"
+#: mistral-common MistralRequestValidatorV3: tool call ids are 9 ASCII letters or digits.
+_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``messages``: the system text first, then every step in the plan's order."""
+    messages: list[dict[str, Any]] = []
+    if plan.system is not None:
+        messages.append({"role": "system", "content": plan.system})
+    for step in plan.steps:
+        if isinstance(step, User):
+            messages.append(_user(step.parts))
+        elif isinstance(step, Assistant):
+            message = _assistant(step, plan.caps.provider)
+            if message is not None:
+                messages.append(message)
+        elif isinstance(step, ToolTurn):
+            if step.extra:
+                raise _no_shared_message(step.extra)
+            messages.extend(_tool(result) for result in step.results)
+    return {"messages": messages}
+
+
+def call_id(original: str) -> str:
+    """The id Mistral accepts for a tool call: unchanged if valid, else a stable 9-char hash."""
+    if _CALL_ID.fullmatch(original):
+        return original
+    return hashlib.sha256(original.encode()).hexdigest()[:9]
+
+
+def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
+    return {"role": "user", "content": [_chunk(part) for part in parts]}
+
+
+def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
+    chunks: list[dict[str, Any]] = []
+    calls: list[dict[str, Any]] = []
+    for part in message.content:
+        if isinstance(part, ToolCall):
+            calls.append(_tool_call(part))
+        elif isinstance(part, Thinking):
+            if part.provider == provider and not part.redacted and part.text:
+                chunks.append(_thinking(part))
+        elif part.text:
+            chunks.append({"type": "text", "text": part.text})
+    if not chunks and not calls:
+        return None  # nothing Mistral could verify or read (e.g. only foreign thinking)
+    content: str | list[dict[str, Any]] = chunks
+    if not chunks:
+        content = ""  # Mistral's own tool-call messages carry content ""
+    elif len(chunks) == 1 and chunks[0]["type"] == "text":
+        content = chunks[0]["text"]
+    message_dict: dict[str, Any] = {"role": "assistant", "content": content}
+    if calls:
+        message_dict["tool_calls"] = calls
+    return message_dict
+
+
+def _thinking(part: Thinking) -> dict[str, Any]:
+    chunk: dict[str, Any] = {"type": "thinking", "thinking": [{"type": "text", "text": part.text}]}
+    if part.signature is not None:
+        chunk["signature"] = part.signature
+    return chunk
+
+
+def _tool_call(call: ToolCall) -> dict[str, Any]:
+    arguments = call.invalid_arguments
+    if arguments is None:
+        arguments = json.dumps(call.arguments, ensure_ascii=False)
+    return {
+        "id": call_id(call.id),
+        "type": "function",
+        "function": {"name": call.name, "arguments": arguments},
+    }
+
+
+def _tool(result: PlannedResult) -> dict[str, Any]:
+    texts = [_text(part) for part in result.parts if not isinstance(part, File)]
+    content: str | list[dict[str, Any]]
+    if len(texts) == len(result.parts):
+        content = ("Error: " if result.is_error else "") + JOIN.join(texts)
+    else:  # a file inside the tool result (error outputs hold no files): content chunks
+        content = [_chunk(part) for part in result.parts]
+    return {
+        "role": "tool",
+        "tool_call_id": call_id(result.call_id),
+        "name": result.name,
+        "content": content,
+    }
+
+
+def _text(part: Text | Json) -> str:
+    return part.compact() if isinstance(part, Json) else part.text
+
+
+def _chunk(part: Text | Json | File) -> dict[str, Any]:
+    if not isinstance(part, File):
+        return {"type": "text", "text": _text(part)}
+    if isinstance(part.source, ProviderFileSource):
+        return {"type": "file", "file_id": part.source.file_id}
+    if part.kind == "image":
+        return {"type": "image_url", "image_url": _url(part)}
+    if is_textual(part.media_type):
+        return {"type": "text", "text": part.read_text()}
+    if part.kind == "document":
+        return {
+            "type": "document_url",
+            "document_url": _url(part),
+            "document_name": part.identifier,
+        }
+    if part.kind == "audio":
+        source = part.source
+        audio = source.url if isinstance(source, UrlSource) else b64.b64(part)
+        return {"type": "input_audio", "input_audio": audio}
+    raise CapabilityError(
+        f"the {WIRE} wire has no content chunk for {part.media_type} (file {part.identifier}); "
+        'only a capabilities override routes it here: set its tool_result to "error"'
+    )
+
+
+def _no_shared_message(extra: tuple[Text | File, ...]) -> CapabilityError:
+    files = ", ".join(p.identifier for p in extra if isinstance(p, File)) or "user text"
+    return CapabilityError(
+        f"the {WIRE} wire has no message shared with tool results, and no user message may "
+        f"follow them directly ({files}); only a capabilities override asks for that: use "
+        'followup = user_after_tool = "turn" and tool_result "fallback" instead of "sibling"'
+    )
+
+
+def _url(file: File) -> str:
+    """An http(s) URL as given, else the bytes as a data URL (both accepted by Mistral)."""
+    return file.source.url if isinstance(file.source, UrlSource) else b64.data_url(file)

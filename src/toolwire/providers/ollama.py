@@ -1,0 +1,111 @@
+"""Ollama native chat (``/api/chat``): ``ollama.chat(model, **kwargs)``.
+
+Reference: ollama 0.6.3 ``Message{role, content, thinking, images, tool_name, tool_calls}``
+with ``Message.ToolCall{function{name, arguments: mapping}}`` and ``Image`` (base64 text);
+Ollama's API docs: a ``tool`` message names its tool in ``tool_name`` and may carry ``images``
+(the OpenAI-compatible endpoint drops them, so toolwire speaks the native one).
+
+Where this wire differs from the others:
+
+- Content is one string: text parts, JSON (compact) and text documents (decoded) are joined
+  by a blank line; images go in ``images`` as base64, in order. Empty fields are left out,
+  as the SDK itself leaves them out of the request body.
+- Tool messages have no error flag: an error result's text starts with ``Error: ``.
+- Tool calls have no ids on this wire; results are matched by order and ``tool_name``.
+  Arguments are an object: a call whose argument text was not JSON goes with ``{}``.
+- Thinking goes back in the message's ``thinking`` field when Ollama produced it; another
+  provider's thinking is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .. import b64
+from ..content import File, Json, Text, Thinking
+from ..errors import CapabilityError
+from ..mediatypes import is_textual
+from ..messages import Assistant, User
+from ..plan import Plan, ToolTurn
+
+WIRE = "ollama"
+#: How the text parts of one message are joined into its content string.
+JOIN = "\n\n"
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``messages``: the system text first, then every step in the plan's order."""
+    messages: list[dict[str, Any]] = []
+    if plan.system is not None:
+        messages.append({"role": "system", "content": plan.system})
+    for step in plan.steps:
+        if isinstance(step, User):
+            messages.append(_message("user", step.parts))
+        elif isinstance(step, Assistant):
+            message = _assistant(step, plan.caps.provider)
+            if message is not None:
+                messages.append(message)
+        elif isinstance(step, ToolTurn):
+            for result in step.results:
+                tool = {"tool_name": result.name}
+                messages.append(_message("tool", result.parts, tool, error=result.is_error))
+            if step.extra:  # only a capabilities override merges files into a tool turn here
+                messages.append(_message("user", step.extra))
+    return {"messages": messages}
+
+
+def _message(
+    role: str,
+    parts: Iterable[Text | Json | File],
+    fields: dict[str, Any] | None = None,
+    *,
+    error: bool = False,
+) -> dict[str, Any]:
+    texts: list[str] = []
+    images: list[str] = []
+    for part in parts:
+        if isinstance(part, Text):
+            texts.append(part.text)
+        elif isinstance(part, Json):
+            texts.append(part.compact())
+        elif part.kind == "image" and part.source.is_local:
+            images.append(b64.b64(part))
+        elif is_textual(part.media_type) and part.source.is_local:
+            texts.append(part.read_text())
+        else:
+            raise CapabilityError(
+                f"the {WIRE} wire carries only local images and text (file {part.identifier}, "
+                f"{part.media_type}, {part.source.describe()}); only a capabilities override "
+                'routes it here: set its tool_result to "error" or its sources to ["bytes"]'
+            )
+    message: dict[str, Any] = {"role": role, **(fields or {})}
+    content = JOIN.join(texts)
+    if error:
+        content = f"Error: {content}"
+    if content:
+        message["content"] = content
+    if images:
+        message["images"] = images
+    return message
+
+
+def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
+    texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
+    thoughts = [
+        p.text
+        for p in message.content
+        if isinstance(p, Thinking) and p.provider == provider and not p.redacted and p.text
+    ]
+    calls = [
+        {"function": {"name": call.name, "arguments": call.arguments}}
+        for call in message.tool_calls
+    ]
+    result: dict[str, Any] = {"role": "assistant"}
+    if texts:
+        result["content"] = JOIN.join(texts)
+    if thoughts:
+        result["thinking"] = JOIN.join(thoughts)
+    if calls:
+        result["tool_calls"] = calls
+    return result if len(result) > 1 else None

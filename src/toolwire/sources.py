@@ -110,8 +110,11 @@ class PathSource(_Source):
             return self._data[:size]
         path = Path(self.path)
         _check_regular(path)
-        with path.open("rb") as fh:
-            return fh.read(size)
+        try:
+            with path.open("rb") as fh:
+                return fh.read(size)
+        except OSError as exc:
+            raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
 
     def sha256(self) -> str:
         if self._pinned is None:
@@ -202,6 +205,15 @@ class BlobSource(_Source):
 
     def describe(self) -> str:
         return f"blob {self.digest[:12]}…"
+
+    def __eq__(self, other: object) -> bool:
+        # The cached bytes are not part of the value: a read blob equals its reloaded copy.
+        return (
+            isinstance(other, BlobSource) and self.digest == other.digest and self.root == other.root
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
 
 
 Source = Annotated[

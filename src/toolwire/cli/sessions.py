@@ -1,5 +1,157 @@
-"""`toolwire sessions` (not yet written)."""
+"""`toolwire sessions list|show ID|render ID --model M`: look into a SessionStore."""
 
 from __future__ import annotations
 
-from .app import app  # noqa: F401
+import contextlib
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .app import app
+
+sessions = typer.Typer(
+    help="Stored conversations: list them, show one, or render one for a model.",
+    no_args_is_help=True,
+)
+app.add_typer(sessions, name="sessions")
+
+Store = Annotated[
+    Path,
+    typer.Option(
+        "--store", envvar="TOOLWIRE_STORE", help="The session store directory.", show_default=True
+    ),
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
+DEFAULT_STORE = Path(".toolwire")
+
+
+@sessions.command("list")
+def list_sessions(store: Store = DEFAULT_STORE, as_json: AsJson = False) -> None:
+    """List the sessions in a store: messages, distinct files, their bytes, last update."""
+    with _errors():
+        infos = _open(store).list_sessions()
+    if as_json:
+        typer.echo(json.dumps([dataclasses.asdict(i) for i in infos], indent=2))
+        return
+    table = Table("session", "messages", "files", "bytes", "updated")
+    for i in infos:
+        table.add_row(
+            escape(i.id), str(i.messages), str(i.files), f"{i.file_bytes:,}", i.updated_at
+        )
+    Console().print(table)
+
+
+@sessions.command("show")
+def show(session_id: str, store: Store = DEFAULT_STORE, as_json: AsJson = False) -> None:
+    """Show a session's messages; files by name, media type and blob hash (bytes stay put)."""
+    import toolwire as tw
+
+    with _errors():
+        messages = _open(store).load(session_id)
+    if as_json:
+        typer.echo(tw.dump_conversation(messages, indent=2))
+        return
+    table = Table("#", "role", "content")
+    for position, message in enumerate(messages):
+        table.add_row(str(position), message.role, _summary(json.loads(message.model_dump_json())))
+    Console().print(table)
+
+
+@sessions.command("render")
+def render(
+    session_id: str,
+    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    store: Store = DEFAULT_STORE,
+    text_fallbacks: Annotated[
+        bool, typer.Option("--text-fallbacks", help="Send unsupported files as text.")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Show the request a model would receive for this session, with a decision per file."""
+    # From its module: once anything imports the submodule toolwire.encode, the package
+    # attribute `tw.encode` is that module rather than the function.
+    from toolwire.encode import encode
+
+    with _errors():
+        messages = _open(store).load(session_id)
+        on_unsupported = "text" if text_fallbacks else "error"
+        request = encode(messages, model, on_unsupported=on_unsupported)
+    decisions = [dataclasses.asdict(d) for d in request.decisions]
+    if as_json:
+        payload = {"model": model, "decisions": decisions, "kwargs": request.to_json()}
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    console = Console()
+    console.print_json(json.dumps(_shorten(request.to_json())))
+    console.print(_decision_table(decisions))
+
+
+def _decision_table(decisions: list[dict[str, Any]]) -> Table:
+    table = Table("message", "file", "media type", "mode", "reason")
+    for d in decisions:
+        row = (d["message_index"], d["identifier"], d["media_type"], d["mode"], d["reason"])
+        table.add_row(*(escape(str(cell)) for cell in row))
+    return table
+
+
+def _open(store: Path) -> Any:
+    import toolwire as tw
+
+    return tw.SessionStore(store, create=False)
+
+
+@contextlib.contextmanager
+def _errors() -> Iterator[None]:
+    """ToolwireErrors end the command with their message, not a traceback."""
+    from toolwire.errors import ToolwireError
+
+    try:
+        yield
+    except ToolwireError as exc:
+        Console(stderr=True).print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        raise typer.Exit(1) from exc
+
+
+def _summary(data: dict[str, Any]) -> str:
+    """One line per part: text (cut), tool calls, files by name, media type and source."""
+    content = data.get("content", data.get("text", data.get("output")))
+    if isinstance(content, dict):
+        content = content.get("value", content.get("reason", content))
+    if not isinstance(content, list):
+        return escape(_cut(content if isinstance(content, str) else json.dumps(content)))
+    return "\n".join(escape(_part_line(part)) for part in content)
+
+
+def _part_line(part: dict[str, Any]) -> str:
+    kind = part.get("type")
+    if kind == "file":
+        source = part["source"]
+        where = source.get("sha256") or source.get("url") or source.get("file_id", "")
+        return f"[file] {part.get('name') or ''} {part['media_type']} {where[:16]}"
+    if kind == "tool_call":
+        return _cut(f"[call {part['id']}] {part['name']}({json.dumps(part['arguments'])})")
+    if kind == "thinking":
+        return _cut(f"[thinking] {part['text']}")
+    return _cut(part["text"] if kind == "text" else json.dumps(part.get("value")))
+
+
+def _cut(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _shorten(value: Any) -> Any:
+    """Long strings (base64) cut for display; ``--json`` prints them whole."""
+    if isinstance(value, str) and len(value) > 200:
+        return f"{value[:60]}…({len(value):,} chars)"
+    if isinstance(value, dict):
+        return {k: _shorten(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shorten(v) for v in value]
+    return value

@@ -1,0 +1,156 @@
+"""BlobStore: a directory of file bytes, each stored once under its sha256.
+
+Layout: ``root/<first 2 hex>/<sha256>`` (what ``sources.BlobSource`` reads), plus
+``root/tmp/`` for writes in flight. A blob is written to a temp file, fsynced, renamed into
+place and its directory fsynced, so a reader (or a process killed mid-write) never sees half a
+blob under a final name. Blobs are immutable: the same bytes always land in the same file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import StoreError
+from ..sources import BlobSource
+
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+_SHARD = re.compile(r"[0-9a-f]{2}")
+_TMP = "tmp"
+
+
+class BlobStore:
+    """Content-addressed file bytes, written atomically and verified against the hash on read.
+
+    SessionStore keeps one in its ``blobs/`` directory; on its own it is a plain dedup cache::
+
+        blobs = BlobStore("store/blobs")
+        digest = blobs.put(pdf_bytes)  # the same bytes always give the same digest and file
+        assert blobs.get(digest) == pdf_bytes
+    """
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root).absolute()
+        try:
+            (self.root / _TMP).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the blob directory {self.root}: {exc}") from exc
+
+    def path(self, digest: str) -> Path:
+        """Where the blob with this sha256 lives (whether or not it exists)."""
+        if not _DIGEST.fullmatch(digest):
+            raise StoreError(f"{digest!r} is not a sha256 (64 lower-case hex characters)")
+        return self.root / digest[:2] / digest
+
+    def has(self, digest: str) -> bool:
+        """True when a blob with this sha256 is present (its bytes are not checked)."""
+        return self.path(digest).is_file()
+
+    def put(self, data: bytes) -> str:
+        """Store ``data`` (once) and return its sha256."""
+        digest = hashlib.sha256(data).hexdigest()
+        path = self.path(digest)
+        try:
+            if path.stat().st_size == len(data):
+                _fsync_dir(path.parent)  # another writer's rename may not be durable yet
+                return digest  # already stored; a short or damaged copy is rewritten below
+        except FileNotFoundError:
+            pass
+        self._write(path, data)
+        return digest
+
+    def get(self, digest: str) -> bytes:
+        """The blob's bytes; InvalidFileError when it is missing or no longer matches its hash."""
+        return self.source(digest).read()
+
+    def source(self, digest: str) -> BlobSource:
+        """A File source that reads (and verifies) this blob."""
+        self.path(digest)  # validates the digest
+        return BlobSource(sha256=digest, root=str(self.root))
+
+    def digests(self) -> Iterator[str]:
+        """The sha256 of every blob present."""
+        for shard in self.root.iterdir():
+            if not (_SHARD.fullmatch(shard.name) and shard.is_dir()):
+                continue
+            for entry in shard.iterdir():
+                if _DIGEST.fullmatch(entry.name) and entry.name.startswith(shard.name):
+                    yield entry.name
+
+    def size(self) -> int:
+        """Total bytes of all blobs present."""
+        return sum(self.path(d).stat().st_size for d in self.digests())
+
+    def sweep(self, keep: Iterable[str]) -> int:
+        """Remove every blob not in ``keep`` and the temp files of dead writers; return the count.
+
+        Only call it while no writer can commit a reference to a blob outside ``keep``
+        (SessionStore holds its write lock).
+        """
+        keep = set(keep)
+        removed = 0
+        for digest in list(self.digests()):
+            if digest not in keep:
+                with contextlib.suppress(FileNotFoundError):
+                    self.path(digest).unlink()
+                    removed += 1
+        for temp in (self.root / _TMP).iterdir():
+            if not _writer_alive(temp.name):
+                with contextlib.suppress(FileNotFoundError):
+                    temp.unlink()
+        return removed
+
+    def _write(self, path: Path, data: bytes) -> None:
+        tmp_dir = self.root / _TMP
+        try:
+            fd, temp = tempfile.mkstemp(prefix=f"{os.getpid()}.", dir=tmp_dir)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                path.parent.mkdir(exist_ok=True)
+                os.replace(temp, path)
+            except BaseException:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(temp)
+                raise
+            _fsync_dir(path.parent)
+        except OSError as exc:
+            raise StoreError(f"cannot write blob {path.name[:12]}… to {self.root}: {exc}") from exc
+
+
+def _fsync_dir(path: Path) -> None:
+    """Make a rename durable: fsync the directory that holds the new name (POSIX)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return  # platforms without directory handles (Windows) make renames durable themselves
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _writer_alive(temp_name: str) -> bool:
+    """Temp files are named ``<pid>.<random>``: alive while that process exists."""
+    pid_text = temp_name.split(".", 1)[0]
+    if not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True

@@ -1,0 +1,143 @@
+"""How a message is kept in the database: its neutral JSON, with file bytes moved to blobs.
+
+A File whose bytes are local (inline, a path, a blob) is stored as
+``{"type": "blob", "sha256": …}`` — no absolute root, so a store directory can be moved —
+and its bytes go to the BlobStore. URL and provider-file sources are stored as they are.
+Loading puts the store's blob root back, so every loaded File reads (and verifies) its blob.
+
+Files sit in exactly two places of a message: a user message's content list and a
+``content`` tool output's value list. The walks below visit only those, so a Json value
+that happens to look like a file is never touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ..content import File
+from ..errors import StoreError, ToolwireError
+from ..messages import ContentOutput, Message, ToolResult, User
+from ..sources import BlobSource, BytesSource, PathSource
+
+_message: TypeAdapter[Any] = TypeAdapter(Message)
+
+
+@dataclass(frozen=True)
+class Stored:
+    """One message ready for its row: role, JSON body, and the blobs it references."""
+
+    role: str
+    body: str
+    blobs: dict[str, bytes] = field(default_factory=dict)
+
+
+def validate(message: Any, where: str) -> Any:
+    """A message object from a message or its JSON dict; StoreError for anything else."""
+    try:
+        return _message.validate_python(message)
+    except ValidationError as exc:
+        raise StoreError(
+            f"{where}: cannot store {type(message).__name__}; pass a System, User, Assistant "
+            f"or ToolResult (or its JSON dict): {exc.errors()[0]['msg']}"
+        ) from exc
+
+
+def to_stored(message: Any, blob_root: str, where: str) -> Stored:
+    """The row for ``message``: local file bytes read once and referenced by sha256."""
+    pending: dict[str, bytes] = {}
+
+    def keep(file: File) -> File:
+        if not file.source.is_local:
+            return file
+        data = read(file, where)
+        digest = hashlib.sha256(data).hexdigest()
+        pending[digest] = data
+        return file.model_copy(update={"source": BlobSource(sha256=digest, root=blob_root)})
+
+    data = _message.dump_python(replace_files(message, keep), mode="json")
+    for item in file_dicts(data):
+        if item["source"]["type"] == "blob":
+            del item["source"]["root"]
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return Stored(role=data["role"], body=body, blobs=pending)
+
+
+def from_stored(body: str, blob_root: str) -> Any:
+    """The message a row holds, its blob sources pointing at ``blob_root``."""
+    data = json.loads(body)
+    for item in file_dicts(data):
+        source = item.get("source")
+        if isinstance(source, dict) and source.get("type") == "blob":
+            source["root"] = blob_root
+    return _message.validate_python(data)
+
+
+def portable(message: Any) -> Any:
+    """``message`` with every blob's bytes inlined (BytesSource), for self-contained JSON."""
+
+    def inline(file: File) -> File:
+        if not isinstance(file.source, BlobSource):
+            return file
+        return file.model_copy(update={"source": BytesSource(data=file.read())})
+
+    return replace_files(message, inline)
+
+
+def read(file: File, where: str) -> bytes:
+    """The file's bytes; a failure names ``where`` and the file."""
+    try:
+        return file.read()
+    except ToolwireError as exc:
+        raise type(exc)(f"{where}, file {label(file)}: {exc}") from exc
+
+
+def label(file: File) -> str:
+    """How errors name a file without reading it: its name, path, or identifier."""
+    if file.name:
+        return file.name
+    if isinstance(file.source, PathSource):
+        return file.source.path
+    return file.identifier
+
+
+def files_of(message: Any) -> list[File]:
+    """The files of a message, in order."""
+    found: list[File] = []
+
+    def collect(file: File) -> File:
+        found.append(file)
+        return file
+
+    replace_files(message, collect)
+    return found
+
+
+def replace_files(message: Any, swap: Callable[[File], File]) -> Any:
+    """A copy of ``message`` with each File replaced by ``swap(file)`` (others unchanged)."""
+    if isinstance(message, User) and not isinstance(message.content, str):
+        parts = [swap(p) if isinstance(p, File) else p for p in message.content]
+        return message.model_copy(update={"content": parts})
+    if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
+        value = [swap(p) if isinstance(p, File) else p for p in message.output.value]
+        output = message.output.model_copy(update={"value": value})
+        return message.model_copy(update={"output": output})
+    return message
+
+
+def file_dicts(data: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """The file part dicts of a message's JSON data (same two places as ``replace_files``)."""
+    items: Any = None
+    if data.get("role") == "user":
+        items = data.get("content")
+    elif data.get("role") == "tool":
+        output = data.get("output")
+        if isinstance(output, dict) and output.get("type") == "content":
+            items = output.get("value")
+    if isinstance(items, list):
+        yield from (i for i in items if isinstance(i, dict) and i.get("type") == "file")

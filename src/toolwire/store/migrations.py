@@ -1,0 +1,110 @@
+"""The session database's schema, changed only through numbered migrations.
+
+Each migration is a list of statements applied in one transaction and recorded in
+``schema_version``; a database is brought up to date when it is opened. A database whose
+recorded version is newer than this code knows is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+
+from ..errors import StoreError
+
+#: (version, description, statements) in order; append new ones, never edit applied ones.
+MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
+    (
+        1,
+        "sessions, messages (neutral JSON), blobs and which message references which blob",
+        (
+            """CREATE TABLE sessions (
+                id TEXT PRIMARY KEY CHECK (length(id) > 0),
+                created_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL
+            )""",
+            """CREATE TABLE messages (
+                id INTEGER PRIMARY KEY,
+                session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL CHECK (position >= 0),
+                role TEXT NOT NULL,
+                body TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                UNIQUE (session_id, position)
+            )""",
+            """CREATE TABLE blobs (
+                sha256 TEXT PRIMARY KEY CHECK (length(sha256) = 64),
+                size INTEGER NOT NULL CHECK (size > 0)
+            )""",
+            """CREATE TABLE message_blobs (
+                message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+                sha256 TEXT NOT NULL REFERENCES blobs(sha256),
+                PRIMARY KEY (message_id, sha256)
+            )""",
+            "CREATE INDEX message_blobs_by_sha256 ON message_blobs(sha256)",
+        ),
+    ),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
+    version INTEGER PRIMARY KEY,
+    description TEXT NOT NULL,
+    applied_at TEXT NOT NULL
+)"""
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The highest migration applied to this database (0 for a new one)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
+    ).fetchone()
+    if not exists:
+        return 0
+    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+
+
+def migrate(conn: sqlite3.Connection, where: str) -> int:
+    """Apply every pending migration in one write transaction; return the resulting version.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``). Several processes opening
+    the same new store at once are serialised by the write lock; the later ones find the
+    work done.
+    """
+    version = current_version(conn)
+    _refuse_newer(version, where)
+    if version == LATEST:
+        return LATEST
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(_VERSION_TABLE)
+        version = current_version(conn)
+        _refuse_newer(version, where)
+        for number, description, statements in MIGRATIONS:
+            if number <= version:
+                continue
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+                (number, description, now()),
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return LATEST
+
+
+def _refuse_newer(version: int, where: str) -> None:
+    if version > LATEST:
+        raise StoreError(
+            f"{where} has schema version {version}, but this toolwire knows versions up to "
+            f"{LATEST}; upgrade toolwire to open it"
+        )
+
+
+def now() -> str:
+    """The current UTC time as ISO 8601 text with milliseconds (sortable)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")

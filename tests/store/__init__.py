@@ -1,0 +1,1 @@
+"""Tests of toolwire.store: blobs, migrations, sessions, and real multi-process use."""

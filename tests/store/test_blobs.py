@@ -1,0 +1,81 @@
+"""BlobStore: content-addressed, atomic writes, verified reads, sweeping."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+from toolwire.errors import InvalidFileError, StoreError
+from toolwire.store import BlobStore
+
+
+def test_put_stores_bytes_once_under_their_sha256(tmp_path):
+    blobs = BlobStore(tmp_path)
+    first = blobs.put(b"hello blob")
+    second = blobs.put(b"hello blob")
+    digest = hashlib.sha256(b"hello blob").hexdigest()
+    assert first == second == digest
+    assert blobs.path(digest) == tmp_path / digest[:2] / digest
+    assert list(blobs.digests()) == [digest]
+    assert blobs.get(digest) == b"hello blob"
+    assert blobs.size() == len(b"hello blob")
+
+
+def test_writes_leave_no_temp_files_behind(tmp_path):
+    blobs = BlobStore(tmp_path)
+    for n in range(5):
+        blobs.put(f"blob {n}".encode())
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_a_blob_whose_bytes_changed_is_an_error_naming_it(tmp_path):
+    blobs = BlobStore(tmp_path)
+    digest = blobs.put(b"original bytes")
+    blobs.path(digest).write_bytes(b"tampered bytes")
+    with pytest.raises(InvalidFileError, match=f"blob {digest[:12]}.*corrupt"):
+        blobs.get(digest)
+
+
+def test_a_missing_blob_is_an_error_naming_it(tmp_path):
+    blobs = BlobStore(tmp_path)
+    digest = hashlib.sha256(b"never stored").hexdigest()
+    with pytest.raises(InvalidFileError, match=f"blob {digest[:12]}.*missing"):
+        blobs.get(digest)
+
+
+def test_put_rewrites_a_truncated_copy(tmp_path):
+    blobs = BlobStore(tmp_path)
+    digest = blobs.put(b"0123456789")
+    blobs.path(digest).write_bytes(b"01234")
+    assert blobs.put(b"0123456789") == digest
+    assert blobs.get(digest) == b"0123456789"
+
+
+@pytest.mark.parametrize("digest", ["../../etc/passwd", "ABC", "g" * 64, "A" * 64])
+def test_a_name_that_is_not_a_sha256_is_refused(tmp_path, digest):
+    with pytest.raises(StoreError, match="not a sha256"):
+        BlobStore(tmp_path).path(digest)
+
+
+def test_sweep_removes_unkept_blobs_and_dead_writers_temp_files(tmp_path):
+    blobs = BlobStore(tmp_path)
+    kept, dropped = blobs.put(b"kept"), blobs.put(b"dropped")
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    dead_temp = tmp_path / "tmp" / f"{dead.stdout.strip()}.half-written"
+    live_temp = tmp_path / "tmp" / f"{os.getpid()}.in-flight"
+    dead_temp.write_bytes(b"partial")
+    live_temp.write_bytes(b"partial")
+    assert blobs.sweep({kept}) == 1
+    assert list(blobs.digests()) == [kept]
+    assert not blobs.has(dropped)
+    assert not dead_temp.exists()
+    assert live_temp.exists()

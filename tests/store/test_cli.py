@@ -1,0 +1,79 @@
+"""`toolwire sessions list|show|render` against a real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import toolwire as tw
+from toolwire.cli import app
+from toolwire.encode import encode
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
+runner = CliRunner()
+
+
+@pytest.fixture
+def store(tmp_path):
+    store = tw.SessionStore(tmp_path)
+    store.extend(
+        "demo",
+        [
+            tw.User("Take a screenshot."),
+            tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={"zoom": 2})]),
+            tw.ToolResult.of(
+                "c1", "shot", [tw.File.from_path(EXAMPLES / "photo.png", name="photo.png"), "ok"]
+            ),
+        ],
+    )
+    return tmp_path
+
+
+def test_list_shows_each_session_with_its_counts(store):
+    result = runner.invoke(app, ["sessions", "list", "--store", str(store), "--json"])
+    assert result.exit_code == 0, result.output
+    (info,) = json.loads(result.output)
+    size = (EXAMPLES / "photo.png").stat().st_size
+    assert (info["id"], info["messages"], info["files"], info["file_bytes"]) == ("demo", 3, 1, size)
+    human = runner.invoke(app, ["sessions", "list", "--store", str(store)])
+    assert "demo" in human.output and f"{size:,}" in human.output
+
+
+def test_show_lists_messages_with_calls_and_files(store):
+    result = runner.invoke(app, ["sessions", "show", "demo", "--store", str(store)])
+    assert result.exit_code == 0, result.output
+    assert '[call c1] shot({"zoom": 2})' in result.output
+    assert "[file] photo.png image/png" in result.output
+    as_json = runner.invoke(app, ["sessions", "show", "demo", "--store", str(store), "--json"])
+    assert tw.load_conversation(as_json.output)[2].output.value[0].read()[:4] == b"\x89PNG"
+
+
+def test_render_prints_the_request_and_a_decision_per_file(store, monkeypatch):
+    monkeypatch.setenv("TOOLWIRE_STORE", str(store))
+    args = ["sessions", "render", "demo", "--model", "openai-chat:gpt-5-mini", "--json"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    rendered = json.loads(result.output)
+    (decision,) = rendered["decisions"]
+    assert (decision["identifier"], decision["mode"]) == ("photo.png", "fallback")
+    expected = encode(tw.SessionStore(store).load("demo"), "openai-chat:gpt-5-mini")
+    assert rendered["kwargs"] == expected.to_json()
+    human = runner.invoke(app, args[:-1])
+    assert "This is file photo.png:" in human.output and "chars)" in human.output
+
+
+def test_an_unknown_session_is_an_error_with_a_suggestion_not_a_traceback(store):
+    result = runner.invoke(app, ["sessions", "show", "dem", "--store", str(store)])
+    assert result.exit_code == 1
+    assert "no session 'dem'" in result.output and "'demo'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_store_is_an_error_and_is_not_created(tmp_path):
+    result = runner.invoke(app, ["sessions", "list", "--store", str(tmp_path / "none")])
+    assert result.exit_code == 1
+    assert "no session store at" in result.output
+    assert not (tmp_path / "none").exists()

@@ -22,14 +22,16 @@ from importlib import resources
 from typing import Any
 
 from .errors import CapabilityError, UnknownModelError, suggest
+from .providers import WIRES
 
 MODES = ("native", "sibling", "fallback", "error")
 SOURCES = ("bytes", "url", "s3", "gcs", "file_id")
 PLACEMENTS = ("merge", "message", "turn")
+SIGNATURES = ("optional", "required")
 
 _TARGET_KEYS = {
     "wire", "extra", "followup", "user_after_tool", "error_status", "file_ids",
-    "version_pattern", "media", "models",
+    "version_pattern", "thought_signatures", "media", "models",
 }  # fmt: skip
 _ROW_KEYS = {
     "label",
@@ -39,11 +41,27 @@ _ROW_KEYS = {
     "followup",
     "user_after_tool",
     "error_status",
+    "thought_signatures",
 }
 _CELL_KEYS = {
     "types", "tool_result", "tool_sources", "user_sources", "max_bytes", "max_edge",
     "fit_edge", "max_pixels", "evidence",
 }  # fmt: skip
+# The type each field must have, and how to say it in an error.
+_FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "wire": (str, "a wire name"),
+    "extra": (str, "a pip extra name"),
+    "file_ids": (str, "a provider name"),
+    "version_pattern": (str, "a regular expression"),
+    "label": (str, "a string"),
+    "evidence": (str, "a string"),
+    "error_status": (bool, "true or false"),
+    "min_version": ((int, float), "a number"),
+    "media": (list, "an array of tables ([[...media]])"),
+    "models": (list, "an array of tables ([[...models]])"),
+    "tool_sources": (list, "a list of sources"),
+    "user_sources": (list, "a list of sources"),
+}
 
 
 @dataclass(frozen=True)
@@ -79,6 +97,9 @@ class Capabilities:
     file_ids: str | None
     rows: tuple[str, ...]
     cells: dict[str, Cell] = field(repr=False)
+    #: "required" where the model rejects a replayed function call without a thought signature
+    #: (Gemini >= 3); encoders then send the provider's documented placeholder.
+    thought_signatures: str = "optional"
 
     def cell(self, media_type: str) -> Cell | None:
         """The cell for this media type, or None when the table does not know it."""
@@ -116,15 +137,10 @@ def capabilities(model: str, overrides: dict[str, Any] | None = None) -> Capabil
     cells, ``models`` rows); its cells win over the package's and the environment's.
     """
     provider, model_id = split_model(model)
-    table = _table()
-    if provider not in table:
-        raise UnknownModelError(
-            f"unknown provider {provider!r} in {model!r}.{suggest(provider, table)} "
-            f"Known providers: {', '.join(sorted(table))}."
-        )
-    target = table[provider]
+    target = _target(provider, model)
     if overrides:
-        target = _merge_target(target, _validate_target(f"capabilities= for {provider}", overrides))
+        where = f"capabilities= for {provider}"
+        target = _merge_target(target, _validate_target(where, overrides), where)
     return _resolve(provider, model_id, target)
 
 
@@ -133,9 +149,34 @@ def providers() -> list[str]:
     return sorted(_table())
 
 
+def variants(provider: str) -> list[Capabilities]:
+    """The provider's safe defaults, then each of its model rows applied alone on top of them.
+
+    For tables of a whole target (``toolwire matrix``): a row's patterns and ``min_version``
+    are not evaluated; its ``model`` is its patterns and its ``rows`` its label.
+    """
+    target = _target(provider, provider)
+    found = [_resolve(provider, "*", {**target, "models": []})]
+    for row in target.get("models", []):
+        alone = {**row, "match": ["*"], "min_version": None}
+        found.append(_resolve(provider, ", ".join(row["match"]), {**target, "models": [alone]}))
+    return found
+
+
+def _target(provider: str, model: str) -> dict[str, Any]:
+    table = _table()
+    if provider not in table:
+        raise UnknownModelError(
+            f"unknown provider {provider!r} in {model!r}.{suggest(provider, table)} "
+            f"Known providers: {', '.join(sorted(table))}."
+        )
+    return table[provider]
+
+
 def _resolve(provider: str, model_id: str, target: dict[str, Any]) -> Capabilities:
     cells = _cells(target.get("media", []))
-    fields = {k: target.get(k) for k in ("followup", "user_after_tool", "error_status")}
+    keys = ("followup", "user_after_tool", "error_status", "thought_signatures")
+    fields = {k: target.get(k) for k in keys}
     applied = []
     version = _version(target.get("version_pattern"), model_id)
     for row in target.get("models", []):
@@ -155,6 +196,7 @@ def _resolve(provider: str, model_id: str, target: dict[str, Any]) -> Capabiliti
         file_ids=target.get("file_ids"),
         rows=tuple(applied),
         cells=cells,
+        thought_signatures=fields["thought_signatures"] or "optional",
     )
 
 
@@ -208,7 +250,16 @@ def _table() -> dict[str, dict[str, Any]]:
     path = os.environ.get("TOOLWIRE_CAPABILITIES")
     if path:
         for name, target in _load_override_file(path).items():
-            table[name] = _merge_target(table.get(name, {}), target) if name in table else target
+            if name in table:
+                table[name] = _merge_target(table[name], target, f"TOOLWIRE_CAPABILITIES={path}")
+            elif "wire" not in target:
+                raise CapabilityError(
+                    f"TOOLWIRE_CAPABILITIES={path} targets.{name}: a new target needs 'wire' "
+                    f"(one of {', '.join(WIRES)}); known targets: {', '.join(sorted(table))}."
+                    f"{suggest(name, table)}"
+                )
+            else:
+                table[name] = target
     return table
 
 
@@ -223,21 +274,28 @@ def _load_override_file(path: str) -> dict[str, dict[str, Any]]:
     return _validate_table(path, data, partial=True)
 
 
-def _merge_target(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """Override fields replace, cells and rows append (so they win: last match wins)."""
+def _merge_target(base: dict[str, Any], extra: dict[str, Any], label: str) -> dict[str, Any]:
+    """Override fields replace; the override's cells become a row matching every model, placed
+    after the package's rows (last match wins), followed by the override's own rows.
+
+    Without that row, a package row matching the model (Gemini >= 3, Claude on Bedrock) would
+    be applied after the override's cells and silently undo them.
+    """
     merged = {**base, **{k: v for k, v in extra.items() if k not in ("media", "models")}}
-    merged["media"] = [*base.get("media", []), *extra.get("media", [])]
-    merged["models"] = [*base.get("models", []), *extra.get("models", [])]
+    catch_all = {k: extra[k] for k in _ROW_KEYS & extra.keys() if k != "label"}
+    if catch_all:
+        catch_all.update(label=f"override ({label})", match=["*"])
+    merged["models"] = [*base.get("models", []), *([catch_all] if catch_all else [])]
+    merged["models"].extend(extra.get("models", []))
     return merged
 
 
 def _validate_table(where: str, data: dict[str, Any], partial: bool = False) -> dict[str, Any]:
     targets = data.get("targets")
-    unknown = set(data) - {"targets"}
+    unknown = sorted(set(data) - {"targets"})
     if unknown or not isinstance(targets, dict):
-        raise CapabilityError(
-            f"{where}: expected only a [targets.NAME] table, found {sorted(unknown)}"
-        )
+        found = f"found {', '.join(unknown)}" if unknown else "found none"
+        raise CapabilityError(f"{where}: expected only [targets.NAME] tables, {found}")
     return {
         name: _validate_target(f"{where} targets.{name}", t, partial) for name, t in targets.items()
     }
@@ -247,8 +305,18 @@ def _validate_target(where: str, target: Any, partial: bool = True) -> dict[str,
     _check_keys(where, target, _TARGET_KEYS)
     if not partial and "wire" not in target:
         raise CapabilityError(f"{where}: missing 'wire'")
+    _check_choice(where, "wire", target.get("wire"), tuple(WIRES))
+    pattern = target.get("version_pattern")
+    if pattern is not None:
+        try:
+            groups = re.compile(pattern).groups
+        except re.error as exc:
+            raise CapabilityError(f"{where}: version_pattern is not a regex ({exc})") from exc
+        if groups < 1:
+            raise CapabilityError(f"{where}: version_pattern needs a group around the version")
     for key in ("followup", "user_after_tool"):
         _check_choice(where, key, target.get(key), PLACEMENTS)
+    _check_choice(where, "thought_signatures", target.get("thought_signatures"), SIGNATURES)
     for i, cell in enumerate(target.get("media", [])):
         _validate_cell(f"{where} media[{i}]", cell)
     for i, row in enumerate(target.get("models", [])):
@@ -263,6 +331,7 @@ def _validate_row(where: str, row: Any) -> None:
         raise CapabilityError(f"{where}: 'match' must be a non-empty list of glob patterns")
     for key in ("followup", "user_after_tool"):
         _check_choice(where, key, row.get(key), PLACEMENTS)
+    _check_choice(where, "thought_signatures", row.get("thought_signatures"), SIGNATURES)
     for i, cell in enumerate(row.get("media", [])):
         _validate_cell(f"{where} media[{i}]", cell)
 
@@ -280,16 +349,24 @@ def _validate_cell(where: str, cell: Any) -> None:
             _check_choice(where, key, source, SOURCES)
     for key in ("max_bytes", "max_edge", "fit_edge", "max_pixels"):
         value = cell.get(key)
-        if value is not None and (not isinstance(value, int) or value <= 0):
+        if value is not None and (type(value) is not int or value <= 0):
             raise CapabilityError(f"{where}: '{key}' must be a positive integer, not {value!r}")
 
 
 def _check_keys(where: str, value: Any, allowed: set[str]) -> None:
     if not isinstance(value, dict):
         raise CapabilityError(f"{where}: expected a table, found {type(value).__name__}")
-    for key in value:
+    for key, item in value.items():
         if key not in allowed:
             raise CapabilityError(f"{where}: unknown key {key!r}.{suggest(key, allowed)}")
+        if key in _FIELD_TYPES:
+            _check_type(where, key, item)
+
+
+def _check_type(where: str, key: str, value: Any) -> None:
+    expected, wording = _FIELD_TYPES[key]
+    if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
+        raise CapabilityError(f"{where}: '{key}' must be {wording}, not {value!r}")
 
 
 def _check_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> None:

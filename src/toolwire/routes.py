@@ -57,6 +57,9 @@ def route(
         attempts.append((cell.tool_result, cell.tool_sources))
     if cell.user_sources:
         attempts.append(("fallback" if in_tool_result else "native", cell.user_sources))
+    if not attempts:
+        where = "a tool result or a user message" if in_tool_result else "a user message"
+        return Route("none", file, f"{target} lists no source for {file.media_type} in {where}")
     problems = []
     for mode, accepted in attempts:
         sent, problem = _deliverable(file, accepted, caps, fetch)

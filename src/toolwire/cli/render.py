@@ -1,5 +1,106 @@
-"""`toolwire render` (not yet written)."""
+"""`toolwire render FILE… --model M`: the request a model would get if a tool returned files.
+
+The conversation is fixed (a user asks, the assistant calls ``read_files``, the tool returns
+the files), so what varies is only what the target does with each file. Two hooks for later:
+``conversation`` is where a ``--conversation FILE.json`` option would load a stored
+conversation instead, and ``COLUMNS`` is where a token column would be added.
+"""
 
 from __future__ import annotations
 
-from .app import app  # noqa: F401
+import json
+import re
+from dataclasses import asdict
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+
+from .app import app
+
+#: Base64 (or data-URL) strings longer than this are shortened unless --full.
+SHORTEN_OVER = 80
+#: The decisions table: header -> key of each decision row. A token column adds "tokens" here
+#: and that key to the rows built in ``render``.
+COLUMNS = {
+    "file": "identifier",
+    "media type": "media_type",
+    "mode": "mode",
+    "reason": "reason",
+    "notes": "notes",
+}
+_BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/]+={0,2})")
+
+
+@app.command()
+def render(
+    files: Annotated[list[Path], typer.Argument(help="Files the tool returns.")],
+    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    full: Annotated[bool, typer.Option("--full", help="Do not shorten base64.")] = False,
+    on_unsupported: Annotated[
+        Literal["error", "text"], typer.Option(help="What to do with files no route carries.")
+    ] = "error",
+) -> None:
+    """Show the request MODEL would get if a tool returned FILES, and each file's decision."""
+    from ..encode import encode
+    from ..errors import ToolwireError
+
+    try:
+        request = encode(conversation(files), model, on_unsupported=on_unsupported)
+    except ToolwireError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(1) from exc
+    kwargs = request.to_json() if full else shorten(request.to_json())
+    decisions = [asdict(d) for d in request.decisions]
+    if as_json:
+        report = {"model": model, "kwargs": kwargs, "decisions": decisions}
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print(kwargs, decisions)
+
+
+def conversation(paths: list[Path]) -> list[Any]:
+    """User "Please use the tool." → one ``read_files`` call → its result: the files, in order.
+
+    A ``--conversation FILE.json`` option would return ``load_conversation(text)`` here.
+    """
+    from ..content import File, ToolCall
+    from ..messages import Assistant, ToolResult, User
+
+    files = [File.from_path(path, name=path.name) for path in paths]
+    call = ToolCall(id="call_1", name="read_files", arguments={"paths": [str(p) for p in paths]})
+    return [
+        User("Please use the tool."),
+        Assistant([call]),
+        ToolResult.of(call.id, call.name, files),
+    ]
+
+
+def shorten(value: Any) -> Any:
+    """A copy of JSON data with long base64 strings replaced by ``<1234 base64 chars>``."""
+    if isinstance(value, dict):
+        return {key: shorten(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [shorten(item) for item in value]
+    if isinstance(value, str) and len(value) > SHORTEN_OVER:
+        found = _BASE64.fullmatch(value)
+        if found:
+            return f"{found.group(1) or ''}<{len(found.group(2))} base64 chars>"
+    return value
+
+
+def _print(kwargs: dict[str, Any], decisions: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print_json(data=kwargs)
+    table = Table(*COLUMNS, title="Decisions")
+    for decision in decisions:
+        table.add_row(*(_cell(decision[field]) for field in COLUMNS.values()))
+    console.print(table)
+
+
+def _cell(value: Any) -> str:
+    return "; ".join(map(str, value)) if isinstance(value, list | tuple) else str(value)

@@ -1,0 +1,135 @@
+"""`toolwire render FILE… --model M`: the request and the decisions, human and JSON."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from toolwire.cli import app
+from toolwire.cli.render import conversation, shorten
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PHOTO = str(EXAMPLES / "photo.png")
+PDF = str(EXAMPLES / "report.pdf")
+WAV = str(EXAMPLES / "tone.wav")
+MODEL = "anthropic:claude-sonnet-4-5"
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+def render(*args: str) -> Any:
+    return runner.invoke(app, ["render", *args])
+
+
+def as_json(*args: str) -> dict[str, Any]:
+    result = render(*args, "--json")
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_json_output_has_the_model_the_kwargs_and_a_decision_per_file() -> None:
+    data = as_json(PHOTO, PDF, "--model", MODEL)
+    assert sorted(data) == ["decisions", "kwargs", "model"]
+    assert data["model"] == MODEL
+    assert [(d["identifier"], d["media_type"], d["mode"]) for d in data["decisions"]] == [
+        ("photo.png", "image/png", "native"),
+        ("report.pdf", "application/pdf", "native"),
+    ]
+    assert data["decisions"][0]["message_index"] == 2
+    messages = data["kwargs"]["messages"]
+    assert messages[0] == {
+        "role": "user",
+        "content": [{"type": "text", "text": "Please use the tool."}],
+    }
+    assert messages[1]["content"][0]["name"] == "read_files"
+    image, document = messages[2]["content"][0]["content"]
+    size = len(base64.b64encode((EXAMPLES / "photo.png").read_bytes()))
+    assert image["source"]["data"] == f"<{size} base64 chars>"
+    assert document["title"] == "report.pdf"
+
+
+def test_full_keeps_the_base64() -> None:
+    data = as_json(PHOTO, "--model", MODEL, "--full")
+    image = data["kwargs"]["messages"][2]["content"][0]["content"][0]
+    assert (
+        image["source"]["data"] == base64.b64encode((EXAMPLES / "photo.png").read_bytes()).decode()
+    )
+
+
+def test_fallback_files_show_their_labels_for_a_chat_model() -> None:
+    data = as_json(PHOTO, "--model", "openai-chat:gpt-5-mini")
+    assert [d["mode"] for d in data["decisions"]] == ["fallback"]
+    tool, user = data["kwargs"]["messages"][2:]
+    assert tool["content"] == "See file photo.png."
+    assert user["content"][0] == {"type": "text", "text": "This is file photo.png:"}
+    assert user["content"][1]["image_url"]["url"].startswith("data:image/png;base64,<")
+
+
+def test_an_unsupported_file_prints_the_error_and_exits_1() -> None:
+    result = render(PHOTO, WAV, "--model", MODEL)
+    assert result.exit_code == 1
+    assert "cannot take 1 file(s)" in result.stderr
+    assert "tone.wav (audio/wav) in message 2" in result.stderr
+    assert result.stdout == ""
+
+
+def test_on_unsupported_text_sends_the_description_and_says_so() -> None:
+    data = as_json(WAV, "--model", MODEL, "--on-unsupported", "text")
+    assert data["decisions"][0]["mode"] == "text"
+    assert data["kwargs"]["messages"][2]["content"][0]["content"] == [
+        {"type": "text", "text": "[Audio: tone.wav, 1.0 s, 31 KB]"}
+    ]
+
+
+def test_on_unsupported_takes_only_error_or_text() -> None:
+    result = render(PHOTO, "--model", MODEL, "--on-unsupported", "drop")
+    assert result.exit_code == 2
+    assert "drop" in result.output
+
+
+def test_an_unknown_model_and_a_missing_file_are_clear_errors(tmp_path: Path) -> None:
+    result = render(PHOTO, "--model", "antropic:claude")
+    assert (result.exit_code, "Did you mean 'anthropic'" in result.stderr) == (1, True)
+    result = render(str(tmp_path / "nope.png"), "--model", MODEL)
+    assert (result.exit_code, "no such file" in result.stderr) == (1, True)
+
+
+def test_human_output_prints_the_payload_and_a_decisions_table() -> None:
+    result = render(PHOTO, WAV, "--model", MODEL, "--on-unsupported", "text")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert '"tool_use_id": "call_1"' in out
+    assert "base64 chars>" in out
+    assert "Decisions" in out
+    photo_row = next(line for line in out.splitlines() if "photo.png" in line and "native" in line)
+    assert "image/png" in photo_row and "inside the tool result" in photo_row
+    assert any("tone.wav" in line and "text" in line for line in out.splitlines())
+
+
+def test_the_conversation_is_a_question_one_call_and_the_files_as_its_result() -> None:
+    user, assistant, tool = conversation([Path(PHOTO), Path(PDF)])
+    assert user.parts[0].text == "Please use the tool."
+    (call,) = assistant.tool_calls
+    assert (call.id, call.name, tool.call_id) == ("call_1", "read_files", "call_1")
+    assert [p.name for p in tool.output.value] == ["photo.png", "report.pdf"]
+
+
+def test_shorten_replaces_only_long_base64_and_keeps_data_url_prefixes() -> None:
+    long = "QUJD" * 30
+    data = {
+        "a": long,
+        "b": ["data:image/png;base64," + long, "short"],
+        "c": "x " * 60,  # long but not base64: text stays
+        "d": 5,
+    }
+    assert shorten(data) == {
+        "a": "<120 base64 chars>",
+        "b": ["data:image/png;base64,<120 base64 chars>", "short"],
+        "c": "x " * 60,
+        "d": 5,
+    }
+    assert shorten("QUJD" * 20) == "QUJD" * 20  # 80 characters: kept

@@ -29,9 +29,9 @@ from pathlib import Path
 from typing import Any
 
 from toolwire import b64
-from toolwire.capabilities import capabilities
+from toolwire.capability import capabilities
 from toolwire.content import File, Text, ToolCall
-from toolwire.encode import encode
+from toolwire.request import encode
 from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.providers import WIRES
 

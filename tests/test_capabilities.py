@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.capabilities import (
+from toolwire.capability import (
     Capabilities,
     capabilities,
     providers,
@@ -56,8 +56,8 @@ GRID = [
     ("openai-compatible:meta-llama/Llama-3.1-8B-Instruct",     "F E F E E"),
 ]  # fmt: skip
 MODES = {"N": "native", "S": "sibling", "F": "fallback", "E": "error"}
-# The module itself (``toolwire.capabilities`` as an attribute may be the function or the module).
-caps_module = importlib.import_module("toolwire.capabilities")
+# The module itself (``toolwire.capability`` as an attribute may be the function or the module).
+caps_module = importlib.import_module("toolwire.capability")
 
 
 @pytest.fixture(autouse=True)
@@ -416,13 +416,9 @@ def test_with_cell_changes_one_type_and_creates_unknown_ones() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="toolwire/__init__.py: once the submodule toolwire.capabilities is imported, the "
-    "package attribute `capabilities` is that module, not the function (reported to the lead)",
-)
 def test_tw_capabilities_is_the_function_after_its_module_was_imported() -> None:
     import toolwire as tw
+    import toolwire.capability  # noqa: F401  (importing the module must not shadow the function)
 
     assert tw.capabilities("anthropic:claude-sonnet-4-5").provider == "anthropic"
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from toolwire.capabilities import capabilities, providers
+from toolwire.capability import capabilities, providers
 from toolwire.errors import CapabilityError, UnknownModelError
 
-caps_module = importlib.import_module("toolwire.capabilities")
+caps_module = importlib.import_module("toolwire.capability")
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 from typer.testing import CliRunner
 
-from toolwire.capabilities import capabilities, providers
+from toolwire.capability import capabilities, providers
 from toolwire.cli import app
 
 runner = CliRunner(env={"COLUMNS": "250"})

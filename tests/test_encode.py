@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from toolwire.capabilities import capabilities, with_cell
+from toolwire.capability import capabilities, with_cell
 from toolwire.content import File, ToolCall
-from toolwire.encode import Request, encode
+from toolwire.request import Request, encode
 from toolwire.errors import FetchError, UnknownModelError, UnsupportedContentError
 from toolwire.messages import Assistant, ToolResult, User
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import toolwire as tw
-from toolwire.capabilities import providers
-from toolwire.encode import encode
+from toolwire.capability import providers
+from toolwire.request import encode
 
 mcp = pytest.importorskip("mcp", reason="the mcp extra is not installed")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from toolwire.capabilities import Capabilities, Cell, capabilities, with_cell
+from toolwire.capability import Capabilities, Cell, capabilities, with_cell
 from toolwire.content import File, Json, Text, ToolCall
 from toolwire.errors import (
     ConversationError,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolwire.capabilities import Cell, capabilities, with_cell
+from toolwire.capability import Cell, capabilities, with_cell
 from toolwire.content import File
 from toolwire.errors import FetchError
 from toolwire.routes import route, source_kind

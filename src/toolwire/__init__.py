@@ -50,12 +50,12 @@ _LAZY = {
     **dict.fromkeys(_CONTENT, "toolwire.content"),
     **dict.fromkeys(_ERRORS, "toolwire.errors"),
     **dict.fromkeys(_MESSAGES, "toolwire.messages"),
-    "encode": "toolwire.encode",
-    "Request": "toolwire.encode",
+    "encode": "toolwire.request",
+    "Request": "toolwire.request",
     "Decision": "toolwire.plan",
-    "capabilities": "toolwire.capabilities",
-    "Capabilities": "toolwire.capabilities",
-    "decode": "toolwire.decode",
+    "capabilities": "toolwire.capability",
+    "Capabilities": "toolwire.capability",
+    "decode": "toolwire.decoders",
     "read_file": "toolwire.readers",
     "read_file_tool": "toolwire.readers",
     "estimate_tokens": "toolwire.tokens",
@@ -83,9 +83,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .capabilities import Capabilities, capabilities
+    from .capability import Capabilities, capabilities
     from .content import File, Json, Text, Thinking, ToolCall
-    from .encode import Request, encode
+    from .request import Request, encode
     from .errors import (
         CapabilityError,
         ConversationError,

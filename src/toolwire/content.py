@@ -14,7 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from . import headers
-from .errors import InvalidFileError
+from .errors import InvalidFileError, ToolwireError
 from .mediatypes import check_declared, is_textual, kind_of, normalise
 from .sources import BytesSource, PathSource, ProviderFileSource, Source, UrlSource
 
@@ -32,8 +32,31 @@ class Text(BaseModel):
     text: str
 
 
+def json_data(value: Any, owner: str) -> Any:
+    """``value`` as the plain JSON data it serialises to, so that a JSON round trip is exact.
+
+    Tuples become lists and non-string keys strings, as on every wire. A value JSON cannot
+    carry (a set, bytes, an object, NaN) raises ToolwireError — deliberately not a ValueError,
+    so that pydantic passes it through unwrapped from ``Json(...)``, ``JsonOutput(...)`` and
+    their ``model_validate*`` alike.
+    """
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise ToolwireError(
+            f"{owner} value is not JSON data ({exc}). Use str, int, float, bool, None, lists "
+            "and dicts; a tool may also return a File, a pydantic model, a dataclass or an "
+            "Exception. Wrap bytes with File.from_bytes and convert sets, datetimes and "
+            "NaN/Infinity yourself."
+        ) from exc
+
+
 class Json(BaseModel):
-    """A JSON-serialisable value, kept structured until a wire needs it as text."""
+    """A JSON-serialisable value, kept structured until a wire needs it as text.
+
+    The value is stored as plain JSON data (see ``json_data``); one JSON cannot carry raises
+    ToolwireError.
+    """
 
     model_config = _FROZEN
     type: Literal["json"] = "json"
@@ -42,11 +65,7 @@ class Json(BaseModel):
     @field_validator("value")
     @classmethod
     def _must_be_json(cls, value: Any) -> Any:
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"Json value is not JSON-serialisable: {exc}") from exc
-        return value
+        return json_data(value, "Json")
 
     def compact(self) -> str:
         """The value as compact JSON text, for wires that only carry text."""

@@ -31,6 +31,8 @@ def image_size(data: bytes) -> tuple[int, int] | None:
 
 
 def _webp_size(data: bytes) -> tuple[int, int] | None:
+    if len(data) < 30:  # every chunk's size fields end by byte 30; shorter is truncated
+        return None
     chunk = data[12:16]
     if chunk == b"VP8X":
         w = int.from_bytes(data[24:27], "little") + 1

@@ -1,11 +1,214 @@
-"""Downscale images that exceed a target's limits, deterministically (placeholder)."""
+"""Downscale images that exceed a target's limits, deterministically, at encode time.
+
+``encode(..., fit_images=True)`` (the default) calls ``fit_image`` for every local image it
+routes. Header dimensions and byte size are checked first; Pillow decodes only an image that
+breaks a limit of its capability cell: ``max_bytes``, ``max_edge``, ``max_pixels``, or
+``fit_edge`` (the long edge beyond which the provider would downscale anyway, so sending
+more costs bytes and buys nothing). The conversation keeps the original; the target gets a
+new File (same name, or the original's identifier as name, so labels do not change) and the
+Decision records the note, e.g. ``resized 4000x3000 -> 1568x1176 (fit_edge 1568 px), 3.1 MB
+-> 412 KB``.
+
+Deterministic: EXIF orientation applied first, LANCZOS resampling, JPEG draft mode chosen from
+the target size only, fixed encoder settings (PNG compress level 6 without optimize; JPEG and
+WebP at quality 85, stepping down through ``QUALITIES`` while over ``max_bytes``), metadata
+and timestamps dropped. The same bytes and limits give the same output bytes, and results are
+cached per (content hash, media type, limits) within the process.
+
+PNG stays PNG, JPEG stays JPEG, WebP stays WebP; a GIF becomes a PNG of its first frame.
+Other formats (BMP, TIFF, HEIC…) are left as they are, with a note.
+"""
 
 from __future__ import annotations
 
-from .capabilities import Cell
+import io
+import math
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from . import headers
+from .capability import Cell
 from .content import File
+from .errors import MissingDependencyError
+from .token_measures import shown_size
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+#: Media types fit_image re-encodes, and the format each becomes.
+RESIZABLE = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WEBP", "image/gif": "PNG"}
+_OUT_TYPES = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp"}
+#: JPEG and WebP qualities tried in order until the image is within max_bytes.
+QUALITIES = (85, 75, 65, 55, 45)
+PNG_COMPRESS_LEVEL = 6
+#: Beyond the lowest quality, both sides shrink to 3/4 this many times at most.
+SHRINK_STEPS = 8
+#: Fitted images kept for re-encodes, in bytes of output.
+CACHE_BYTES = 64 * 1024 * 1024
+
+_cache: OrderedDict[tuple[Any, ...], tuple[bytes, str, str]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
+    """The size ``fit_image`` sends a ``width`` x ``height`` image at (never larger): the long
+    edge within ``fit_edge`` and ``max_edge``, the area within ``max_pixels``."""
+    w, h = width, height
+    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
+    if edge and max(w, h) > edge:
+        w, h = (edge, max(1, h * edge // w)) if w >= h else (max(1, w * edge // h), edge)
+    if cell.max_pixels and w * h > cell.max_pixels:
+        factor = math.sqrt(cell.max_pixels / (w * h))
+        w, h = max(1, math.floor(w * factor)), max(1, math.floor(h * factor))
+        while w * h > cell.max_pixels:
+            w, h = (w - 1, h) if w >= h else (w, h - 1)
+    return w, h
 
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    return file, None
+    limits = (cell.max_bytes, cell.max_edge, cell.fit_edge, cell.max_pixels)
+    if file.kind != "image" or not file.source.is_local or not any(limits):
+        return file, None
+    data = file.read()
+    size = shown_size(data, file.media_type)
+    over_bytes = bool(cell.max_bytes and len(data) > cell.max_bytes)
+    if not over_bytes and (size is None or fitted_size(*size, cell) == size):
+        return file, None
+    if file.media_type not in RESIZABLE:
+        return file, f"not resized: toolwire resizes PNG, JPEG, WebP and GIF, not {file.media_type}"
+    key = (file.source.sha256(), file.media_type, *limits)
+    with _cache_lock:
+        cached = _cache.get(key)
+    if cached is None:
+        try:
+            cached = _fit(data, file.media_type, cell, file.identifier)
+        except MissingDependencyError:
+            hard = replace(cell, fit_edge=None)  # fit_edge is a saving, not a rule
+            if over_bytes or size is None or fitted_size(*size, hard) != size:
+                raise
+            return file, "not resized: Pillow is not installed (pip install 'toolwire[files]')"
+        _remember(key, cached)
+    out, out_type, note = cached
+    return File.from_bytes(out, out_type, name=file.name or file.identifier), note
+
+
+def clear_cache() -> None:
+    """Forget fitted images (tests, or to free memory)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _remember(key: tuple[Any, ...], value: tuple[bytes, str, str]) -> None:
+    with _cache_lock:
+        _cache[key] = value
+        total = sum(len(v[0]) for v in _cache.values())
+        while total > CACHE_BYTES and len(_cache) > 1:
+            total -= len(_cache.popitem(last=False)[1][0])
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    shown: tuple[int, int]  # as displayed (EXIF orientation applied), before fitting
+    target: tuple[int, int]  # fitted_size of ``shown``
+    sent: tuple[int, int]
+    before: int
+    after: int
+    quality: int | None
+    orientation: int
+    media_type: str
+
+
+def _fit(data: bytes, media_type: str, cell: Cell, name: str) -> tuple[bytes, str, str]:
+    """Decode, orient, resize and re-encode; the bytes, their media type and the note."""
+    from .readers.image import _guard, open_image
+
+    fmt = RESIZABLE[media_type]
+    with _guard(name):
+        image = open_image(data, name)
+        try:
+            orientation = int(image.getexif().get(0x0112, 1) or 1)
+            orientation = orientation if 2 <= orientation <= 8 else 1
+            shown = (image.size[1], image.size[0]) if orientation >= 5 else image.size
+            target = fitted_size(*shown, cell)
+            upright = _upright(image, orientation, target, fmt)
+            out, sent, quality = _encode_within(upright, fmt, target, cell.max_bytes)
+        finally:
+            image.close()
+    outcome = _Outcome(shown, target, sent, len(data), len(out), quality, orientation, media_type)
+    return out, _OUT_TYPES[fmt], _note(outcome, cell)
+
+
+def _upright(image: Image, orientation: int, target: tuple[int, int], fmt: str) -> Image:
+    """The image decoded (a large JPEG at a reduced draft scale), EXIF-rotated, without
+    metadata, in a mode the output format can take."""
+    from PIL import ImageOps
+
+    if image.format == "JPEG":  # libjpeg decodes at 1/2, 1/4 or 1/8 scale, never below target
+        image.draft("RGB", (target[1], target[0]) if orientation >= 5 else target)
+    image.seek(0)
+    image.load()
+    upright = ImageOps.exif_transpose(image) if orientation != 1 else image
+    allowed = ("L", "RGB") if fmt == "JPEG" else ("L", "RGB", "RGBA")
+    if upright.mode not in allowed:
+        alpha = fmt != "JPEG" and ("A" in upright.getbands() or "transparency" in upright.info)
+        upright = upright.convert("RGBA" if alpha else "RGB")
+    upright.info.clear()
+    return upright
+
+
+def _encode_within(
+    image: Image, fmt: str, target: tuple[int, int], max_bytes: int | None
+) -> tuple[bytes, tuple[int, int], int | None]:
+    """Resize to ``target`` and encode; while over ``max_bytes``, lower the quality, then
+    shrink both sides to 3/4. Returns the bytes, their size and the quality used."""
+    from PIL import Image as PilImage
+
+    size, qualities = target, (QUALITIES if fmt != "PNG" else (None,))
+    for _ in range(SHRINK_STEPS + 1):
+        resized = image if size == image.size else image.resize(size, PilImage.Resampling.LANCZOS)
+        for quality in qualities:
+            out = _encode(resized, fmt, quality)
+            if not max_bytes or len(out) <= max_bytes:
+                return out, size, quality
+        size = (max(1, size[0] * 3 // 4), max(1, size[1] * 3 // 4))
+    return out, resized.size, quality
+
+
+def _encode(image: Image, fmt: str, quality: int | None) -> bytes:
+    buffer = io.BytesIO()
+    if fmt == "PNG":
+        image.save(buffer, "PNG", optimize=False, compress_level=PNG_COMPRESS_LEVEL)
+    elif fmt == "JPEG":
+        image.save(buffer, "JPEG", quality=quality, optimize=False, progressive=False)
+    else:
+        image.save(buffer, "WEBP", quality=quality, method=4)
+    return buffer.getvalue()
+
+
+def _note(o: _Outcome, cell: Cell) -> str:
+    """``resized 4000x3000 -> 1568x1176 (fit_edge 1568 px), 3.1 MB -> 412 KB``."""
+    reasons = []
+    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
+    if edge and max(o.shown) > edge:
+        reasons.append(f"{'fit_edge' if edge == cell.fit_edge else 'max_edge'} {edge} px")
+    if cell.max_pixels and o.shown[0] * o.shown[1] > cell.max_pixels:
+        reasons.append(f"max_pixels {cell.max_pixels:,}")
+    stepped = o.quality is not None and o.quality < QUALITIES[0]
+    if cell.max_bytes and (o.before > cell.max_bytes or stepped or o.sent != o.target):
+        reasons.append(f"max_bytes {headers.human_size(cell.max_bytes)}")
+    if stepped:
+        reasons.append(f"quality {o.quality}")
+    if o.sent != o.target:
+        reasons.append("shrunk further to fit max_bytes")
+    if o.orientation != 1:
+        reasons.append(f"EXIF orientation {o.orientation} applied")
+    if o.media_type == "image/gif":
+        reasons.append("first frame, as PNG")
+    if cell.max_bytes and o.after > cell.max_bytes:
+        reasons.append("still over max_bytes")
+    verb = "resized" if o.sent != o.shown else "re-encoded"
+    sizes = f"{headers.human_size(o.before)} -> {headers.human_size(o.after)}"
+    return f"{verb} {o.shown[0]}x{o.shown[1]} -> {o.sent[0]}x{o.sent[1]} ({', '.join(reasons)}), {sizes}"

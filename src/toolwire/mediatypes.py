@@ -88,12 +88,46 @@ _FTYP_BRANDS = {
 
 # Types that may legitimately be declared for bytes sniffed as another member of the family.
 _FAMILIES = [
-    {"audio/mp4", "video/mp4", "video/quicktime", "audio/aac", "video/x-m4v"},
+    {"audio/mp4", "video/mp4", "video/quicktime", "audio/aac", "video/x-m4v", "video/3gpp"},
     {"video/webm", "audio/webm", "video/x-matroska"},
     {"audio/ogg", "video/ogg", "audio/opus", "application/ogg"},
     {"image/heic", "image/heif"},
-    {"application/zip", DOCX, XLSX, PPTX},
+    # A zip may be declared as one office type, but a DOCX declared for an XLSX is a contradiction.
+    {"application/zip", DOCX},
+    {"application/zip", XLSX},
+    {"application/zip", PPTX},
 ]
+
+# Types whose bytes always carry a signature we sniff: declared for bytes without one, they are
+# wrong. Other types (audio/aac as raw ADTS, audio/aiff, video/mpeg, video/x-flv, video/wmv…) are
+# trusted when the bytes show no known signature.
+_SIGNED = {
+    "application/pdf",
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "image/bmp",
+    "image/tiff",
+    "image/heic",
+    "image/heif",
+    "image/avif",
+    "audio/wav",
+    "audio/mpeg",
+    "audio/flac",
+    "audio/ogg",
+    "audio/opus",
+    "audio/mp4",
+    "audio/webm",
+    "video/mp4",
+    "video/x-m4v",
+    "video/3gpp",
+    "video/quicktime",
+    "video/webm",
+    "video/x-matroska",
+    "video/ogg",
+    "video/x-msvideo",
+}
 
 
 def normalise(media_type: str) -> str:
@@ -170,10 +204,11 @@ def _compatible(declared: str, sniffed: str) -> bool:
 
 
 def _has_signature(media_type: str) -> bool:
-    kind = kind_of(media_type)
-    return media_type == "application/pdf" or (
-        kind in ("image", "audio", "video") and media_type != "image/svg+xml"
-    )
+    return media_type in _SIGNED
+
+
+# BMP: the DIB header's own size (bytes 14–18) tells its version; text starting "BM…" has none.
+_BMP_DIB_SIZES = (12, 40, 52, 56, 64, 108, 124)
 
 
 def _sniff_binary(data: bytes) -> str | None:
@@ -186,7 +221,7 @@ def _sniff_binary(data: bytes) -> str | None:
         return "image/gif"
     if head[:4] == b"RIFF" and head[8:12] in (b"WEBP", b"WAVE", b"AVI "):
         return {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}[head[8:12]]
-    if head[:2] == b"BM" and len(data) > 26:
+    if head[:2] == b"BM" and int.from_bytes(data[14:18], "little") in _BMP_DIB_SIZES:
         return "image/bmp"
     if head[:4] in (b"II*\x00", b"MM\x00*"):
         return "image/tiff"
@@ -200,7 +235,9 @@ def _sniff_binary(data: bytes) -> str | None:
         return "video/ogg" if b"\x80theora" in data[:256] else "audio/ogg"
     if head.startswith(b"fLaC"):
         return "audio/flac"
-    if head.startswith(b"ID3") or (len(head) > 1 and head[0] == 0xFF and head[1] & 0xE6 == 0xE2):
+    if head[:3] == b"ID3" and head[3:4] in (b"\x02", b"\x03", b"\x04"):  # ID3v2.2–2.4 tag
+        return "audio/mpeg"
+    if len(head) > 1 and head[0] == 0xFF and head[1] & 0xE6 == 0xE2:
         return "audio/mpeg"
     if head.startswith(b"PK\x03\x04"):
         return "application/zip"
@@ -248,7 +285,7 @@ def _sniff_text(data: bytes, name: str | None) -> str:
         try:
             json.loads(data)
             return "application/json"
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: hostile nesting, "[[[[…"
             pass
     return "text/plain"
 

@@ -99,7 +99,9 @@ _OUTPUT_CLASSES = (
     ErrorJsonOutput,
     ExecutionDeniedOutput,
 )
-_OUTPUT_FIELDS = {cls.model_fields["type"].default: set(cls.model_fields) for cls in _OUTPUT_CLASSES}
+_OUTPUT_FIELDS = {
+    cls.model_fields["type"].default: set(cls.model_fields) for cls in _OUTPUT_CLASSES
+}
 _output_adapter: TypeAdapter[Any] = TypeAdapter(ToolOutput)
 
 

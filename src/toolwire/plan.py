@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .capabilities import Capabilities, Cell
+from .capability import Capabilities, Cell
 from .content import File, Json, Text
 from .errors import ConversationError, ToolwireError, Unsupported, UnsupportedContentError
 from .messages import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .capabilities import Capabilities, Cell
+from .capability import Capabilities, Cell
 from .content import File
 from .errors import FetchError, ToolwireError
 from .headers import human_size

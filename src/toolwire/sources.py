@@ -209,7 +209,9 @@ class BlobSource(_Source):
     def __eq__(self, other: object) -> bool:
         # The cached bytes are not part of the value: a read blob equals its reloaded copy.
         return (
-            isinstance(other, BlobSource) and self.digest == other.digest and self.root == other.root
+            isinstance(other, BlobSource)
+            and self.digest == other.digest
+            and self.root == other.root
         )
 
     def __hash__(self) -> int:

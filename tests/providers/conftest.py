@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-# Imported from their modules: ``toolwire.capabilities`` / ``toolwire.encode`` as package
+# Imported from their modules: ``toolwire.capability`` / ``toolwire.request`` as package
 # attributes turn into the submodules once those are imported (reported to the lead).
-from toolwire.capabilities import Capabilities, capabilities
+from toolwire.capability import Capabilities, capabilities
 from toolwire.content import File, Text, ToolCall
-from toolwire.encode import encode
+from toolwire.request import encode
 from toolwire.errors import UnsupportedContentError
 from toolwire.mediatypes import is_textual
 from toolwire.messages import Assistant, System, ToolResult, User

@@ -9,10 +9,10 @@ import pytest
 
 from toolwire.content import File, Text, Thinking, ToolCall
 
-# From their modules: the package attributes ``toolwire.encode`` / ``toolwire.decode`` turn into
+# From their modules: the package attributes ``toolwire.request`` / ``toolwire.decoders`` turn into
 # the submodules once those are imported.
-from toolwire.decode import decode
-from toolwire.encode import encode
+from toolwire.decoders import decode
+from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import Assistant, ErrorJsonOutput, ErrorTextOutput, System, ToolResult, User
 

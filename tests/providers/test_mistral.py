@@ -11,10 +11,10 @@ import pytest
 
 from toolwire.content import File, Text, Thinking, ToolCall
 
-# From their modules: the package attributes ``toolwire.encode`` / ``toolwire.decode`` turn into
+# From their modules: the package attributes ``toolwire.request`` / ``toolwire.decoders`` turn into
 # the submodules once those are imported.
-from toolwire.decode import decode
-from toolwire.encode import encode
+from toolwire.decoders import decode
+from toolwire.request import encode
 from toolwire.errors import CapabilityError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
 from toolwire.providers.mistral import call_id

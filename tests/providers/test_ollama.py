@@ -10,10 +10,10 @@ import pytest
 
 from toolwire.content import File, Text, Thinking, ToolCall
 
-# From their modules: the package attributes ``toolwire.encode`` / ``toolwire.decode`` turn into
+# From their modules: the package attributes ``toolwire.request`` / ``toolwire.decoders`` turn into
 # the submodules once those are imported.
-from toolwire.decode import decode
-from toolwire.encode import encode
+from toolwire.decoders import decode
+from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
 
@@ -228,7 +228,8 @@ def test_a_decoded_ollama_response_goes_back_exactly_as_it_came() -> None:
     }
     response = {"model": "qwen3:8b", "message": message, "done": True, "done_reason": "stop"}
     model = "ollama:qwen3:8b"
-    history = [User("Go."), decode(response, model), ToolResult.of("call_0", "fetch", "done")]
+    decoded = decode(response, model)
+    history = [User("Go."), decoded, ToolResult.of(decoded.tool_calls[0].id, "fetch", "done")]
     kwargs = encode(history, model).kwargs
     validate(kwargs)
     assert kwargs["messages"][1] == message

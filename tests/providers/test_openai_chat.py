@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from toolwire.capabilities import capabilities, with_cell
+from toolwire.capability import capabilities, with_cell
 from toolwire.content import File, Text, Thinking, ToolCall
-from toolwire.encode import encode
+from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import (
     Assistant,

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import toolwire as tw
 from toolwire.cli import app
-from toolwire.encode import encode
+from toolwire.request import encode
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 runner = CliRunner()

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import toolwire as tw
-from toolwire.capabilities import providers
-from toolwire.encode import encode as tw_encode
+from toolwire.capability import providers
+from toolwire.request import encode as tw_encode
 from toolwire.sources import BlobSource, BytesSource
 from toolwire.store import SessionStore
 from toolwire.store.codec import file_dicts, files_of, replace_files

@@ -16,7 +16,7 @@ import typer
 from .app import app
 
 if TYPE_CHECKING:
-    from ..capabilities import Capabilities
+    from ..capability import Capabilities
 
 #: Grid columns: kind -> the media type that stands for it.
 KINDS = {
@@ -44,7 +44,7 @@ def matrix(
     Without --model: every target and model family. --model PROVIDER: its rows and the evidence.
     --model PROVIDER:MODEL: that model's cells per media type, with sources, limits and evidence.
     """
-    from ..capabilities import capabilities, providers, variants
+    from ..capability import capabilities, providers, variants
     from ..errors import ToolwireError
 
     one_model = bool(model and ":" in model)

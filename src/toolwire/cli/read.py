@@ -1,5 +1,73 @@
-"""`toolwire read` (not yet written)."""
+"""`toolwire read FILE`: what read_file gives a model for one file."""
 
 from __future__ import annotations
 
-from .app import app  # noqa: F401
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .app import app
+
+_SHOWN_BASE64 = 60
+
+
+@app.command()
+def read(
+    file: Annotated[Path, typer.Argument(help="The file to read.")],
+    page_start: Annotated[int, typer.Option(help="PDFs: first page, from 0.")] = 0,
+    page_end: Annotated[int | None, typer.Option(help="PDFs: page to stop before.")] = None,
+    offset: Annotated[int, typer.Option(help="Text and tables: first line or row, from 0.")] = 0,
+    limit: Annotated[int | None, typer.Option(help="Text and tables: lines or rows.")] = None,
+    root: Annotated[Path | None, typer.Option(help="Refuse files outside this directory.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the ToolOutput as JSON.")] = False,
+    full: Annotated[bool, typer.Option(help="With --json: keep file bytes whole.")] = False,
+) -> None:
+    """Read FILE as the read_file tool would: the text parts, then one line per file."""
+    import toolwire as tw
+
+    window = {"page_start": page_start, "page_end": page_end, "offset": offset, "limit": limit}
+    try:  # FILE is a shell path: relative to the working directory, not to --root
+        result = tw.read_file(file.absolute(), root=root, **window)
+    except tw.ToolwireError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    if as_json:
+        dumped = result.model_dump(mode="json")
+        typer.echo(json.dumps(dumped if full else _shorten(dumped), indent=2, ensure_ascii=False))
+        return
+    _print(result)
+
+
+def _print(result: Any) -> None:
+    """Text parts as they are, then a line per File: identifier, media type, size."""
+    from rich.console import Console
+
+    import toolwire as tw
+
+    console = Console(highlight=False, soft_wrap=True)
+    for part in result.value:
+        if isinstance(part, tw.File):
+            line = f"[file] {part.identifier}  {part.media_type}  {len(part.read()):,} bytes"
+            console.print(line, style="bold cyan", markup=False)
+        elif isinstance(part, tw.Text):
+            console.print(part.text, markup=False)
+
+
+def _shorten(value: Any) -> Any:
+    """The JSON with every inline base64 ``data`` string cut to its first characters."""
+    if isinstance(value, dict):
+        return {
+            key: _cut(item) if key == "data" and isinstance(item, str) else _shorten(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_shorten(item) for item in value]
+    return value
+
+
+def _cut(data: str) -> str:
+    if len(data) <= _SHOWN_BASE64:
+        return data
+    return f"{data[:_SHOWN_BASE64]}… ({len(data):,} base64 characters; --full shows all)"

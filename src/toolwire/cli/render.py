@@ -43,7 +43,7 @@ def render(
     ] = "error",
 ) -> None:
     """Show the request MODEL would get if a tool returned FILES, and each file's decision."""
-    from ..encode import encode
+    from ..request import encode
     from ..errors import ToolwireError
 
     try:

@@ -75,9 +75,9 @@ def render(
     as_json: AsJson = False,
 ) -> None:
     """Show the request a model would receive for this session, with a decision per file."""
-    # From its module: once anything imports the submodule toolwire.encode, the package
+    # From its module: once anything imports the submodule toolwire.request, the package
     # attribute `tw.encode` is that module rather than the function.
-    from toolwire.encode import encode
+    from toolwire.request import encode
 
     with _errors():
         messages = _open(store).load(session_id)

@@ -16,7 +16,7 @@ Where this wire differs from the others:
 - Tool messages have no error flag: an error result's first text starts with ``Error: ``.
 - User messages carry only text and images: a text document there is its decoded text.
 - Cohere's own reasoning comes back as it came: with tool calls, the first Thinking is the
-  message's ``tool_plan`` (toolwire.decode reads ``tool_plan`` into a leading Thinking); any
+  message's ``tool_plan`` (toolwire.decoders reads ``tool_plan`` into a leading Thinking); any
   other Thinking is a ``thinking`` content item. Another provider's thinking is dropped.
 """
 

@@ -21,7 +21,8 @@ Spelling choices (the plan decides everything else):
 - a ``file`` part's ``filename`` is the file's identifier, with the extension of its media
   type added when it has none (the API tells file types by extension);
 - ``Thinking`` is dropped: Chat Completions cannot take reasoning back;
-- tool-call arguments are compact JSON text;
+- tool-call arguments are compact JSON text, or the model's own text verbatim when it was not
+  a JSON object (``ToolCall.invalid_arguments``);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
   message right after the tool messages: a tool message cannot hold it.
 """
@@ -132,7 +133,9 @@ def _assistant(message: Assistant) -> list[dict[str, Any]]:
 
 
 def _tool_call(call: ToolCall) -> dict[str, Any]:
-    arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
+    arguments = call.invalid_arguments
+    if arguments is None:
+        arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
     return {
         "id": call.id,
         "type": "function",

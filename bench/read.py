@@ -1,0 +1,159 @@
+"""Benchmark read_file's two hot paths against their baselines, measured in the same run.
+
+1. PDF text extraction: pypdfium2 (what toolwire uses) against pypdf (pure Python) on the same
+   100-page PDF, made here with reportlab; pages per second for each, and the ratio.
+2. Image validation + downscale of a 12-megapixel JPEG to a 1568-pixel long side, with
+   Pillow's JPEG draft mode (libjpeg decodes at 1/2, 1/4 or 1/8 scale) and without it.
+
+Run: .venv/bin/python bench/read.py [--repeat N]
+Needs the dev environment plus pypdf (bench/requirements.txt); no timing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from tempfile import TemporaryDirectory
+
+PAGES = 100
+LONG_SIDE = 1568  # the long side Anthropic recommends; other providers are similar
+
+
+def make_pdf(pages: int = PAGES) -> bytes:
+    """A text PDF: a title and 40 lines of prose per page."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    rng = random.Random(42)
+    words = [
+        "revenue",
+        "quarter",
+        "growth",
+        "region",
+        "plan",
+        "market",
+        "product",
+        "team",
+        "cost",
+        "margin",
+    ]
+    buffer = io.BytesIO()
+    pdf = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    for number in range(1, pages + 1):
+        pdf.setFont("Helvetica-Bold", 16)
+        pdf.drawString(72, 740, f"Section {number}")
+        pdf.setFont("Helvetica", 10)
+        for line in range(40):
+            text = " ".join(rng.choice(words) for _ in range(14))
+            pdf.drawString(72, 710 - 15 * line, text)
+        pdf.showPage()
+    pdf.save()
+    return buffer.getvalue()
+
+
+def make_jpeg(width: int = 4000, height: int = 3000) -> bytes:
+    """A 12-megapixel photo-like JPEG: smooth gradients with light noise, quality 90."""
+    from PIL import Image, ImageFilter
+
+    gradient = Image.linear_gradient("L").resize((width, height))
+    noise = Image.effect_noise((width, height), 24).filter(ImageFilter.GaussianBlur(1))
+    image = Image.merge(
+        "RGB", (gradient, noise, gradient.transpose(Image.Transpose.FLIP_LEFT_RIGHT))
+    )
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def pdfium_text(data: bytes) -> int:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(data)
+    try:
+        chars = 0
+        for index in range(len(document)):
+            page = document[index]
+            textpage = page.get_textpage()
+            chars += len(textpage.get_text_bounded())
+            textpage.close()
+            page.close()
+        return chars
+    finally:
+        document.close()
+
+
+def pypdf_text(data: bytes) -> int:
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    return sum(len(page.extract_text() or "") for page in reader.pages)
+
+
+def timed(call: Callable[[], object], repeat: int) -> float:
+    """Median wall time of ``repeat`` runs, in seconds (after one warm-up run)."""
+    call()
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def bench_pdf(repeat: int) -> None:
+    from toolwire.readers import read_file
+
+    data = make_pdf()
+    assert pdfium_text(data) > 0 and pypdf_text(data) > 0
+    pdfium = timed(lambda: pdfium_text(data), repeat)
+    pypdf = timed(lambda: pypdf_text(data), max(1, repeat // 2))
+    with TemporaryDirectory() as folder:
+        path = Path(folder) / "long.pdf"
+        path.write_bytes(data)
+        reads = timed(lambda: [read_file(path, page_start=s) for s in range(0, PAGES, 20)], repeat)
+    print(f"PDF text extraction, {PAGES} pages ({len(data) / 1024:.0f} KB):")
+    print(f"  pypdfium2            {PAGES / pdfium:8.0f} pages/s  ({pdfium * 1000:.1f} ms)")
+    print(f"  pypdf                {PAGES / pypdf:8.0f} pages/s  ({pypdf * 1000:.1f} ms)")
+    print(f"  ratio pypdfium2/pypdf {pypdf / pdfium:7.1f}x")
+    print(
+        f"  toolwire read_file   {PAGES / reads:8.0f} pages/s  (5 reads of 20 pages, "
+        "with subset PDFs)"
+    )
+
+
+def bench_image(repeat: int) -> None:
+    from toolwire.readers import read_file
+    from toolwire.readers.image import downscale
+
+    data = make_jpeg()
+    draft = timed(lambda: downscale(data, LONG_SIDE, use_draft=True), repeat)
+    full = timed(lambda: downscale(data, LONG_SIDE, use_draft=False), repeat)
+    with TemporaryDirectory() as folder:
+        path = Path(folder) / "photo.jpg"
+        path.write_bytes(data)
+        validate = timed(lambda: read_file(path), repeat)
+    print(
+        f"12-megapixel JPEG (4000x3000, {len(data) / 1024 / 1024:.1f} MB), "
+        f"validate + downscale to {LONG_SIDE} px:"
+    )
+    print(f"  with draft mode      {draft * 1000:8.1f} ms")
+    print(f"  without draft mode   {full * 1000:8.1f} ms")
+    print(f"  ratio                {full / draft:8.1f}x")
+    print(f"  read_file (validate only, bytes unchanged) {validate * 1000:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per case (median)")
+    args = parser.parse_args()
+    bench_pdf(args.repeat)
+    bench_image(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

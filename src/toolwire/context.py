@@ -1,0 +1,160 @@
+"""``fit``: a conversation brought within a token budget by shrinking old tool results.
+
+A *turn* begins at each User message and at each Assistant message that follows a tool
+result (the model's next step in a tool loop), and runs up to the next such beginning. In a
+chat a turn is a user message and the replies to it; in an agent loop that runs on tool
+results after one user message, each step (the assistant's message with its thinking and
+tool calls, and the results of those calls) is a turn, so a long loop is not one turn that
+could never be reduced. Messages before the first turn (a system prompt) belong to none.
+
+``fit`` never touches the last ``keep_last_turns`` turns, never removes or reorders a
+message, and never edits a System, User or Assistant message: so every ToolCall keeps its
+ToolResult right after its assistant message, and thinking stays with its turn. What it
+changes, oldest first, until the estimate (``estimate_tokens``) is within budget:
+
+1. files in older tool results, one at a time, become their text fallback
+   (``[Image: cat.png, 640x480, 24 KB]``, a PDF's declared text);
+2. then older tool results as a whole, one at a time, become a one-line note saying the
+   output was omitted (an error result stays an error), where that is shorter.
+
+When even that is over budget, ContextBudgetError says how many tokens the minimum needs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from .capability import Capabilities
+from .content import File, Text
+from .errors import ToolwireError
+from .messages import (
+    Assistant,
+    ContentOutput,
+    ErrorJsonOutput,
+    ErrorTextOutput,
+    ExecutionDeniedOutput,
+    TextOutput,
+    ToolResult,
+    User,
+)
+from .tokens import Estimator
+
+#: What an omitted tool result says instead.
+OMITTED = "[Output of {name} omitted to fit the context window.]"
+
+
+class ContextBudgetError(ToolwireError, ValueError):
+    """Even with every older tool result reduced, the conversation exceeds the budget.
+
+    ``minimum`` is the estimate of that most reduced conversation; ``budget`` the limit asked.
+    """
+
+    def __init__(self, message: str, *, minimum: int, budget: int) -> None:
+        super().__init__(message)
+        self.minimum = minimum
+        self.budget = budget
+
+
+def fit(
+    messages: Sequence[Any],
+    model: str,
+    max_tokens: int,
+    *,
+    keep_last_turns: int = 2,
+    capabilities: Capabilities | dict[str, Any] | None = None,
+    fit_images: bool = True,
+) -> list[Any]:
+    """``messages`` within ``max_tokens`` estimated input tokens for ``model``.
+
+    Returns a new list (unchanged messages are the same objects); the input is not modified.
+    ``capabilities`` and ``fit_images`` mean what they mean for ``encode``. Raises
+    ContextBudgetError when the last ``keep_last_turns`` turns and what cannot be reduced
+    already exceed the budget.
+
+    >>> history = fit(history, "anthropic:claude-sonnet-4-5", 150_000)   # doctest: +SKIP
+    """
+    if max_tokens < 0 or keep_last_turns < 0:
+        raise ToolwireError(
+            f"fit needs max_tokens >= 0 and keep_last_turns >= 0, not {max_tokens} and "
+            f"{keep_last_turns}"
+        )
+    estimator = Estimator(model, capabilities, fit_images=fit_images)
+    out = list(messages)
+    sizes = [estimator.message(i, m)[0] for i, m in enumerate(out)]
+    total = sum(sizes)
+    protected = protected_start(out, keep_last_turns)
+    for index, changed, always in _reductions(out, protected):
+        if total <= max_tokens:
+            return out
+        new_size = estimator.message(index, changed)[0]
+        if always or new_size < sizes[index]:
+            out[index] = changed
+            total += new_size - sizes[index]
+            sizes[index] = new_size
+    if total <= max_tokens:
+        return out
+    raise _over_budget(model, max_tokens, total, sum(sizes[protected:]), keep_last_turns)
+
+
+def protected_start(messages: Sequence[Any], keep_last_turns: int) -> int:
+    """Index of the first message of the last ``keep_last_turns`` turns (0 when there are no
+    more turns than that, ``len(messages)`` when ``keep_last_turns`` is 0)."""
+    if keep_last_turns == 0:
+        return len(messages)
+    starts = [
+        i
+        for i, m in enumerate(messages)
+        if isinstance(m, User)
+        or (isinstance(m, Assistant) and i > 0 and isinstance(messages[i - 1], ToolResult))
+    ]
+    return starts[-keep_last_turns] if len(starts) > keep_last_turns else 0
+
+
+def _reductions(messages: list[Any], protected: int) -> Iterator[tuple[int, ToolResult, bool]]:
+    """Each step, oldest first: (index, reduced message, whether it applies even when it is
+    not smaller). Files first (each one always becomes text), then whole results.
+
+    Reads ``messages`` as the caller updates it, so each step builds on the previous ones.
+    """
+    for index in range(protected):
+        while _has_files(messages[index]):
+            yield index, _first_file_as_text(messages[index]), True
+    for index in range(protected):
+        result = messages[index]
+        if isinstance(result, ToolResult) and not isinstance(result.output, ExecutionDeniedOutput):
+            yield index, _omitted(result), False
+
+
+def _has_files(message: Any) -> bool:
+    """A tool result with a File in its output."""
+    if not isinstance(message, ToolResult) or not isinstance(message.output, ContentOutput):
+        return False
+    return any(isinstance(part, File) for part in message.output.value)
+
+
+def _first_file_as_text(result: ToolResult) -> ToolResult:
+    parts = list(result.output.value)  # type: ignore[union-attr]
+    at = next(i for i, part in enumerate(parts) if isinstance(part, File))
+    parts[at] = Text(text=parts[at].text_fallback())
+    return ToolResult(call_id=result.call_id, name=result.name, output=ContentOutput(value=parts))
+
+
+def _omitted(result: ToolResult) -> ToolResult:
+    note = OMITTED.format(name=result.name)
+    is_error = isinstance(result.output, ErrorTextOutput | ErrorJsonOutput)
+    output = ErrorTextOutput(value=note) if is_error else TextOutput(value=note)
+    return ToolResult(call_id=result.call_id, name=result.name, output=output)
+
+
+def _over_budget(
+    model: str, budget: int, minimum: int, protected: int, keep_last_turns: int
+) -> ContextBudgetError:
+    return ContextBudgetError(
+        f"{model}: the conversation needs at least {minimum:,} tokens (estimated), over the "
+        f"budget of {budget:,}, even with every older tool result reduced to a note; the last "
+        f"{keep_last_turns} turn(s) alone take {protected:,}. Raise max_tokens, lower "
+        f"keep_last_turns, or shorten the system prompt or the last turns.",
+        minimum=minimum,
+        budget=budget,
+    )

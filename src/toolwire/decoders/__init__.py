@@ -1,0 +1,79 @@
+"""``decode``: a provider's response → ``tw.Assistant``, with thinking and signatures intact.
+
+Accepts the official SDK's response object or its JSON dict. What comes back can be appended
+to the history and encoded again: for the same provider, thinking blocks, reasoning items and
+thought signatures go back exactly as they came; another provider drops what it cannot
+verify (see each encoder) and keeps the visible text.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from ..capability import capabilities
+from ..errors import DecodeError
+from ..messages import Assistant
+from ._common import brief
+
+_DECODERS = {
+    "anthropic": "toolwire.decoders.anthropic",
+    "openai_chat": "toolwire.decoders.openai_chat",
+    "openai_responses": "toolwire.decoders.openai_responses",
+    "google": "toolwire.decoders.google",
+    "bedrock": "toolwire.decoders.bedrock",
+    "mistral": "toolwire.decoders.mistral",
+    "cohere": "toolwire.decoders.cohere",
+    "ollama": "toolwire.decoders.ollama",
+}
+
+
+def decode(response: Any, model: str) -> Assistant:
+    """The assistant message in ``response`` from ``model`` ('provider:model-id').
+
+    >>> reply = client.messages.create(model="claude-sonnet-4-5", **request.kwargs)  # doctest: +SKIP
+    >>> history.append(decode(reply, "anthropic:claude-sonnet-4-5"))
+
+    Raises DecodeError for error payloads, responses with no content, and data that is not
+    a response of the model's wire.
+    """
+    caps = capabilities(model)
+    data = as_dict(response)
+    module = importlib.import_module(_DECODERS[caps.wire])
+    try:
+        message: Assistant = module.decode(data, caps.provider)
+    except DecodeError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise DecodeError(
+            f"this does not read as a response of the {caps.wire} wire for {model} "
+            f"({type(exc).__name__}: {exc}) in {brief(data)}. Pass the object the provider's "
+            "SDK call returned (or its JSON dict) together with the model it came from."
+        ) from exc
+    if not message.content:
+        raise DecodeError(
+            f"{model} returned an empty message ({module.describe_stop(data)}): there is "
+            "nothing to append to the conversation. Check the stop reason (output limit, "
+            "content filter, refusal) and retry."
+        )
+    return message
+
+
+def as_dict(response: Any) -> dict[str, Any]:
+    """The response as JSON data: SDK pydantic objects are dumped in JSON mode (so the object
+    and its ``model_dump(mode="json")`` decode alike), dicts pass through."""
+    if isinstance(response, dict):
+        data = response
+    elif hasattr(response, "model_dump"):
+        data = response.model_dump(mode="json", by_alias=False, exclude_none=True)
+    elif hasattr(response, "to_dict"):
+        data = response.to_dict()
+    else:
+        raise DecodeError(
+            f"cannot decode a {type(response).__name__}: pass the SDK's response object or "
+            "its JSON dict"
+        )
+    error = data.get("error")
+    if error and isinstance(error, dict | str) and not data.get("choices"):
+        raise DecodeError(f"the provider returned an error instead of a message: {brief(error)}")
+    return data

@@ -1,0 +1,100 @@
+"""Small helpers shared by the decoders."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+from ..content import ToolCall
+from ..errors import DecodeError
+
+
+def tool_call(
+    call_id: str,
+    name: str,
+    arguments: Any,
+    signature: str | None = None,
+    provider: str | None = None,
+) -> ToolCall:
+    """A ToolCall; argument text that is not a JSON object is kept verbatim and flagged.
+
+    ``provider`` is recorded only with a signature (it says who can verify it).
+    """
+    issuer = provider if signature else None
+    if isinstance(arguments, dict):
+        return ToolCall(
+            id=call_id, name=name, arguments=arguments, signature=signature, provider=issuer
+        )
+    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    try:
+        parsed = json.loads(text) if text.strip() else {}
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, dict):
+        return ToolCall(
+            id=call_id, name=name, arguments=parsed, signature=signature, provider=issuer
+        )
+    return ToolCall(
+        id=call_id,
+        name=name,
+        arguments={},
+        signature=signature,
+        provider=issuer,
+        invalid_arguments=text,
+    )
+
+
+def call_ids(count: int, *facts: Any) -> list[str]:
+    """Ids for tool calls a provider left without one: ``call_<digest>_<n>`` for n = 0, 1, …
+
+    The digest is taken from facts that tell this response apart (response id, timestamp,
+    model, the calls themselves), so decoding the same response twice gives the same ids
+    while calls of different turns do not collide: Anthropic, for one, rejects a request
+    whose tool_use ids repeat anywhere in the conversation.
+    """
+    seed = json.dumps(facts, sort_keys=True, default=str, ensure_ascii=False)
+    digest = hashlib.sha256(seed.encode()).hexdigest()[:8]
+    return [f"call_{digest}_{n}" for n in range(count)]
+
+
+def signature_text(value: Any) -> str | None:
+    """Opaque signatures as standard base64 text (SDKs give bytes or url-safe base64)."""
+    if value is None or value == b"" or value == "":
+        return None
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    text = str(value)
+    return text.replace("-", "+").replace("_", "/")
+
+
+def first_choice(data: dict[str, Any], provider: str) -> dict[str, Any]:
+    """choices[0].message of a chat-completions-shaped response."""
+    choices = data.get("choices") or []
+    if not choices:
+        raise not_a_response(f"a {provider} chat completion with choices", data)
+    message = choices[0].get("message")
+    if not isinstance(message, dict):
+        raise not_a_response(f"a {provider} chat completion with a message", data)
+    return message
+
+
+def finish_reason(data: dict[str, Any]) -> str:
+    """The stop reason of a chat-completions-shaped response, for error messages."""
+    choices = data.get("choices") or [{}]
+    return f"finish_reason={choices[0].get('finish_reason')}"
+
+
+def brief(value: Any) -> str:
+    """``repr`` cut to 300 characters, for error messages."""
+    text = repr(value)
+    return text if len(text) < 300 else text[:300] + "…"
+
+
+def not_a_response(what: str, data: Any) -> DecodeError:
+    """The error for data that lacks the shape of the wire's response."""
+    return DecodeError(
+        f"this is not {what}: {brief(data)}. Pass the object the provider's SDK call returned "
+        "(or its JSON dict) together with the model it came from."
+    )

@@ -1,0 +1,38 @@
+"""Bedrock ``converse`` response dict → Assistant: text, toolUse and reasoningContent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..content import Text, Thinking
+from ..messages import Assistant
+from ._common import not_a_response, signature_text, tool_call
+
+
+def decode(data: dict[str, Any], provider: str) -> Assistant:
+    output = data.get("output")
+    if not isinstance(output, dict):
+        raise not_a_response("a Bedrock Converse response (it has no output)", data)
+    message = output.get("message") or {}
+    parts: list[Any] = []
+    for block in message.get("content") or []:
+        if "text" in block:
+            parts.append(Text(text=block["text"]))
+        elif "toolUse" in block:
+            use = block["toolUse"]
+            parts.append(tool_call(use["toolUseId"], use["name"], use.get("input") or {}))
+        elif "reasoningContent" in block:
+            parts.append(_reasoning(block["reasoningContent"], provider))
+    return Assistant(content=parts)
+
+
+def _reasoning(block: dict[str, Any], provider: str) -> Thinking:
+    if "redactedContent" in block:
+        data = signature_text(block["redactedContent"])
+        return Thinking(text="", signature=data, redacted=True, provider=provider)
+    text = block.get("reasoningText") or {}
+    return Thinking(text=text.get("text", ""), signature=text.get("signature"), provider=provider)
+
+
+def describe_stop(data: dict[str, Any]) -> str:
+    return f"stopReason={data.get('stopReason')}"

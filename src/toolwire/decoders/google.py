@@ -1,0 +1,66 @@
+"""Gemini ``GenerateContentResponse`` → Assistant, thought signatures kept where they came.
+
+A signature on a function call rides in ToolCall.signature. Thought parts become Thinking
+with their signature. A signature on a plain text part (or on a part with nothing else,
+which Gemini sends as an empty text part) becomes an empty-text Thinking (provider
+"google") placed right before that Text; the Gemini encoder puts it back on the text.
+Function calls without an id get ``call_<digest>_<n>`` (see ``_common.call_ids``).
+Parts toolwire has no place for (inline data, code execution) are skipped.
+Both the SDK's snake_case and the REST API's camelCase keys are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ..content import Text, Thinking
+from ..errors import DecodeError
+from ..messages import Assistant
+from ._common import call_ids, signature_text, tool_call
+
+
+def decode(data: dict[str, Any], provider: str) -> Assistant:
+    candidates = data.get("candidates") or []
+    if not candidates:
+        feedback = _get(data, "prompt_feedback", "promptFeedback")
+        raise DecodeError(f"{provider} returned no candidates (prompt_feedback={feedback})")
+    raw = (candidates[0].get("content") or {}).get("parts") or []
+    calls = [(c.get("name"), c.get("args")) for p in raw if (c := _call(p))]
+    spare = iter(call_ids(len(calls), _get(data, "response_id", "responseId"), calls))
+    parts: list[Any] = []
+    for part in raw:
+        parts += _decode_part(part, provider, spare)
+    return Assistant(content=parts)
+
+
+def _decode_part(part: dict[str, Any], provider: str, spare: Iterator[str]) -> list[Any]:
+    signature = signature_text(_get(part, "thought_signature", "thoughtSignature"))
+    call = _call(part)
+    if call:
+        call_id = call.get("id") or next(spare)
+        arguments = call.get("args") or {}
+        return [tool_call(call_id, call["name"], arguments, signature, provider)]
+    text = part.get("text")
+    if part.get("thought"):
+        return [Thinking(text=text or "", signature=signature, provider=provider)]
+    if text is None and not signature:
+        return []
+    marker = [Thinking(text="", signature=signature, provider=provider)] if signature else []
+    return [*marker, Text(text=text or "")]
+
+
+def _call(part: dict[str, Any]) -> dict[str, Any] | None:
+    call: dict[str, Any] | None = _get(part, "function_call", "functionCall")
+    return call
+
+
+def _get(data: dict[str, Any], snake: str, camel: str) -> Any:
+    return data[snake] if data.get(snake) is not None else data.get(camel)
+
+
+def describe_stop(data: dict[str, Any]) -> str:
+    candidate = (data.get("candidates") or [{}])[0]
+    reason = _get(candidate, "finish_reason", "finishReason")
+    message = _get(candidate, "finish_message", "finishMessage")
+    return f"finish_reason={reason}" + (f", finish_message={message!r}" if message else "")

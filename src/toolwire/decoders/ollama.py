@@ -1,0 +1,37 @@
+"""Ollama ``ChatResponse`` → Assistant. ``thinking`` becomes Thinking (provider "ollama").
+
+Ollama's tool calls carry no ids (results are matched by tool name on its wire): they get
+``call_<digest>_<n>`` in order, the digest taken from the response's model, timestamp and
+calls, so that the calls of different turns never share an id once the conversation moves
+to a provider that requires unique ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..content import Text, Thinking
+from ..messages import Assistant
+from ._common import call_ids, not_a_response, tool_call
+
+
+def decode(data: dict[str, Any], provider: str) -> Assistant:
+    message = data.get("message")
+    if not isinstance(message, dict):
+        raise not_a_response("an Ollama ChatResponse (it has no message)", data)
+    parts: list[Any] = []
+    if message.get("thinking"):
+        parts.append(Thinking(text=message["thinking"], provider=provider))
+    if message.get("content"):
+        parts.append(Text(text=message["content"]))
+    functions = [call.get("function") or {} for call in message.get("tool_calls") or []]
+    ids = call_ids(len(functions), data.get("model"), data.get("created_at"), functions)
+    for call_id, function in zip(ids, functions, strict=True):
+        parts.append(
+            tool_call(call_id, function.get("name") or "", function.get("arguments") or {})
+        )
+    return Assistant(content=parts)
+
+
+def describe_stop(data: dict[str, Any]) -> str:
+    return f"done_reason={data.get('done_reason')}"

@@ -1,0 +1,54 @@
+"""Responses API ``Response`` → Assistant: reasoning items, output text, function calls.
+
+A reasoning item becomes Thinking(text=summary, signature=encrypted_content, id=item id,
+provider="openai") so the encoder can send the item back (several summary parts are joined
+with a blank line); a function call's item id (``fc_…``) rides in ToolCall.signature,
+because a replayed reasoning item must be followed by its item. A refusal is text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..content import Text, Thinking
+from ..errors import DecodeError
+from ..messages import Assistant
+from ._common import not_a_response, tool_call
+
+#: What a message item's content parts carry as visible text.
+_TEXT_KEYS = {"output_text": "text", "refusal": "refusal"}
+
+
+def decode(data: dict[str, Any], provider: str) -> Assistant:
+    if data.get("error"):
+        raise DecodeError(f"{provider} returned an error: {data['error']}")
+    if not isinstance(data.get("output"), list):
+        raise not_a_response("a Responses API Response (it has no output list)", data)
+    parts: list[Any] = []
+    for item in data.get("output") or []:
+        kind = item.get("type")
+        if kind == "reasoning":
+            summary = "\n\n".join(s.get("text", "") for s in item.get("summary") or [])
+            parts.append(
+                Thinking(
+                    text=summary,
+                    signature=item.get("encrypted_content"),
+                    provider=provider,
+                    id=item.get("id"),
+                )
+            )
+        elif kind == "message":
+            for content in item.get("content") or []:
+                text = content.get(_TEXT_KEYS.get(content.get("type"), ""))
+                if text:
+                    parts.append(Text(text=text))
+        elif kind == "function_call":
+            arguments = item.get("arguments") or ""
+            parts.append(
+                tool_call(item["call_id"], item["name"], arguments, item.get("id"), provider)
+            )
+    return Assistant(content=parts)
+
+
+def describe_stop(data: dict[str, Any]) -> str:
+    return f"status={data.get('status')}, incomplete_details={data.get('incomplete_details')}"

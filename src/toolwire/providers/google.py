@@ -1,0 +1,190 @@
+"""Gemini API and Vertex AI: ``client.models.generate_content(model=…, **kwargs)``.
+
+Reference: google-genai 3.4 ``types.Content{role, parts}``, ``types.Part`` (``text``,
+``inline_data: Blob{mime_type, data}``, ``file_data: FileData{file_uri, mime_type}``,
+``function_call: FunctionCall{id, name, args}``, ``function_response: FunctionResponse{id, name,
+response, parts}``, ``thought``, ``thought_signature``), ``types.FunctionResponsePart``
+(``inline_data: FunctionResponseBlob``, ``file_data: FunctionResponseFileData``) and
+``types.GenerateContentConfig.system_instruction``. Plain dicts in the SDK's snake_case with raw
+bytes (the SDK base64-encodes them); the same wire serves ``google`` and ``google-vertex``.
+
+Layout (decided by the planner from the table; spelled here):
+
+- System texts → ``config.system_instruction`` (no ``config`` without one). Assistant → a
+  ``model`` Content, User → a ``user`` Content.
+- A tool turn → ONE ``user`` Content of ``function_response`` parts, one per call in call
+  order, echoing the call's ``id`` and ``name``. Parts that share the turn (``extra``; none with
+  the package table, whose followup is "message") go in a separate ``user`` Content after it:
+  Gemini misreads a function-response Content that also holds other parts.
+- ``response`` is ``{"output": …}`` or, for error outputs, ``{"error": …}``: one part → its
+  value (text, or the JSON value itself); several text-only parts → the texts joined by a blank
+  line; several parts with JSON among them → the list of values in order. An execution-denied
+  result is an ``output`` (its text says so), as on the other wires.
+- Files the plan nests (Gemini >= 3) go in ``function_response.parts`` in result order: local
+  bytes as ``inline_data``, URIs (Vertex ``gs://``, https) as ``file_data``. Their place in the
+  ``response`` says ``See file {identifier}.``. Not ``{"$ref": display_name}``: google-genai 3.4
+  sends ``function_response`` unconverted (snake_case ``display_name``), and the ``$ref`` path
+  answers 400 "The referenced name … does not match to a display_name in the
+  function_response.parts" (googleapis/python-genai#2268, open; #2792 on Gemini 3.5/3.6).
+- In a user Content: local text documents as a ``text`` part of their decoded text (Gemini's
+  inline MIME list has no ``text/markdown``); other local files as ``inline_data``; URLs and
+  Google file ids as ``file_data`` (a bare id or ``files/…`` name becomes the Files API URI).
+
+Thought signatures (base64 text in toolwire, raw bytes on this wire) go back only to the
+provider that issued them (``google`` and ``google-vertex`` are different issuers): on function
+calls, on thought parts (a Thinking with text), and on the part after an empty-text Thinking
+(how toolwire.decoders keeps a signature that came on a text part). Other thinking is dropped.
+Where the model requires signatures (``Capabilities.thought_signatures == "required"``, Gemini
+>= 3) the first function call of a model Content without one of its own carries the documented
+placeholder ``skip_thought_signature_validator`` (the JSON text of the bytes field).
+Call arguments that were not a JSON object (``ToolCall.invalid_arguments``) go as ``{}``:
+``args`` takes only an object.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..errors import ConversationError
+from ..mediatypes import is_textual
+from ..messages import Assistant, User
+from ..plan import Plan, PlannedResult, ToolTurn, label_see
+from ..sources import ProviderFileSource, UrlSource
+
+#: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
+SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
+#: How several text parts of one result are joined into one ``output`` string.
+JOIN = "\n\n"
+_FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
+
+
+def encode(plan: Plan) -> dict[str, Any]:
+    """``contents`` (and ``config.system_instruction`` when the conversation has one)."""
+    contents: list[dict[str, Any]] = []
+    for step in plan.steps:
+        if isinstance(step, User):
+            contents.append(_user(step.parts))
+        elif isinstance(step, Assistant):
+            content = _model(step, plan.caps.provider, plan.caps.thought_signatures)
+            if content is not None:
+                contents.append(content)
+        elif isinstance(step, ToolTurn):
+            parts = [{"function_response": _function_response(r)} for r in step.results]
+            contents.append({"role": "user", "parts": parts})
+            if step.extra:
+                contents.append(_user(step.extra))
+    kwargs: dict[str, Any] = {"contents": contents}
+    if plan.system:
+        kwargs["config"] = {"system_instruction": plan.system}
+    return kwargs
+
+
+def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
+    return {"role": "user", "parts": [_user_part(p) for p in parts]}
+
+
+def _user_part(part: Text | File) -> dict[str, Any]:
+    if isinstance(part, Text):
+        return {"text": part.text}
+    if part.source.is_local and is_textual(part.media_type):
+        return {"text": part.read_text()}
+    return _media(part)
+
+
+def _media(file: File) -> dict[str, Any]:
+    """``inline_data`` for local bytes, else ``file_data`` (the same keys inside and outside
+    a function response: Blob / FunctionResponseBlob, FileData / FunctionResponseFileData)."""
+    source = file.source
+    if isinstance(source, UrlSource):
+        return {"file_data": {"file_uri": source.url, "mime_type": file.media_type}}
+    if isinstance(source, ProviderFileSource):
+        return {"file_data": {"file_uri": _file_uri(source.file_id), "mime_type": file.media_type}}
+    return {"inline_data": {"mime_type": file.media_type, "data": file.read()}}
+
+
+def _file_uri(file_id: str) -> str:
+    """The Files API URI for a file id: as given if it is a URI, else under v1beta/files/."""
+    if "://" in file_id:
+        return file_id
+    return _FILES_API + (file_id if file_id.startswith("files/") else "files/" + file_id)
+
+
+def _function_response(result: PlannedResult) -> dict[str, Any]:
+    values: list[Any] = []
+    nested: list[dict[str, Any]] = []
+    for part in result.parts:
+        if isinstance(part, File):
+            nested.append(_media(part))
+            values.append(label_see(part).text)
+        else:
+            values.append(part.value if isinstance(part, Json) else part.text)
+    if len(values) == 1:
+        value = values[0]
+    elif not any(isinstance(p, Json) for p in result.parts):
+        value = JOIN.join(values)
+    else:
+        value = values
+    response: dict[str, Any] = {
+        "id": result.call_id,
+        "name": result.name,
+        "response": {"error" if result.is_error else "output": value},
+    }
+    if nested:
+        response["parts"] = nested
+    return response
+
+
+def _model(message: Assistant, provider: str, signatures: str) -> dict[str, Any] | None:
+    parts: list[dict[str, Any]] = []
+    carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
+    block: dict[str, Any]
+    for part in message.content:
+        if isinstance(part, Thinking):
+            if part.provider != provider or part.signature is None:
+                continue  # foreign or unsigned thinking cannot be verified
+            if not part.text:
+                carried = _signature(part.signature, "an empty-text thinking part")
+                continue
+            block = {"text": part.text, "thought": True}
+            block["thought_signature"] = _signature(part.signature, "a thinking part")
+        elif isinstance(part, ToolCall):
+            block = _function_call(part, provider)
+        elif part.text or carried is not None:
+            block = {"text": part.text}
+        else:
+            continue
+        if carried is not None and "thought_signature" not in block:
+            block["thought_signature"] = carried
+        carried = None
+        parts.append(block)
+    if signatures == "required":
+        _sign_first_call(parts)
+    return {"role": "model", "parts": parts} if parts else None
+
+
+def _function_call(call: ToolCall, provider: str) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "function_call": {"id": call.id, "name": call.name, "args": call.arguments}
+    }
+    if call.signature is not None and call.provider == provider:
+        block["thought_signature"] = _signature(call.signature, f"tool call {call.id}")
+    return block
+
+
+def _sign_first_call(parts: list[dict[str, Any]]) -> None:
+    """Gemini >= 3 rejects a model step whose first function call has no thought signature."""
+    first = next((p for p in parts if "function_call" in p), None)
+    if first is not None and "thought_signature" not in first:
+        first["thought_signature"] = SKIP_SIGNATURE
+
+
+def _signature(text: str, where: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError as exc:  # binascii.Error is a ValueError
+        raise ConversationError(
+            f"the thought signature of {where} is not base64 text ({exc}); signatures must be "
+            "kept exactly as toolwire.decoders returned them"
+        ) from exc

@@ -1,0 +1,108 @@
+"""What every reader shares: the read options, format labels, and the shape of the output.
+
+Every reader returns a ContentOutput whose first part is a Text: a one-line header
+(``report.pdf: PDF, 3 pages. Pages 1-3 of 3.``) followed by the extracted text, and then the
+File parts it produced.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..content import File, Text
+from ..headers import human_size
+from ..mediatypes import DOCX, PPTX, XLSX
+from ..messages import ContentOutput
+from .paths import Target
+
+
+@dataclass(frozen=True)
+class Options:
+    """Where a read starts and stops: pages for PDFs, lines or rows for text and tables.
+
+    ``page_start`` is 0-based and ``page_end`` exclusive, like a Python slice; ``None`` for
+    ``page_end`` / ``limit`` means the reader's default window.
+    """
+
+    page_start: int = 0
+    page_end: int | None = None
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True)
+class Job:
+    """One file to read: the checked target, what its bytes are, and how to read it.
+
+    ``note`` is set when the file's name suggests another format than its bytes; readers
+    put it into their header.
+    """
+
+    target: Target
+    media_type: str
+    options: Options
+    note: str = ""
+
+
+_LABELS = {
+    "image/png": "PNG image",
+    "image/jpeg": "JPEG image",
+    "image/gif": "GIF image",
+    "image/webp": "WebP image",
+    "image/bmp": "BMP image",
+    "image/tiff": "TIFF image",
+    "image/heic": "HEIC image",
+    "image/heif": "HEIF image",
+    "image/avif": "AVIF image",
+    "image/svg+xml": "SVG image",
+    "application/pdf": "PDF",
+    DOCX: "Word document (DOCX)",
+    PPTX: "PowerPoint presentation (PPTX)",
+    XLSX: "Excel workbook (XLSX)",
+    "application/zip": "zip archive",
+    "text/csv": "CSV table",
+    "text/tab-separated-values": "TSV table",
+    "text/markdown": "Markdown text",
+    "text/html": "HTML text",
+    "text/plain": "text",
+    "application/json": "JSON text",
+    "application/xml": "XML text",
+    "audio/wav": "WAV audio",
+    "audio/mpeg": "MP3 audio",
+    "audio/mp4": "M4A audio",
+    "audio/ogg": "Ogg audio",
+    "audio/flac": "FLAC audio",
+    "video/mp4": "MP4 video",
+    "video/quicktime": "QuickTime video",
+    "video/webm": "WebM video",
+    "video/ogg": "Ogg video",
+    "video/x-matroska": "Matroska video",
+    "video/x-msvideo": "AVI video",
+}
+
+
+def label(media_type: str) -> str:
+    """A short human name for a media type: 'PNG image', 'PDF', 'Word document (DOCX)'."""
+    return _LABELS.get(media_type, media_type)
+
+
+def plural(count: int, noun: str) -> str:
+    """'1 page', '3 pages'."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def output(header: str, body: str, files: list[File]) -> ContentOutput:
+    """The ContentOutput every reader returns: header and body as one Text, then the files."""
+    text = f"{header}\n\n{body}" if body else header
+    return ContentOutput(value=[Text(text=text), *files])
+
+
+def header(job: Job, *facts: str) -> str:
+    """``name: LABEL, fact, fact.`` with the name-mismatch note, if any, after the label."""
+    parts = [label(job.media_type) + job.note, *facts]
+    return f"{job.target.name}: {', '.join(parts)}."
+
+
+def size_line(data: bytes) -> str:
+    """'245 KB' — the size fact used in headers."""
+    return human_size(len(data))

@@ -1,0 +1,186 @@
+"""Office documents (DOCX, PPTX, XLSX) as Markdown, with the original kept as a File.
+
+DOCX: paragraphs in order, headings as ``#``, list items as ``-`` / ``1.``, tables as
+Markdown tables. PPTX: ``## Slide N: title``, the other text on the slide, tables, then the
+speaker notes. XLSX: each sheet (up to ``MAX_SHEETS``) as a Markdown table paged by rows.
+DOCX and PPTX Markdown is paged by lines like a text file.
+
+Before python-docx, python-pptx or openpyxl see a byte, the zip's directory is checked: member
+count, total uncompressed size (``zipfile`` never yields more than a member's declared size,
+so the declared sizes bound what decompression can produce) and each large member's
+compression ratio, so a zip bomb posing as an office file is refused unopened.
+
+The File part is the original document (``name`` = its base name) so providers that take
+office files natively still can; its ``text`` is the whole Markdown, for text fallbacks.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+from ..content import File
+from ..errors import InvalidFileError, missing_dependency
+from ..headers import human_size
+from ..mediatypes import DOCX, PPTX, XLSX
+from ..messages import ContentOutput
+from . import limits, paths
+from .common import Job, header, label, output, plural
+from .tables import markdown_table, xlsx_pages
+from .text import page_lines
+
+
+def read_office(job: Job) -> ContentOutput:
+    """A DOCX, PPTX or XLSX file as a header, its Markdown, and the original File."""
+    name = job.target.name
+    data = paths.read_bytes(job.target, limits.MAX_OFFICE_BYTES, "office documents")
+    check_zip(data, name)
+    facts = [human_size(len(data))]
+    if job.media_type == XLSX:
+        markdown, summary, count = _xlsx(data, job)
+        facts.insert(0, plural(count, "sheet"))
+        body = markdown
+    else:
+        if job.media_type == DOCX:
+            markdown = _docx_markdown(data)
+        elif job.media_type == PPTX:
+            markdown, slides = _pptx_markdown(data)
+            facts.insert(0, plural(slides, "slide"))
+        else:
+            raise InvalidFileError(
+                f"{name}: {label(job.media_type)} is not an office format read_file reads"
+            )
+        lines = markdown.split("\n") if markdown else []
+        body, summary = page_lines(lines, job.options.offset, job.options.limit, name)
+    original = File.from_bytes(data, job.media_type, name)
+    original = original.model_copy(update={"text": markdown[: limits.MAX_TEXT_CHARS]})
+    return output(f"{header(job, *facts)} {summary}", body, [original])
+
+
+def check_zip(data: bytes, name: str) -> None:
+    """Refuse a corrupt, encrypted or bomb-like zip before any office library opens it."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+        raise InvalidFileError(
+            f"{name}: not a valid zip container, so not a readable office file ({exc})"
+        ) from exc
+    if len(members) > limits.MAX_ZIP_MEMBERS:
+        raise InvalidFileError(
+            f"{name} holds {len(members)} zip members; office files with more than "
+            f"{limits.MAX_ZIP_MEMBERS} are refused (a zip bomb or not an office file)"
+        )
+    total = sum(member.file_size for member in members)
+    if total > limits.MAX_UNZIPPED_BYTES:
+        raise InvalidFileError(
+            f"{name} would unpack to {human_size(total)}; office files over "
+            f"{human_size(limits.MAX_UNZIPPED_BYTES)} uncompressed are refused as possible "
+            "zip bombs. Split the document"
+        )
+    for member in members:
+        if member.flag_bits & 0x1:
+            raise InvalidFileError(f"{name} is encrypted; save an unprotected copy to read it")
+        ratio = member.file_size / max(member.compress_size, 1)
+        if member.file_size >= limits.ZIP_RATIO_MIN_BYTES and ratio > limits.MAX_ZIP_RATIO:
+            raise InvalidFileError(
+                f"{name}: member {member.filename!r} is compressed {ratio:.0f}:1; ratios over "
+                f"{limits.MAX_ZIP_RATIO}:1 are refused as a zip bomb"
+            )
+
+
+def _xlsx(data: bytes, job: Job) -> tuple[str, str, int]:
+    pages = xlsx_pages(data, job.options, job.target.name)
+    sections = [f"## Sheet: {title}\n{page.summary()}\n\n{page.markdown}" for title, page in pages]
+    more = [f"{title}: {page.summary()}" for title, page in pages if page.last < page.total]
+    if len(pages) == 1:
+        summary = pages[0][1].summary()
+    else:
+        summary = "Each sheet is paged by rows." + (" " + " ".join(more) if more else "")
+    return "\n\n".join(sections), summary, len(pages)
+
+
+def _docx_markdown(data: bytes) -> str:
+    try:
+        import docx
+        from docx.table import Table
+    except ImportError as exc:
+        raise missing_dependency("python-docx", "files") from exc
+    blocks: list[str] = []
+    previous_is_item = False
+    for block in docx.Document(io.BytesIO(data)).iter_inner_content():
+        if isinstance(block, Table):
+            text, is_item = _table(block), False
+        else:
+            text, is_item = _paragraph(block)
+        if not text:
+            continue
+        joiner = "\n" if is_item and previous_is_item else "\n\n"
+        blocks.append(joiner + text if blocks else text)
+        previous_is_item = is_item
+    return "".join(blocks)
+
+
+def _paragraph(paragraph: Any) -> tuple[str, bool]:
+    """The paragraph as Markdown, and whether it is a list item."""
+    text = paragraph.text.strip()
+    style = paragraph.style.name if paragraph.style is not None else ""
+    if not text:
+        return "", False
+    if style == "Title":
+        return f"# {text}", False
+    if style.startswith("Heading ") and style[8:].isdigit():
+        return f"{'#' * min(int(style[8:]), 6)} {text}", False
+    if style.startswith("List Bullet"):
+        return f"- {text}", True
+    if style.startswith("List Number"):
+        return f"1. {text}", True
+    return text, False
+
+
+def _table(table: Any) -> str:
+    rows = []
+    for row in table.rows:
+        rows.append([cell.text for cell in row.cells][: limits.MAX_TABLE_COLUMNS])
+        if len(rows) > limits.TABLE_ROWS_PER_READ:
+            rows.append(["…"])
+            break
+    return markdown_table(rows)
+
+
+def _pptx_markdown(data: bytes) -> tuple[str, int]:
+    try:
+        import pptx
+    except ImportError as exc:
+        raise missing_dependency("python-pptx", "files") from exc
+    sections = []
+    presentation = pptx.Presentation(io.BytesIO(data))
+    for number, slide in enumerate(presentation.slides, 1):
+        title_shape = slide.shapes.title
+        title = title_shape.text_frame.text.strip() if title_shape is not None else ""
+        lines = [f"## Slide {number}: {title}" if title else f"## Slide {number}"]
+        skip = title_shape.shape_id if title_shape is not None else None
+        lines += [text for text in _shape_texts(slide.shapes, skip) if text]
+        if slide.has_notes_slide:
+            notes = slide.notes_slide.notes_text_frame.text.strip()
+            if notes:
+                lines.append(f"Notes: {notes}")
+        sections.append("\n\n".join(lines))
+    return "\n\n".join(sections), len(sections)
+
+
+def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
+    """Text of every shape (groups included), tables as Markdown, except shape ``skip``."""
+    texts = []
+    for shape in shapes:
+        if shape.shape_id == skip:
+            continue
+        if getattr(shape, "shapes", None) is not None:  # a group shape
+            texts += _shape_texts(shape.shapes, skip)
+        elif getattr(shape, "has_table", False):
+            rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
+            texts.append(markdown_table(rows[: limits.TABLE_ROWS_PER_READ + 1]))
+        elif shape.has_text_frame:
+            texts.append(shape.text_frame.text.strip())
+    return texts

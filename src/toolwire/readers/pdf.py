@@ -1,0 +1,208 @@
+"""PDFs with pypdfium2: page count, text per page, pagination, and image-only pages rendered.
+
+One read covers ``PDF_PAGES_PER_READ`` pages from ``page_start`` (0-based; ``page_end`` is
+exclusive), and the header tells the model how to go on:
+``report.pdf: PDF, 47 pages, 1.2 MB. Pages 1-20 of 47. Use page_start=20 to continue.``
+
+Parts returned, after the Text (header + ``--- Page N ---`` sections):
+
+- a PDF File: the original (``name`` = the file's base name) when the read covers the whole
+  document, else a new PDF of just the pages read (``report-p21-40.pdf``); its ``text`` is the
+  extracted text of those pages, so a text fallback downstream carries the content;
+- a PNG File per page that has no text layer but draws something (a scan), rendered at
+  ``PDF_RENDER_DPI`` (``report-p3.png``), for providers that read PDFs as text only; its
+  ``text`` says which page it is and that it has no text layer.
+
+pdfium is not thread-safe, so every use is serialised by one lock.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+from ..content import File
+from ..errors import InvalidFileError, missing_dependency
+from ..messages import ContentOutput
+from . import limits, paths
+from .common import Job, Options, header, output, plural, size_line
+
+_LOCK = threading.Lock()
+_PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
+
+
+@dataclass(frozen=True)
+class _Page:
+    number: int  # 1-based, as people count pages
+    text: str
+    image: File | None  # the rendered page, when it has no text layer
+    scanned: bool  # no text layer, but the page draws something
+
+
+def read_pdf(job: Job) -> ContentOutput:
+    """A window of a PDF's pages as text, the PDF (or the window's pages) and page images."""
+    name = job.target.name
+    data = paths.read_bytes(job.target, limits.MAX_PDF_BYTES, "PDFs")
+    pdfium = _pdfium()
+    with _LOCK, _document(pdfium, data, name) as pdf:
+        count = len(pdf)
+        start, end = window(job.options, count, name)
+        pages = _pages(pdf, start, end, name)
+        whole = (start, end) == (0, count)
+        pdf_bytes = data if whole else _subset(pdfium, pdf, start, end)
+    body = "\n\n".join(_section(page) for page in pages)
+    pdf_name = name if whole else _page_name(name, start, end, ".pdf")
+    document = File.from_bytes(pdf_bytes, "application/pdf", pdf_name)
+    document = document.model_copy(update={"text": body})
+    images = [page.image for page in pages if page.image is not None]
+    summary = (
+        f"Page {end} of {count}." if end == start + 1 else f"Pages {start + 1}-{end} of {count}."
+    )
+    if end < count:
+        summary += f" Use page_start={end} to continue."
+    facts = [plural(count, "page"), size_line(data), *_render_facts(pages)]
+    return output(f"{header(job, *facts)} {summary}", body, [document, *images])
+
+
+def window(options: Options, count: int, name: str) -> tuple[int, int]:
+    """The pages to read as (start, end), 0-based and end exclusive, checked against ``count``."""
+    start = options.page_start
+    if start < 0 or start >= count:
+        raise InvalidFileError(
+            f"{name}: page_start={start} is outside the document ({plural(count, 'page')}); "
+            f"use a page_start from 0 to {count - 1}"
+        )
+    end = options.page_end if options.page_end is not None else start + limits.PDF_PAGES_PER_READ
+    if end <= start:
+        raise InvalidFileError(
+            f"{name}: page_end={end} must be greater than page_start={start} "
+            "(page_end is exclusive: page_start=0, page_end=1 reads the first page)"
+        )
+    return start, min(end, count, start + limits.PDF_MAX_PAGES_PER_READ)
+
+
+def _pages(pdf: Any, start: int, end: int, name: str) -> list[_Page]:
+    pages = []
+    rendered = 0
+    for index in range(start, end):
+        page = pdf[index]
+        try:
+            text = _page_text(page)
+            scanned = not text and _draws_something(page)
+            image = None
+            if scanned and rendered < limits.PDF_MAX_RENDERED_PAGES:
+                image = _render(page, index, name)
+                rendered += 1
+        finally:
+            page.close()
+        pages.append(_Page(index + 1, text, image, scanned))
+    return pages
+
+
+def _page_text(page: Any) -> str:
+    textpage = page.get_textpage()
+    try:
+        text = textpage.get_text_bounded()
+    finally:
+        textpage.close()
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "\n".join(line.rstrip() for line in lines).strip()
+
+
+def _draws_something(page: Any) -> bool:
+    return next(iter(page.get_objects(max_depth=1)), None) is not None
+
+
+def _render(page: Any, index: int, name: str) -> File:
+    width, height = page.get_size()
+    scale = min(limits.PDF_RENDER_DPI / 72, limits.PDF_RENDER_MAX_SIDE / max(width, height, 1.0))
+    bitmap = page.render(scale=scale)
+    try:
+        buffer = io.BytesIO()
+        bitmap.to_pil().save(buffer, "PNG")
+    finally:
+        bitmap.close()
+    image = File.from_bytes(
+        buffer.getvalue(), "image/png", _page_name(name, index, index + 1, ".png")
+    )
+    note = f"Page {index + 1} of {name}: no text layer; rendered at {limits.PDF_RENDER_DPI} dpi."
+    return image.model_copy(update={"text": note})
+
+
+def _subset(pdfium: Any, pdf: Any, start: int, end: int) -> bytes:
+    """A new PDF holding pages start..end-1 of ``pdf``."""
+    part = pdfium.PdfDocument.new()
+    try:
+        part.import_pages(pdf, pages=list(range(start, end)))
+        buffer = io.BytesIO()
+        part.save(buffer)
+    finally:
+        part.close()
+    return buffer.getvalue()
+
+
+def _section(page: _Page) -> str:
+    if page.text:
+        return f"--- Page {page.number} ---\n{page.text}"
+    if page.image is not None:
+        return f"--- Page {page.number} ---\n(no text layer; see the image {page.image.name})"
+    if page.scanned:
+        return (
+            f"--- Page {page.number} ---\n(no text layer; not rendered, as one read renders at "
+            f"most {limits.PDF_MAX_RENDERED_PAGES} pages: read it with page_start={page.number - 1})"
+        )
+    return f"--- Page {page.number} ---\n(no text on this page)"
+
+
+def _render_facts(pages: list[_Page]) -> list[str]:
+    rendered = [(p.number, p.image.name) for p in pages if p.image is not None]
+    if len(rendered) == 1:
+        number, name = rendered[0]
+        return [f"page {number} has no text layer (rendered as {name})"]
+    if rendered:
+        numbers = ", ".join(str(number) for number, _ in rendered)
+        return [f"pages {numbers} have no text layer (rendered as images)"]
+    return []
+
+
+def _page_name(name: str, start: int, end: int, suffix: str) -> str:
+    stem = PurePath(name).stem
+    pages = f"p{start + 1}" if end == start + 1 else f"p{start + 1}-{end}"
+    return f"{stem}-{pages}{suffix}"
+
+
+@contextmanager
+def _document(pdfium: Any, data: bytes, name: str) -> Iterator[Any]:
+    """The opened document; pdfium's errors become InvalidFileError naming the file."""
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        if getattr(exc, "err_code", None) == _PASSWORD_ERROR:
+            raise InvalidFileError(
+                f"{name} is password-protected; remove the password (or pass a decrypted "
+                "copy) to read it"
+            ) from exc
+        raise InvalidFileError(
+            f"{name}: the PDF is corrupt or truncated ({exc}); re-export it and try again"
+        ) from exc
+    try:
+        if len(pdf) == 0:
+            raise InvalidFileError(f"{name}: the PDF has no pages")
+        yield pdf
+    except pdfium.PdfiumError as exc:
+        raise InvalidFileError(f"{name}: pdfium could not read a page ({exc})") from exc
+    finally:
+        pdf.close()
+
+
+def _pdfium() -> Any:
+    try:
+        import pypdfium2
+    except ImportError as exc:
+        raise missing_dependency("pypdfium2", "files") from exc
+    return pypdfium2

@@ -1,0 +1,81 @@
+"""``encode``: a neutral conversation → the keyword arguments of one provider SDK call."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .capability import Capabilities
+from .capability import capabilities as load_capabilities
+from .plan import Decision, plan
+from .providers import wire_module
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to send: ``kwargs`` for the official SDK call, and a Decision per file.
+
+    >>> request = encode(messages, "anthropic:claude-sonnet-4-5")      # doctest: +SKIP
+    >>> client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, **request.kwargs)
+    """
+
+    model: str
+    kwargs: dict[str, Any]
+    decisions: list[Decision] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The same payload as JSON-safe data: raw bytes become base64 text."""
+        return _json_safe(self.kwargs)
+
+
+def encode(
+    messages: Sequence[Any],
+    model: str,
+    *,
+    on_unsupported: str = "error",
+    fit_images: bool = True,
+    fetch_urls: bool | Callable[[str], bytes] | None = None,
+    capabilities: Capabilities | dict[str, Any] | None = None,
+) -> Request:
+    """Encode ``messages`` for ``model`` ('provider:model-id').
+
+    Files go natively where the target takes them, else in a labelled fallback user message;
+    a file nothing can carry raises UnsupportedContentError (or, with
+    ``on_unsupported="text"``, becomes its text fallback). See DESIGN.md §3.
+    """
+    if isinstance(capabilities, Capabilities):
+        caps = capabilities
+    else:
+        caps = load_capabilities(model, capabilities)
+    fit = None
+    if fit_images:
+        from .imagefit import fit_image
+
+        fit = fit_image
+    laid_out = plan(
+        messages, caps, on_unsupported=on_unsupported, fetch=_fetcher(fetch_urls), fit=fit
+    )
+    kwargs = wire_module(caps.wire).encode(laid_out)
+    return Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
+
+
+def _fetcher(fetch_urls: bool | Callable[[str], bytes] | None) -> Callable[[str], bytes] | None:
+    if fetch_urls is True:
+        from .fetch import fetch_url
+
+        return fetch_url
+    if callable(fetch_urls):
+        return fetch_urls
+    return None
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value

@@ -1,0 +1,257 @@
+"""The providers' published token formulas for media, and the table that picks one per model.
+
+Every rule is a frozen value whose constants come from the provider's documentation (cited
+per rule); ``FAMILIES`` maps ``provider:model-id`` glob patterns to a family of rules. Rows
+apply in order and the last matching row wins, as in capabilities.toml; a row with
+``min_version`` also needs the version parsed by its ``version_pattern`` to be at least that.
+Models no row matches get ``CONSERVATIVE``: the largest of the capped image formulas.
+
+Each ``tokens`` method returns ``(tokens, working)``: the count and a short account of how it
+was reached (``"85 + 170 x 4 tiles at 768x576"``), for ``toolwire tokens``.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+
+#: A PDF page as an image, for the formulas that charge each page as one: US Letter at 150 dpi.
+PAGE_PX = (1275, 1650)
+
+
+def _scale_to(width: int, height: int, factor: float) -> tuple[int, int]:
+    return max(1, math.floor(width * factor)), max(1, math.floor(height * factor))
+
+
+@dataclass(frozen=True)
+class AreaImages:
+    """Anthropic: tokens = w·h/750 after the long edge is fitted to 1568 px and the area to
+    about 1.15 MP (docs "Vision": "If your image's long edge is more than 1568 pixels, or your
+    image is more than ~1,600 tokens, it will first be scaled down"). ``max_pixels`` is
+    784x1568, the largest size the docs list as sent unresized; the docs round up."""
+
+    name: str = "anthropic w*h/750"
+    divisor: int = 750
+    max_edge: int = 1568
+    max_pixels: int = 784 * 1568
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        factor = min(1.0, self.max_edge / max(width, height))
+        if width * height * factor * factor > self.max_pixels:
+            factor = math.sqrt(self.max_pixels / (width * height))
+        w, h = _scale_to(width, height, factor) if factor < 1 else (width, height)
+        return math.ceil(w * h / self.divisor), f"{w}x{h} px / {self.divisor}"
+
+
+@dataclass(frozen=True)
+class TileImages:
+    """OpenAI tile models: fit in 2048x2048, shortest side down to 768, then ``base`` +
+    ``tile`` per 512-px tile; ``detail: "low"`` costs ``base`` only (docs "Images and vision",
+    calculating costs; "auto" is counted as "high")."""
+
+    base: int
+    tile: int
+    name: str = "openai tiles"
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        if detail == "low":
+            return self.base, f"{self.base} (detail low)"
+        w, h = width, height
+        if max(w, h) > 2048:
+            w, h = _scale_to(w, h, 2048 / max(w, h))
+        if min(w, h) > 768:
+            w, h = _scale_to(w, h, 768 / min(w, h))
+        tiles = math.ceil(w / 512) * math.ceil(h / 512)
+        return (
+            self.base + self.tile * tiles,
+            f"{self.base} + {self.tile} x {tiles} tiles at {w}x{h}",
+        )
+
+
+@dataclass(frozen=True)
+class PatchImages:
+    """OpenAI patch models: 32-px patches, at most 1536 (the image shrunk to fit, whole
+    patches along its tighter side), times a per-model multiplier (docs "Images and vision").
+    ``detail: "low"`` is counted as the 512x512 image the vision guide describes for it."""
+
+    multiplier: float
+    name: str = "openai patches"
+    patch: int = 32
+    budget: int = 1536
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        w, h = (min(width, 512), min(height, 512)) if detail == "low" else (width, height)
+        p = self.patch
+        patches = math.ceil(w / p) * math.ceil(h / p)
+        if patches > self.budget:
+            shrink = math.sqrt(self.budget * p * p / (w * h))
+            sw, sh = w * shrink / p, h * shrink / p
+            shrink *= min(math.floor(sw) / sw, math.floor(sh) / sh)
+            w, h = _scale_to(w, h, shrink)
+            patches = min(self.budget, math.ceil(w / p) * math.ceil(h / p))
+        tokens = math.ceil(patches * self.multiplier)
+        return tokens, f"{patches} patches at {w}x{h} x {self.multiplier}"
+
+
+@dataclass(frozen=True)
+class GeminiTiles:
+    """Gemini 2.5 and earlier: 258 tokens when both sides are at most 384 px, else 258 per
+    768x768 tile (docs "Understand and count tokens", multimodal tokens)."""
+
+    name: str = "gemini tiles"
+    per_tile: int = 258
+    small: int = 384
+    tile: int = 768
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        if width <= self.small and height <= self.small:
+            return self.per_tile, f"{self.per_tile} (both sides <= {self.small} px)"
+        tiles = math.ceil(width / self.tile) * math.ceil(height / self.tile)
+        return self.per_tile * tiles, f"{self.per_tile} x {tiles} tiles of {self.tile} px"
+
+
+@dataclass(frozen=True)
+class FlatImages:
+    """Gemini 3: a fixed count per image set by ``media_resolution`` (docs "Media resolution":
+    low 280, medium 560, high 1120; images default to high). toolwire sets no resolution."""
+
+    name: str = "gemini 3 media resolution"
+    resolution: str = "high"
+    by_resolution: tuple[tuple[str, int], ...] = (("low", 280), ("medium", 560), ("high", 1120))
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        tokens = dict(self.by_resolution)[self.resolution]
+        return tokens, f"{tokens} (media_resolution {self.resolution})"
+
+
+@dataclass(frozen=True)
+class LargestOf:
+    """The largest of several rules: the stated conservative estimate for unknown models."""
+
+    rules: tuple[AreaImages | TileImages | FlatImages, ...]
+    name: str = "conservative"
+
+    def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        counts = [(rule.tokens(width, height, detail)[0], rule.name) for rule in self.rules]
+        tokens, name = max(counts)
+        return tokens, f"largest of {len(counts)} formulas ({name})"
+
+
+ImageRule = AreaImages | TileImages | PatchImages | GeminiTiles | FlatImages | LargestOf
+
+
+@dataclass(frozen=True)
+class Family:
+    """How one group of models counts media. PDFs cost ``pdf_page`` per page when set (Gemini),
+    else ``pdf_text_per_page`` text tokens (when the file declares no text) plus each page as
+    a ``PAGE_PX`` image through ``image`` (Anthropic, OpenAI)."""
+
+    name: str
+    match: tuple[str, ...]
+    image: ImageRule
+    pdf_page: int = 0
+    pdf_text_per_page: int = 0
+    audio_per_second: float = 32.0
+    video_per_second: float = 263.0
+    version_pattern: str | None = None
+    min_version: float | None = None
+    evidence: str = ""
+
+
+_OPENAI = ("openai:{}", "openai-chat:{}", "openrouter:openai/{}")
+_GEMINI = ("google:*gemini-*", "google-vertex:*gemini-*", "openrouter:google/gemini-*")
+_GEMINI_VERSION = r"(?:^|/)gemini-(\d{1,2}(?:\.\d+)?)(?:-|$)"
+_GPT_VERSION = r"(?:^|/)gpt-(\d{1,2}(?:\.\d+)?)(?:-|$)"
+#: Text tokens of a dense page (about 4,000 characters) for a PDF that declares no text.
+_PDF_TEXT = 1000
+#: Unknown audio rates take the largest published one (Gemini's 32 tokens/s).
+_AUDIO = 32.0
+
+
+def _openai(*models: str) -> tuple[str, ...]:
+    return tuple(p.format(m) for m in models for p in _OPENAI)
+
+
+CONSERVATIVE = Family(
+    name="unknown model (conservative)",
+    match=("*",),
+    image=LargestOf((AreaImages(), TileImages(85, 170), FlatImages())),
+    pdf_text_per_page=_PDF_TEXT,
+    evidence="no published formula: the largest of the capped image formulas, Gemini's rates",
+)
+
+FAMILIES: tuple[Family, ...] = (
+    Family(
+        "anthropic",
+        ("anthropic:*", "bedrock:*anthropic.claude*", "openrouter:anthropic/*"),
+        AreaImages(),
+        pdf_text_per_page=_PDF_TEXT,
+        evidence="Anthropic docs: Vision (image costs), PDF support (text plus each page as an image)",
+    ),
+    Family(
+        "openai gpt-4o/4.1",
+        _openai("gpt-4o*", "chatgpt-4o*", "gpt-4.1*", "gpt-4.5*", "gpt-4-turbo*"),
+        TileImages(85, 170),
+        pdf_text_per_page=_PDF_TEXT,
+        evidence="OpenAI docs: Images and vision, calculating costs (85/170)",
+    ),
+    Family("openai gpt-4o-mini", _openai("gpt-4o-mini*"), TileImages(2833, 5667), pdf_text_per_page=_PDF_TEXT),
+    Family("openai o1/o3", _openai("o1*", "o3*"), TileImages(75, 150), pdf_text_per_page=_PDF_TEXT),
+    Family("openai gpt-5", _openai("gpt-5*"), TileImages(70, 140), pdf_text_per_page=_PDF_TEXT),
+    Family("openai computer-use", _openai("computer-use-preview*"), TileImages(65, 129), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 1.62", _openai("gpt-4.1-mini*", "gpt-5-mini*"), PatchImages(1.62), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 2.46", _openai("gpt-4.1-nano*", "gpt-5-nano*"), PatchImages(2.46), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 1.72", _openai("o4-mini*"), PatchImages(1.72), pdf_text_per_page=_PDF_TEXT),
+    Family(
+        "openai gpt-5.2+",
+        _openai("gpt-*"),
+        PatchImages(1.2),
+        pdf_text_per_page=_PDF_TEXT,
+        version_pattern=_GPT_VERSION,
+        min_version=5.2,
+    ),
+    Family(
+        "gemini <= 2.5",
+        _GEMINI,
+        GeminiTiles(),
+        pdf_page=258,
+        audio_per_second=32.0,
+        video_per_second=263.0,
+        evidence="Gemini docs: Understand and count tokens (258 per tile or page, 263/s video, 32/s audio)",
+    ),
+    Family(
+        "gemini 3",
+        _GEMINI,
+        FlatImages(),
+        pdf_page=560,
+        audio_per_second=32.0,
+        video_per_second=70.0 + _AUDIO,
+        version_pattern=_GEMINI_VERSION,
+        min_version=3,
+        evidence="Gemini docs: Media resolution (images 1120, PDF pages 560, video 70 per frame at 1 fps) + 32/s audio",
+    ),
+)  # fmt: skip
+
+
+def family(model: str) -> Family:
+    """The family whose formulas apply to ``model`` ('provider:model-id'); the last matching
+    row wins, and models no row matches get ``CONSERVATIVE``."""
+    return _family(model.lower())
+
+
+@cache
+def _family(model: str) -> Family:
+    found = CONSERVATIVE
+    model_id = model.partition(":")[2]
+    for row in FAMILIES:
+        if not any(fnmatch.fnmatchcase(model, pattern) for pattern in row.match):
+            continue
+        if row.min_version is not None:
+            version = re.search(row.version_pattern or "", model_id)
+            if version is None or float(version.group(1)) < row.min_version:
+                continue
+        found = row
+    return found

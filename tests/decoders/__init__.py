@@ -1,0 +1,1 @@
+"""Tests of toolwire.decoders: provider responses → Assistant, and back through encode."""

@@ -1,0 +1,203 @@
+"""Header facts: image sizes, JPEG orientation, PDF page count, WAV duration, human sizes."""
+
+from __future__ import annotations
+
+import io
+import struct
+import wave
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from toolwire.headers import human_size, image_size, jpeg_orientation, pdf_page_count, wav_duration
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def example(name: str) -> bytes:
+    return (EXAMPLES / name).read_bytes()
+
+
+def pillow_bytes(fmt: str, size: tuple[int, int] = (37, 23), mode: str = "RGB", **options) -> bytes:
+    buffer = io.BytesIO()
+    Image.new(mode, size, "red").save(buffer, fmt, **options)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "size"),
+    [
+        ("photo.png", (640, 480)),
+        ("rotated.jpg", (400, 300)),  # as stored; the EXIF orientation is a separate fact
+        ("sample.webp", (320, 240)),
+        ("formats/image.gif", (64, 48)),
+        ("formats/image.bmp", (64, 48)),
+    ],
+)
+def test_image_size_of_example_files(name, size):
+    assert image_size(example(name)) == size
+
+
+@pytest.mark.parametrize(
+    ("fmt", "options", "chunk"),
+    [
+        ("WEBP", {}, b"VP8 "),
+        ("WEBP", {"lossless": True}, b"VP8L"),
+        ("WEBP", {"exif": Image.Exif().tobytes()}, b"VP8X"),
+    ],
+)
+def test_image_size_reads_every_webp_chunk_layout(fmt, options, chunk):
+    data = pillow_bytes(fmt, **options)
+    assert data[12:16] == chunk
+    assert image_size(data) == (37, 23)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "options"),
+    [("JPEG", {}), ("JPEG", {"progressive": True}), ("GIF", {}), ("PNG", {}), ("BMP", {})],
+)
+def test_image_size_of_baseline_progressive_and_other_pillow_images(fmt, options):
+    assert image_size(pillow_bytes(fmt, **options)) == (37, 23)
+
+
+def test_image_size_of_a_top_down_bmp_is_positive():
+    data = bytearray(pillow_bytes("BMP"))
+    data[22:26] = struct.pack("<i", -23)  # negative height = rows stored top-down
+    assert image_size(bytes(data)) == (37, 23)
+
+
+@pytest.mark.parametrize("name", ["formats/image.tiff", "formats/image.heic", "report.pdf"])
+def test_image_size_is_none_where_no_header_parser_exists(name):
+    assert image_size(example(name)) is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        b"RIFF\x00\x00\x00\x00WEBPVP8X",
+        b"RIFF\x00\x00\x00\x00WEBPVP8L\x00\x00",
+        b"RIFF\x00\x00\x00\x00WEBPVP8 ",
+        b"GIF89a\x01",
+        b"BM\x00\x00",
+        b"\xff\xd8\xff\xe0\x00\x10JFIF",
+    ],
+)
+def test_truncated_headers_give_none_not_a_made_up_size(data):
+    assert image_size(data) is None
+
+
+def _with_exif(jpeg: bytes, tiff: bytes) -> bytes:
+    """The JPEG with an APP1 Exif segment holding ``tiff`` right after its SOI marker."""
+    payload = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+def _tiff_orientation(endian: str, value: int) -> bytes:
+    order = b"II" if endian == "<" else b"MM"
+    header = order + struct.pack(endian + "HI", 42, 8)
+    entry = struct.pack(endian + "HHIHH", 0x0112, 3, 1, value, 0)
+    return header + struct.pack(endian + "H", 1) + entry + struct.pack(endian + "I", 0)
+
+
+def test_jpeg_orientation_of_the_rotated_example_is_6():
+    assert jpeg_orientation(example("rotated.jpg")) == 6
+
+
+@pytest.mark.parametrize("endian", ["<", ">"])
+@pytest.mark.parametrize("value", [1, 3, 6, 8])
+def test_jpeg_orientation_reads_both_byte_orders(endian, value):
+    data = _with_exif(pillow_bytes("JPEG"), _tiff_orientation(endian, value))
+    assert image_size(data) == (37, 23)
+    assert jpeg_orientation(data) == value
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pillow_bytes("JPEG"),  # no EXIF at all
+        _with_exif(pillow_bytes("JPEG"), _tiff_orientation("<", 9)),  # out of range
+        _with_exif(pillow_bytes("JPEG"), b"II*\x00\xff\xff\x00\x00"),  # IFD offset past the end
+        example("photo.png"),
+    ],
+)
+def test_jpeg_orientation_defaults_to_1(data):
+    assert jpeg_orientation(data) == 1
+
+
+def test_pdf_page_count_counts_pages_not_the_pages_tree():
+    assert pdf_page_count(example("report.pdf")) == 3
+    assert pdf_page_count(b"%PDF-1.7\n1 0 obj << /Type /Pages /Count 0 >> endobj") is None
+    assert pdf_page_count(b"<< /Type/Page >> << /Type /Page>>") == 2
+
+
+def _wav(seconds: float, rate: int, channels: int, width: int) -> bytes:
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(channels)
+        out.setsampwidth(width)
+        out.setframerate(rate)
+        out.writeframes(b"\x00" * int(seconds * rate) * channels * width)
+    return buffer.getvalue()
+
+
+def test_wav_duration_of_the_example_tone_is_one_second():
+    assert wav_duration(example("tone.wav")) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("rate", "channels", "width"), [(8000, 1, 1), (44100, 2, 2), (48000, 2, 3)]
+)
+def test_wav_duration_uses_the_byte_rate(rate, channels, width):
+    assert wav_duration(_wav(0.5, rate, channels, width)) == pytest.approx(0.5)
+
+
+def test_wav_duration_skips_chunks_before_data_including_odd_sized_ones():
+    data = _wav(0.25, 16000, 1, 2)
+    data_at = data.index(b"data")
+    extra = b"LIST" + struct.pack("<I", 3) + b"abc" + b"\x00"  # odd size + pad byte
+    assert wav_duration(data[:data_at] + extra + data[data_at:]) == pytest.approx(0.25)
+
+
+@pytest.mark.parametrize("data", [example("tone.mp3"), b"RIFF\x00\x00\x00\x00WAVE", b""])
+def test_wav_duration_is_none_when_there_is_no_data_chunk(data):
+    assert wav_duration(data) is None
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (0, "0 B"),
+        (1023, "1023 B"),
+        (1024, "1.0 KB"),
+        (1536, "1.5 KB"),
+        (24 * 1024 + 300, "24 KB"),
+        (1_258_291, "1.2 MB"),
+        (3 * 1024**3, "3.0 GB"),
+        (5 * 1024**4, "5120 GB"),
+    ],
+)
+def test_human_size(n, text):
+    assert human_size(n) == text
+
+
+SIGNATURES = [b"", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", b"\xff\xd8", b"RIFF\x00\x00\x00\x00WEBP"]
+SIGNATURES += [
+    b"RIFF\x00\x00\x00\x00WAVE",
+    b"GIF89a",
+    b"BM",
+    b"\xff\xd8\xff\xe1\x00\x10Exif\x00\x00",
+]
+
+
+@given(st.sampled_from(SIGNATURES), st.binary(max_size=300))
+def test_header_readers_never_raise_on_malformed_input(signature, tail):
+    data = signature + tail
+    size = image_size(data)
+    assert size is None or len(size) == 2
+    assert 1 <= jpeg_orientation(data) <= 8
+    assert pdf_page_count(data) is None or pdf_page_count(data) >= 1
+    assert wav_duration(data) is None or wav_duration(data) >= 0

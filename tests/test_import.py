@@ -1,0 +1,141 @@
+"""`import toolwire` stays light, and the public API is exactly what ``__all__`` says.
+
+The import time itself is a figure printed by bench/imports.py, never asserted here.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolwire
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+HEAVY = (
+    "anthropic",
+    "openai",
+    "google.genai",
+    "boto3",
+    "botocore",
+    "PIL",
+    "pypdfium2",
+    "pypdf",
+    "mistralai",
+    "cohere",
+    "groq",
+    "ollama",
+    "mcp",
+    "docx",
+    "pptx",
+)
+
+MODULES_SCRIPT = """
+import json, sys
+import toolwire
+{after}
+heavy = json.loads(sys.argv[1])
+print(json.dumps(sorted(m for m in sys.modules if any(m == h or m.startswith(h + ".") for h in heavy))))
+"""
+
+
+def heavy_modules_loaded(after: str = "") -> list[str]:
+    """Heavy modules in sys.modules of a fresh interpreter after ``import toolwire`` + ``after``."""
+    script = MODULES_SCRIPT.format(after=after)
+    command = [sys.executable, "-c", script, json.dumps(HEAVY)]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def test_heavy_module_check_sees_a_heavy_import():
+    assert heavy_modules_loaded("import PIL.Image") != []
+
+
+def test_import_toolwire_loads_no_provider_sdk_image_pdf_office_or_mcp_library():
+    assert heavy_modules_loaded() == []
+
+
+def test_using_the_core_model_loads_none_of_them_either():
+    after = (
+        f"f = toolwire.File.from_path({str(EXAMPLES / 'photo.png')!r}); f.text_fallback();"
+        "toolwire.load_conversation(toolwire.dump_conversation([toolwire.ToolResult.of('c', 'n', [f])]))"
+    )
+    assert heavy_modules_loaded(after) == []
+
+
+def served_names() -> set[str]:
+    """Public names the package answers to: its lazy table, and anything toolwire defines in it."""
+    lazy = set(toolwire._LAZY)
+    defined = {
+        name
+        for name, value in vars(toolwire).items()
+        if not name.startswith("_")
+        and getattr(value, "__module__", "").startswith("toolwire")
+        and not isinstance(value, type(toolwire))  # submodules appear as attributes once loaded
+    }
+    return lazy | defined | {"__version__"}
+
+
+def test_all_lists_exactly_the_names_the_package_serves():
+    assert set(toolwire.__all__) == served_names()
+    assert len(toolwire.__all__) == len(set(toolwire.__all__))
+    assert dir(toolwire) == sorted(toolwire.__all__)
+
+
+# Resolve every name in a fresh interpreter that has first imported every module behind the
+# names, as a program that has used the whole API has: a submodule named like a function
+# (toolwire.request, toolwire.capability, toolwire.decoders) must not shadow that function.
+RESOLVE_SCRIPT = """
+import importlib, json, types, typing
+import toolwire
+for module in sorted(set(toolwire._LAZY.values())):
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        pass
+found = {}
+for name in toolwire.__all__:
+    try:
+        value = getattr(toolwire, name)
+    except Exception as exc:
+        found[name] = f"{type(exc).__name__}: {exc}"
+        continue
+    if typing.get_origin(value) is typing.Annotated:
+        found[name] = "alias"
+    elif isinstance(value, types.ModuleType):
+        found[name] = f"{name} is the module {value.__name__}, not the object of that name"
+    elif getattr(value, "__name__", None) == name and value.__module__.startswith("toolwire."):
+        found[name] = "ok" if value.__doc__ else "no docstring"
+    elif type(value).__module__.startswith("toolwire."):  # a ready-made instance (read_file_tool)
+        found[name] = "ok" if type(value).__doc__ else "no docstring"
+    else:
+        found[name] = f"{name} is {value!r}"
+print(json.dumps(found))
+"""
+
+
+@functools.cache
+def resolved() -> dict[str, str]:
+    command = [sys.executable, "-c", RESOLVE_SCRIPT]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("name", [n for n in toolwire.__all__ if n != "__version__"])
+def test_every_public_name_resolves_to_the_documented_object_of_that_name(name):
+    assert resolved()[name] in ("ok", "alias")
+
+
+def test_an_unknown_name_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="module 'toolwire' has no attribute 'Flie'"):
+        toolwire.Flie  # noqa: B018
+
+
+def test_version_is_a_string():
+    assert isinstance(toolwire.__version__, str)
+    assert toolwire.__version__.count(".") == 2

@@ -133,3 +133,42 @@ def test_shorten_replaces_only_long_base64_and_keeps_data_url_prefixes() -> None
         "d": 5,
     }
     assert shorten("QUJD" * 20) == "QUJD" * 20  # 80 characters: kept
+
+
+def _stored_conversation(tmp_path: Path) -> Path:
+    import toolwire as tw
+
+    photo = tw.File.from_path(PHOTO, name="photo.png")
+    messages = [
+        tw.System("Be brief."),
+        tw.User("What is on screen?"),
+        tw.Assistant([tw.ToolCall(id="c1", name="screenshot", arguments={})]),
+        tw.ToolResult.of("c1", "screenshot", [photo, "captured"]),
+    ]
+    path = tmp_path / "conversation.json"
+    path.write_text(tw.dump_conversation(messages))
+    return path
+
+
+def test_a_stored_conversation_renders_for_a_model_that_needs_a_fallback_turn(
+    tmp_path: Path,
+) -> None:
+    data = as_json("--conversation", str(_stored_conversation(tmp_path)), "--model", "mistral:x")
+    roles = [m["role"] for m in data["kwargs"]["messages"]]
+    assert roles == ["system", "user", "assistant", "tool", "assistant", "user"]
+    assert data["kwargs"]["messages"][3]["content"] == "See file photo.png.\n\ncaptured"
+    assert [(d["identifier"], d["mode"]) for d in data["decisions"]] == [("photo.png", "fallback")]
+
+
+def test_render_wants_either_files_or_a_conversation(tmp_path: Path) -> None:
+    stored = str(_stored_conversation(tmp_path))
+    assert render("--model", MODEL).exit_code == 2
+    assert render(PHOTO, "--conversation", stored, "--model", MODEL).exit_code == 2
+
+
+def test_a_file_that_is_not_a_conversation_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('[{"role": "robot"}]')
+    result = render("--conversation", str(bad), "--model", MODEL)
+    assert result.exit_code == 1
+    assert "not a toolwire conversation" in result.stderr

@@ -1,9 +1,9 @@
 """`toolwire render FILE… --model M`: the request a model would get if a tool returned files.
 
-The conversation is fixed (a user asks, the assistant calls ``read_files``, the tool returns
-the files), so what varies is only what the target does with each file. Two hooks for later:
-``conversation`` is where a ``--conversation FILE.json`` option would load a stored
-conversation instead, and ``COLUMNS`` is where a token column would be added.
+With FILEs the conversation is fixed (a user asks, the assistant calls ``read_files``, the
+tool returns the files), so what varies is only what the target does with each file. With
+``--conversation FILE.json`` a stored conversation (a JSON list of messages, as
+``tw.dump_conversation`` writes it) is rendered instead.
 """
 
 from __future__ import annotations
@@ -34,20 +34,31 @@ _BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/]+={0,2})")
 
 @app.command()
 def render(
-    files: Annotated[list[Path], typer.Argument(help="Files the tool returns.")],
     model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    files: Annotated[
+        list[Path] | None, typer.Argument(help="Files the tool returns.", show_default=False)
+    ] = None,
+    conversation_file: Annotated[
+        Path | None,
+        typer.Option("--conversation", help="A stored conversation (JSON list of messages)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Do not shorten base64.")] = False,
     on_unsupported: Annotated[
         Literal["error", "text"], typer.Option(help="What to do with files no route carries.")
     ] = "error",
 ) -> None:
-    """Show the request MODEL would get if a tool returned FILES, and each file's decision."""
-    from ..request import encode
+    """Show the request MODEL would get if a tool returned FILES (or for a stored
+    --conversation), and each file's decision."""
     from ..errors import ToolwireError
+    from ..request import encode
 
+    if bool(files) == (conversation_file is not None):
+        typer.echo("give either FILE… or --conversation FILE.json", err=True)
+        raise typer.Exit(2)
     try:
-        request = encode(conversation(files), model, on_unsupported=on_unsupported)
+        messages = load(conversation_file) if conversation_file else conversation(files or [])
+        request = encode(messages, model, on_unsupported=on_unsupported)
     except ToolwireError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
@@ -60,11 +71,25 @@ def render(
         _print(kwargs, decisions)
 
 
-def conversation(paths: list[Path]) -> list[Any]:
-    """User "Please use the tool." → one ``read_files`` call → its result: the files, in order.
+def load(path: Path) -> list[Any]:
+    """A stored conversation; unreadable or invalid JSON is a ToolwireError naming the file."""
+    from pydantic import ValidationError
 
-    A ``--conversation FILE.json`` option would return ``load_conversation(text)`` here.
-    """
+    from ..errors import ToolwireError
+    from ..messages import load_conversation
+
+    try:
+        return load_conversation(path.read_bytes())
+    except OSError as exc:
+        raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc
+    except ValidationError as exc:
+        raise ToolwireError(
+            f"{path}: not a toolwire conversation ({exc.error_count()} errors):\n{exc}"
+        ) from exc
+
+
+def conversation(paths: list[Path]) -> list[Any]:
+    """User "Please use the tool." → one ``read_files`` call → its result: the files, in order."""
     from ..content import File, ToolCall
     from ..messages import Assistant, ToolResult, User
 

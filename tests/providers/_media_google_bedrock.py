@@ -15,9 +15,9 @@ import pytest
 
 from toolwire.capability import capabilities
 from toolwire.content import File, Text
-from toolwire.request import Request, encode
 from toolwire.errors import UnsupportedContentError
 from toolwire.messages import Assistant, System, ToolResult, User
+from toolwire.request import Request, encode
 from toolwire.sources import ProviderFileSource, UrlSource
 
 from .conftest import (

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.errors import CapabilityError, ConversationError, UnsupportedContentError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
 from toolwire.providers.bedrock import tool_use_id
 from toolwire.providers.bedrock_names import DocumentNames, sanitise
+from toolwire.request import encode
 
 from . import strict_bedrock
 from ._media_google_bedrock import SOURCES, build, check_case, check_text

@@ -12,10 +12,10 @@ from google.genai import types
 
 from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.errors import CapabilityError, ConversationError
 from toolwire.messages import Assistant, ErrorJsonOutput, System, ToolResult, User
 from toolwire.providers.google import SKIP_SIGNATURE
+from toolwire.request import encode
 
 from . import strict_google
 from ._media_google_bedrock import SOURCES, check_case, check_text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +27,9 @@ from providers import (
 )
 
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.messages import User
+from toolwire.request import encode
+from toolwire.store import SessionStore
 
 from .responses import (
     ANTHROPIC_REDACTED,
@@ -222,3 +224,14 @@ def test_the_whole_conversation_encodes_for_every_target_and_keeps_every_visible
     for owner, secrets in SECRETS.items():
         present = [secret for secret in secrets if secret in payload]
         assert bool(present) == (owner == issuer), (owner, present)
+
+
+def test_the_conversation_reloaded_from_a_session_store_encodes_the_same(tmp_path: Path) -> None:
+    """Signatures are plain strings in the neutral model, so storing them loses nothing."""
+    messages = whole()
+    with SessionStore(tmp_path / "sessions.db") as store:
+        store.extend("switch", messages)
+        reloaded = store.load("switch")
+    assert reloaded == messages
+    for model in (CLAUDE, GEMINI, GPT):
+        assert encoded(reloaded, model) == encoded(messages, model)

@@ -20,10 +20,10 @@ import pytest
 # attributes turn into the submodules once those are imported (reported to the lead).
 from toolwire.capability import Capabilities, capabilities
 from toolwire.content import File, Text, ToolCall
-from toolwire.request import encode
 from toolwire.errors import UnsupportedContentError
 from toolwire.mediatypes import is_textual
 from toolwire.messages import Assistant, System, ToolResult, User
+from toolwire.request import encode
 from toolwire.sources import ProviderFileSource, UrlSource
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

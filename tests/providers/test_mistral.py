@@ -14,10 +14,10 @@ from toolwire.content import File, Text, Thinking, ToolCall
 # From their modules: the package attributes ``toolwire.request`` / ``toolwire.decoders`` turn into
 # the submodules once those are imported.
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.errors import CapabilityError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
 from toolwire.providers.mistral import call_id
+from toolwire.request import encode
 
 from .conftest import (
     KINDS,

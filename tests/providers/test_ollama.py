@@ -13,9 +13,9 @@ from toolwire.content import File, Text, Thinking, ToolCall
 # From their modules: the package attributes ``toolwire.request`` / ``toolwire.decoders`` turn into
 # the submodules once those are imported.
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
+from toolwire.request import encode
 
 from .conftest import b64_of, check_against_table, check_text_mode, example_bytes
 from .strict_ollama import validate

@@ -9,7 +9,6 @@ import pytest
 
 from toolwire.capability import capabilities, with_cell
 from toolwire.content import File, Text, Thinking, ToolCall
-from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import (
     Assistant,
@@ -20,6 +19,7 @@ from toolwire.messages import (
     ToolResult,
     User,
 )
+from toolwire.request import encode
 
 from . import strict_openai_chat
 from .conftest import (

@@ -8,7 +8,6 @@ import pytest
 
 from toolwire.capability import capabilities, with_cell
 from toolwire.content import File, Text, Thinking, ToolCall
-from toolwire.request import encode
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import (
     Assistant,
@@ -19,6 +18,7 @@ from toolwire.messages import (
     ToolResult,
     User,
 )
+from toolwire.request import encode
 
 from . import strict_openai_responses
 from .conftest import build, check_against_table, check_text_mode, data_url, example_bytes

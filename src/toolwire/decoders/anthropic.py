@@ -11,6 +11,7 @@ from ._common import not_a_response, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in an Anthropic Message (as JSON data); ``provider`` names who signed its thinking."""
     if data.get("type") == "error":
         raise DecodeError(f"{provider} returned an error: {data.get('error')}")
     if not isinstance(data.get("content"), list):
@@ -36,4 +37,5 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     return f"stop_reason={data.get('stop_reason')}"

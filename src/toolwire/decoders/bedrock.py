@@ -10,6 +10,7 @@ from ._common import not_a_response, signature_text, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a Bedrock Converse response (as JSON data); ``provider`` names who signed its thinking."""
     output = data.get("output")
     if not isinstance(output, dict):
         raise not_a_response("a Bedrock Converse response (it has no output)", data)
@@ -35,4 +36,5 @@ def _reasoning(block: dict[str, Any], provider: str) -> Thinking:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     return f"stopReason={data.get('stopReason')}"

@@ -11,6 +11,7 @@ from ._common import not_a_response, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a Cohere v2 ChatResponse (as JSON data); ``provider`` names who signed its thinking."""
     message = data.get("message")
     if not isinstance(message, dict):
         raise not_a_response("a Cohere v2 ChatResponse (it has no message)", data)
@@ -31,4 +32,5 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     return f"finish_reason={data.get('finish_reason')}"

@@ -21,6 +21,7 @@ from ._common import call_ids, signature_text, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a Gemini GenerateContentResponse (as JSON data); ``provider`` names who signed its thinking."""
     candidates = data.get("candidates") or []
     if not candidates:
         feedback = _get(data, "prompt_feedback", "promptFeedback")
@@ -60,6 +61,7 @@ def _get(data: dict[str, Any], snake: str, camel: str) -> Any:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     candidate = (data.get("candidates") or [{}])[0]
     reason = _get(candidate, "finish_reason", "finishReason")
     message = _get(candidate, "finish_message", "finishMessage")

@@ -16,6 +16,7 @@ _NO_ID = (None, "", "null")
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a Mistral ChatCompletionResponse (as JSON data); ``provider`` names who signed its thinking."""
     message = first_choice(data, provider)
     parts: list[Any] = []
     content = message.get("content")

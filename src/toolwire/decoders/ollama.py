@@ -16,6 +16,7 @@ from ._common import call_ids, not_a_response, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in an Ollama ChatResponse (as JSON data); ``provider`` names who signed its thinking."""
     message = data.get("message")
     if not isinstance(message, dict):
         raise not_a_response("an Ollama ChatResponse (it has no message)", data)
@@ -34,4 +35,5 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     return f"done_reason={data.get('done_reason')}"

@@ -15,6 +15,7 @@ from ._common import finish_reason, first_choice, tool_call
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a ChatCompletion (as JSON data); ``provider`` names who signed its thinking."""
     message = first_choice(data, provider)
     parts: list[Any] = []
     reasoning = message.get("reasoning_content") or message.get("reasoning")

@@ -20,6 +20,7 @@ _TEXT_KEYS = {"output_text": "text", "refusal": "refusal"}
 
 
 def decode(data: dict[str, Any], provider: str) -> Assistant:
+    """The Assistant in a Responses API Response (as JSON data); ``provider`` names who signed its thinking."""
     if data.get("error"):
         raise DecodeError(f"{provider} returned an error: {data['error']}")
     if not isinstance(data.get("output"), list):
@@ -51,4 +52,5 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
 
 
 def describe_stop(data: dict[str, Any]) -> str:
+    """Why the reply ended, for the empty-message error."""
     return f"status={data.get('status')}, incomplete_details={data.get('incomplete_details')}"

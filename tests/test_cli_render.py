@@ -33,7 +33,8 @@ def as_json(*args: str) -> dict[str, Any]:
 
 def test_json_output_has_the_model_the_kwargs_and_a_decision_per_file() -> None:
     data = as_json(PHOTO, PDF, "--model", MODEL)
-    assert sorted(data) == ["decisions", "kwargs", "model"]
+    assert sorted(data) == ["decisions", "estimated_tokens", "kwargs", "model"]
+    assert data["estimated_tokens"] > sum(d["tokens"] for d in data["decisions"]) > 0
     assert data["model"] == MODEL
     assert [(d["identifier"], d["media_type"], d["mode"]) for d in data["decisions"]] == [
         ("photo.png", "image/png", "native"),

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from toolwire.cli import app
 from toolwire.cli.render import conversation
+from toolwire.messages import System, dump_conversation
 from toolwire.tokens import estimate_tokens
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -36,6 +37,32 @@ def test_table_lists_each_file_with_its_formula_and_the_total():
     assert "gemini tiles" in result.output
     total = estimate_tokens(conversation(PATHS[:1]), "google:gemini-2.5-flash").total
     assert f"{total:,}" in result.output.split("total")[-1]
+
+
+def test_a_stored_conversation_is_estimated_message_by_message(tmp_path):
+    messages = [System("Be brief."), *conversation(PATHS[:1])]
+    path = tmp_path / "chat.json"
+    path.write_text(dump_conversation(messages))
+    args = [
+        "tokens",
+        "--conversation",
+        str(path),
+        "--model",
+        "anthropic:claude-sonnet-4-5",
+        "--json",
+    ]
+    report = json.loads(runner.invoke(app, args).output)
+    expected = estimate_tokens(messages, "anthropic:claude-sonnet-4-5")
+    assert (report["per_message"], report["total"]) == (expected.per_message, expected.total)
+    assert report["files"][0]["message_index"] == 3
+
+
+def test_files_and_a_conversation_together_are_refused():
+    result = runner.invoke(
+        app, ["tokens", str(PATHS[0]), "--conversation", "x.json", "-m", "openai:gpt-4o"]
+    )
+    assert result.exit_code == 2
+    assert "either FILE" in result.output
 
 
 def test_detail_low_is_passed_to_the_openai_formula():

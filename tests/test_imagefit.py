@@ -18,10 +18,10 @@ from PIL import Image
 from toolwire import headers
 from toolwire.capability import Cell
 from toolwire.content import File, ToolCall
-from toolwire.request import encode
 from toolwire.errors import InvalidFileError
 from toolwire.imagefit import clear_cache, fit_image, fitted_size
 from toolwire.messages import Assistant, ToolResult, User
+from toolwire.request import encode
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ANTHROPIC = Cell(("image/png", "image/jpeg"), "native", max_bytes=5 * 1024 * 1024, fit_edge=1568)

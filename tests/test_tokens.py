@@ -26,9 +26,9 @@ from pathlib import Path
 import pytest
 
 from toolwire.content import File, Text, Thinking, ToolCall
-from toolwire.request import encode
 from toolwire.errors import ToolwireError, UnknownModelError
 from toolwire.messages import Assistant, System, ToolResult, User
+from toolwire.request import encode
 from toolwire.token_formulas import (
     AreaImages,
     FlatImages,

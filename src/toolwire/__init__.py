@@ -61,6 +61,7 @@ _LAZY = {
     "estimate_tokens": "toolwire.tokens",
     "TokenEstimate": "toolwire.tokens",
     "fit": "toolwire.context",
+    "ContextBudgetError": "toolwire.context",
     "SessionStore": "toolwire.store",
     "BlobStore": "toolwire.store",
     "from_mcp": "toolwire.mcp",
@@ -85,7 +86,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:
     from .capability import Capabilities, capabilities
     from .content import File, Json, Text, Thinking, ToolCall
-    from .request import Request, encode
+    from .context import ContextBudgetError, fit
+    from .decoders import decode
     from .errors import (
         CapabilityError,
         ConversationError,
@@ -100,6 +102,7 @@ if TYPE_CHECKING:
         UnknownModelError,
         UnsupportedContentError,
     )
+    from .mcp import from_mcp
     from .messages import (
         Assistant,
         ContentOutput,
@@ -118,3 +121,7 @@ if TYPE_CHECKING:
         to_output,
     )
     from .plan import Decision
+    from .readers import read_file, read_file_tool
+    from .request import Request, encode
+    from .store import BlobStore, SessionStore
+    from .tokens import TokenEstimate, estimate_tokens

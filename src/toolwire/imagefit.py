@@ -152,6 +152,8 @@ def _upright(image: Image, orientation: int, target: tuple[int, int], fmt: str) 
     image.load()
     upright = ImageOps.exif_transpose(image) if orientation != 1 else image
     allowed = ("L", "RGB") if fmt == "JPEG" else ("L", "RGB", "RGBA")
+    if upright.mode == "1":  # bilevel scans stay grey, not three times their size as RGB
+        upright = upright.convert("L")
     if upright.mode not in allowed:
         alpha = fmt != "JPEG" and ("A" in upright.getbands() or "transparency" in upright.info)
         upright = upright.convert("RGBA" if alpha else "RGB")

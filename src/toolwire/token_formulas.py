@@ -23,7 +23,8 @@ PAGE_PX = (1275, 1650)
 
 
 def _scale_to(width: int, height: int, factor: float) -> tuple[int, int]:
-    return max(1, math.floor(width * factor)), max(1, math.floor(height * factor))
+    """Both sides scaled and floored; the epsilon keeps 1535.9999… from becoming 1535."""
+    return max(1, math.floor(width * factor + 1e-6)), max(1, math.floor(height * factor + 1e-6))
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class AreaImages:
     max_pixels: int = 784 * 1568
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         factor = min(1.0, self.max_edge / max(width, height))
         if width * height * factor * factor > self.max_pixels:
             factor = math.sqrt(self.max_pixels / (width * height))
@@ -57,6 +59,7 @@ class TileImages:
     name: str = "openai tiles"
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         if detail == "low":
             return self.base, f"{self.base} (detail low)"
         w, h = width, height
@@ -83,6 +86,7 @@ class PatchImages:
     budget: int = 1536
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         w, h = (min(width, 512), min(height, 512)) if detail == "low" else (width, height)
         p = self.patch
         patches = math.ceil(w / p) * math.ceil(h / p)
@@ -107,6 +111,7 @@ class GeminiTiles:
     tile: int = 768
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         if width <= self.small and height <= self.small:
             return self.per_tile, f"{self.per_tile} (both sides <= {self.small} px)"
         tiles = math.ceil(width / self.tile) * math.ceil(height / self.tile)
@@ -123,6 +128,7 @@ class FlatImages:
     by_resolution: tuple[tuple[str, int], ...] = (("low", 280), ("medium", 560), ("high", 1120))
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         tokens = dict(self.by_resolution)[self.resolution]
         return tokens, f"{tokens} (media_resolution {self.resolution})"
 
@@ -135,6 +141,7 @@ class LargestOf:
     name: str = "conservative"
 
     def tokens(self, width: int, height: int, detail: str) -> tuple[int, str]:
+        """(tokens, working) for a ``width`` x ``height`` image as sent."""
         counts = [(rule.tokens(width, height, detail)[0], rule.name) for rule in self.rules]
         tokens, name = max(counts)
         return tokens, f"largest of {len(counts)} formulas ({name})"

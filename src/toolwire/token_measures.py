@@ -110,14 +110,7 @@ def office_text(data: bytes) -> str | None:
     (at most 16 MB of them read); None when the bytes are not such a zip."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            budget, chunks = _OFFICE_READ_BYTES, []
-            for info in archive.infolist():
-                if budget <= 0 or not _OFFICE_TEXT.fullmatch(info.filename):
-                    continue
-                with archive.open(info) as member:
-                    xml = member.read(budget)
-                budget -= len(xml)
-                chunks.append(_TAG.sub(b" ", xml).decode("utf-8", "replace"))
+            chunks = _text_members(archive)
     except (
         zipfile.BadZipFile,
         OSError,
@@ -129,3 +122,17 @@ def office_text(data: bytes) -> str | None:
     ):
         return None
     return " ".join(" ".join(chunks).split()) if chunks else None
+
+
+def _text_members(archive: zipfile.ZipFile) -> list[str]:
+    """Each text-bearing member's XML without its tags, reading at most the byte budget (the
+    decompressed size is bounded by the read, whatever the zip's directory claims)."""
+    budget, chunks = _OFFICE_READ_BYTES, []
+    for info in archive.infolist():
+        if budget <= 0 or not _OFFICE_TEXT.fullmatch(info.filename):
+            continue
+        with archive.open(info) as member:
+            xml = member.read(budget)
+        budget -= len(xml)
+        chunks.append(_TAG.sub(b" ", xml).decode("utf-8", "replace"))
+    return chunks

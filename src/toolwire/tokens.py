@@ -93,8 +93,9 @@ class TokenEstimate:
     share (files included), and every file with its formula.
 
     >>> estimate = estimate_tokens(messages, "anthropic:claude-sonnet-4-5")   # doctest: +SKIP
-    >>> estimate.total, estimate.files[0].formula
-    (1702, 'anthropic w*h/750')
+    >>> photo = estimate.files[0]          # examples/photo.png, 640x480, in a tool result
+    >>> photo.tokens, photo.formula, photo.working
+    (410, 'anthropic w*h/750', '640x480 px / 750')
     """
 
     model: str

@@ -20,12 +20,12 @@ from .app import app
 
 #: Base64 (or data-URL) strings longer than this are shortened unless --full.
 SHORTEN_OVER = 80
-#: The decisions table: header -> key of each decision row. A token column adds "tokens" here
-#: and that key to the rows built in ``render``.
+#: The decisions table: header -> key of each decision row.
 COLUMNS = {
     "file": "identifier",
     "media type": "media_type",
     "mode": "mode",
+    "tokens": "tokens",
     "reason": "reason",
     "notes": "notes",
 }
@@ -52,6 +52,7 @@ def render(
     --conversation), and each file's decision."""
     from ..errors import ToolwireError
     from ..request import encode
+    from ..tokens import estimate_tokens
 
     if bool(files) == (conversation_file is not None):
         typer.echo("give either FILE… or --conversation FILE.json", err=True)
@@ -63,12 +64,21 @@ def render(
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
     kwargs = request.to_json() if full else shorten(request.to_json())
-    decisions = [asdict(d) for d in request.decisions]
+    estimate = estimate_tokens(messages, model)
+    decisions = [
+        {**asdict(d), "tokens": t}
+        for d, t in zip(request.decisions, estimate.for_decisions(request.decisions), strict=True)
+    ]
     if as_json:
-        report = {"model": model, "kwargs": kwargs, "decisions": decisions}
+        report = {
+            "model": model,
+            "kwargs": kwargs,
+            "decisions": decisions,
+            "estimated_tokens": estimate.total,
+        }
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        _print(kwargs, decisions)
+        _print(kwargs, decisions, estimate.total)
 
 
 def load(path: Path) -> list[Any]:
@@ -115,13 +125,13 @@ def shorten(value: Any) -> Any:
     return value
 
 
-def _print(kwargs: dict[str, Any], decisions: list[dict[str, Any]]) -> None:
+def _print(kwargs: dict[str, Any], decisions: list[dict[str, Any]], total: int) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     console.print_json(data=kwargs)
-    table = Table(*COLUMNS, title="Decisions")
+    table = Table(*COLUMNS, title=f"Decisions (request ≈ {total:,} tokens, estimated)")
     for decision in decisions:
         table.add_row(*(_cell(decision[field]) for field in COLUMNS.values()))
     console.print(table)

@@ -1,7 +1,8 @@
 """`toolwire tokens FILE… --model M`: what files cost a model when a tool returns them.
 
 The conversation is the one ``toolwire render`` shows (a user asks, the assistant calls
-``read_files``, the tool returns the files), so the two commands agree.
+``read_files``, the tool returns the files), or a stored one with ``--conversation
+FILE.json``, so the two commands agree.
 """
 
 from __future__ import annotations
@@ -14,33 +15,45 @@ from typing import Annotated
 import typer
 
 from .app import app
-from .render import conversation
+from .render import conversation, load
 
 
 @app.command()
 def tokens(
-    files: Annotated[list[Path], typer.Argument(help="Files the tool returns.")],
     model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    files: Annotated[list[Path] | None, typer.Argument(help="Files the tool returns.")] = None,
+    conversation_file: Annotated[
+        Path | None, typer.Option("--conversation", help="A stored conversation (JSON).")
+    ] = None,
     detail: Annotated[str, typer.Option(help="OpenAI image detail: auto, low or high.")] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
 ) -> None:
-    """Estimate the input tokens MODEL spends on FILES returned by a tool, file by file."""
+    """Estimate the input tokens MODEL spends on FILES returned by a tool (or on a stored
+    --conversation), file by file."""
     from rich.console import Console
     from rich.table import Table
 
     from ..errors import ToolwireError
     from ..tokens import estimate_tokens
 
+    if bool(files) == (conversation_file is not None):
+        typer.echo("give either FILE… or --conversation FILE.json", err=True)
+        raise typer.Exit(2)
     try:
-        estimate = estimate_tokens(conversation(files), model, detail=detail)
+        messages = load(conversation_file) if conversation_file else conversation(files or [])
+        estimate = estimate_tokens(messages, model, detail=detail)
     except ToolwireError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
     if as_json:
         typer.echo(json.dumps(asdict(estimate), indent=2, ensure_ascii=False))
         return
-    table = Table("file", "kind", "mode", "tokens", "formula", "working", title=estimate.family)
+    table = Table(
+        "#", "file", "kind", "mode", "tokens", "formula", "working", title=estimate.family
+    )
     for f in estimate.files:
-        table.add_row(f.identifier, f.kind, f.mode, f"{f.tokens:,}", f.formula, f.working)
-    table.add_row("total", "", "", f"{estimate.total:,}", "with the messages around the files", "")
+        row = (str(f.message_index), f.identifier, f.kind, f.mode, f"{f.tokens:,}", f.formula)
+        table.add_row(*row, f.working)
+    table.add_section()
+    table.add_row("", "total", "", "", f"{estimate.total:,}", "files and messages", "")
     Console().print(table)

@@ -45,7 +45,9 @@ class Provider:
 
 
 def _anthropic_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    specs = [{"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools]
+    specs = [
+        {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
+    ]
     return {**kwargs, "tools": specs}
 
 
@@ -112,13 +114,15 @@ def _aws_missing() -> str | None:
     )
 
 
-def needs_server(url: Callable[[], str], setting: str) -> Callable[[], str | None]:
+def needs_server(
+    url: Callable[[], str], setting: str, default_port: int = 80
+) -> Callable[[], str | None]:
     """A check that passes when something listens at ``url()`` (a local server, no key)."""
 
     def missing() -> str | None:
         address = url()
         parts = urlsplit(address if "://" in address else f"http://{address}")
-        port = parts.port or (443 if parts.scheme == "https" else 80)
+        port = parts.port or (443 if parts.scheme == "https" else default_port)
         try:
             socket.create_connection((parts.hostname or "localhost", port), timeout=2).close()
         except OSError as exc:
@@ -146,7 +150,9 @@ def _anthropic() -> Any:
     return anthropic.Anthropic()
 
 
-def _openai(base_url: str | Callable[[], str] | None = None, key: str = "OPENAI_API_KEY") -> Callable[[], Any]:
+def _openai(
+    base_url: str | Callable[[], str] | None = None, key: str = "OPENAI_API_KEY"
+) -> Callable[[], Any]:
     """An OpenAI client for OpenAI itself or any API that speaks its protocol."""
 
     def connect() -> Any:
@@ -174,7 +180,9 @@ def _vertex() -> Any:
     from google import genai
 
     location = os.environ.get("GOOGLE_CLOUD_LOCATION") or "global"
-    return genai.Client(vertexai=True, project=os.environ["GOOGLE_CLOUD_PROJECT"], location=location)
+    return genai.Client(
+        vertexai=True, project=os.environ["GOOGLE_CLOUD_PROJECT"], location=location
+    )
 
 
 def _bedrock() -> Any:
@@ -236,21 +244,27 @@ def _model_chat(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
     return client.chat(model=model, **kwargs)
 
 
+_xai = _openai("https://api.x.ai/v1", "XAI_API_KEY")
+_openrouter = _openai("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY")
+_compatible = _openai(_compatible_url, "OPENAI_COMPATIBLE_API_KEY")
+_compatible_server = needs_server(_compatible_url, "OPENAI_COMPATIBLE_BASE_URL")
+_ollama_server = needs_server(_ollama_host, "OLLAMA_HOST", default_port=11434)
+
 # fmt: off
 PROVIDERS: dict[str, Provider] = {
-    #                          tools in its shape  credential check                                                client                                          call
-    "anthropic":         Provider(_anthropic_tools, needs_env("ANTHROPIC_API_KEY"),                                _anthropic,                                     _anthropic_call),
-    "openai":            Provider(_responses_tools, needs_env("OPENAI_API_KEY"),                                   _openai(),                                      _responses_call),
-    "openai-chat":       Provider(_chat_tools,      needs_env("OPENAI_API_KEY"),                                   _openai(),                                      _chat),
-    "groq":              Provider(_chat_tools,      needs_env("GROQ_API_KEY"),                                     _groq,                                          _chat),
-    "xai":               Provider(_chat_tools,      needs_env("XAI_API_KEY"),                                      _openai("https://api.x.ai/v1", "XAI_API_KEY"),   _chat),
-    "openrouter":        Provider(_chat_tools,      needs_env("OPENROUTER_API_KEY"),                               _openai("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"), _chat),
-    "openai-compatible": Provider(_chat_tools,      needs_server(_compatible_url, "OPENAI_COMPATIBLE_BASE_URL"),   _openai(_compatible_url, "OPENAI_COMPATIBLE_API_KEY"), _chat),
-    "google":            Provider(_google_tools,    needs_env("GEMINI_API_KEY", "GOOGLE_API_KEY"),                 _gemini,                                        _google_call),
-    "google-vertex":     Provider(_google_tools,    needs_env("GOOGLE_CLOUD_PROJECT"),                             _vertex,                                        _google_call),
-    "bedrock":           Provider(_bedrock_tools,   _aws_missing,                                                  _bedrock,                                       _bedrock_call),
-    "mistral":           Provider(_chat_tools,      needs_env("MISTRAL_API_KEY"),                                  _mistral,                                       _mistral_call),
-    "cohere":            Provider(_chat_tools,      needs_env("COHERE_API_KEY", "CO_API_KEY"),                     _cohere,                                        _model_chat),
-    "ollama":            Provider(_chat_tools,      needs_server(_ollama_host, "OLLAMA_HOST"),                     _ollama,                                        _model_chat),
+    #                             tools              credential check                               client       call
+    "anthropic":         Provider(_anthropic_tools, needs_env("ANTHROPIC_API_KEY"),                _anthropic,  _anthropic_call),
+    "openai":            Provider(_responses_tools, needs_env("OPENAI_API_KEY"),                   _openai(),   _responses_call),
+    "openai-chat":       Provider(_chat_tools,      needs_env("OPENAI_API_KEY"),                   _openai(),   _chat),
+    "groq":              Provider(_chat_tools,      needs_env("GROQ_API_KEY"),                     _groq,       _chat),
+    "xai":               Provider(_chat_tools,      needs_env("XAI_API_KEY"),                      _xai,        _chat),
+    "openrouter":        Provider(_chat_tools,      needs_env("OPENROUTER_API_KEY"),               _openrouter, _chat),
+    "openai-compatible": Provider(_chat_tools,      _compatible_server,                            _compatible, _chat),
+    "google":            Provider(_google_tools,    needs_env("GEMINI_API_KEY", "GOOGLE_API_KEY"), _gemini,     _google_call),
+    "google-vertex":     Provider(_google_tools,    needs_env("GOOGLE_CLOUD_PROJECT"),             _vertex,     _google_call),
+    "bedrock":           Provider(_bedrock_tools,   _aws_missing,                                  _bedrock,    _bedrock_call),
+    "mistral":           Provider(_chat_tools,      needs_env("MISTRAL_API_KEY"),                  _mistral,    _mistral_call),
+    "cohere":            Provider(_chat_tools,      needs_env("COHERE_API_KEY", "CO_API_KEY"),     _cohere,     _model_chat),
+    "ollama":            Provider(_chat_tools,      _ollama_server,                                _ollama,     _model_chat),
 }
 # fmt: on

@@ -33,9 +33,9 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 import toolwire as tw
 from toolwire.capability import capabilities
 from toolwire.decoders import decode
-from toolwire.request import encode
 from toolwire.mcp import from_mcp
 from toolwire.readers import read_file_tool
+from toolwire.request import encode
 
 EXAMPLES = Path(__file__).resolve().parent
 PROMPT = (
@@ -84,10 +84,11 @@ async def run(args: argparse.Namespace, provider: Provider, model_id: str) -> in
         tools = [Tool(reader.name, reader.description, reader.parameters)]
         tools += [_tool(t) for t in listed]
         history: list[Any] = [tw.System(SYSTEM), _first_message(args.prompt, args.attach)]
-        client = None
+        client, shown = None, 0
         for turn in range(1, args.max_turns + 1):
             request = encode(history, args.model, on_unsupported="text")
-            _summarise(turn, args.model, history, request, tools)
+            _summarise(turn, request, tools, len(history), since=shown)
+            shown = len(history)
             client = client or _connect(provider)
             if client is None:
                 return NO_CREDENTIALS
@@ -162,15 +163,16 @@ async def _call_mcp(call: tw.ToolCall, session: ClientSession) -> tw.ToolResult:
         return tw.ToolResult.of(call.id, call.name, exc)
 
 
-def _summarise(turn: int, model: str, history: list[Any], request: Any, tools: list[Tool]) -> None:
-    """One line for the request, one per file Decision."""
+def _summarise(turn: int, request: Any, tools: list[Tool], messages: int, since: int) -> None:
+    """One line for the request, then one per Decision on a file of the messages since ``since``."""
     names = ", ".join(t.name for t in tools)
-    print(f"turn {turn}: {model}, {len(history)} messages, tools offered: {names}")
+    print(f"turn {turn}: {request.model}, {messages} messages, tools offered: {names}")
     for d in request.decisions:
-        print(
-            f"  decision: {d.identifier} ({d.media_type}, message {d.message_index}) "
-            f"-> {d.mode}: {d.reason}"
-        )
+        if d.message_index >= since:
+            print(
+                f"  decision: {d.identifier} ({d.media_type}, message {d.message_index}) "
+                f"-> {d.mode}: {d.reason}"
+            )
 
 
 def _show(reply: tw.Assistant) -> None:

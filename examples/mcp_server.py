@@ -18,7 +18,7 @@ from mcp.types import ImageContent
 try:
     from mcp.server.mcpserver import MCPServer
 except ImportError:  # mcp 1.x
-    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef]
+    from mcp.server.fastmcp import FastMCP as MCPServer  # type: ignore[no-redef,attr-defined]
 
 PHOTO = Path(__file__).with_name("photo.png")
 SKIES = ("clear", "cloudy", "rain", "snow")
@@ -38,7 +38,8 @@ class Weather(TypedDict):
 def screenshot() -> ImageContent:
     """Take a screenshot of the user's screen (a PNG image)."""
     data = base64.b64encode(PHOTO.read_bytes()).decode("ascii")
-    return ImageContent(type="image", data=data, mimeType="image/png")
+    # Validated from the wire names, which mcp 1.x and 2.x share.
+    return ImageContent.model_validate({"type": "image", "data": data, "mimeType": "image/png"})
 
 
 @server.tool()

@@ -4,6 +4,8 @@ it runs the whole loop (tool calls on read_file and on the MCP server, results s
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 import json
 import os
 import re
@@ -19,12 +21,16 @@ from typing import Any
 
 import pytest
 
-from toolwire.capability import providers
+import toolwire as tw
+from toolwire.capability import capabilities, providers
+from toolwire.request import encode
 
 pytest.importorskip("mcp", reason="the mcp extra is not installed")
 
 REPO = Path(__file__).parents[1]
 AGENT = REPO / "examples" / "agent.py"
+sys.path.insert(0, str(AGENT.parent))  # the example and its provider table, imported below
+agent = importlib.import_module("agent")
 MODELS = {
     "anthropic": "anthropic:claude-sonnet-4-5",
     "openai": "openai:gpt-5",
@@ -121,6 +127,48 @@ def test_without_credentials_the_agent_stops_before_the_first_model_call(
     assert "tools offered: read_file, screenshot, weather" in output  # listed by the MCP server
     assert re.search(r"decision: photo\.png \(image/png, message 1\) -> (native|text): ", output)
     assert not re.search(r"^(assistant:|  call )", output, re.MULTILINE)
+
+
+# --- the tool definitions, against each SDK's strict request types -----------------------------
+
+WIRES_TAKING_THE_MODEL = {"google", "bedrock", "openai_chat"}  # their validate(kwargs, model)
+# Their validators check messages only: the tools must have the chat shape (checked strictly
+# with openai's types) and the SDK's own tool model must read them back.
+SDK_TOOL = {"mistral": ("mistralai.client.models", "Tool"), "cohere": ("cohere.types", "ToolV2"),
+            "ollama": ("ollama", "Tool")}  # fmt: skip
+
+
+async def _listed_tools() -> list[Any]:
+    async with agent.mcp_session(agent._parser().get_default("mcp")) as session:
+        return [agent._tool(t) for t in (await session.list_tools()).tools]
+
+
+@pytest.fixture(scope="module")
+def tools() -> list[Any]:
+    """read_file and the example MCP server's tools, as the agent lists them."""
+    reader = tw.read_file_tool
+    listed = asyncio.run(_listed_tools())
+    return [agent.Tool(reader.name, reader.description, reader.parameters), *listed]
+
+
+@pytest.mark.parametrize("provider", sorted(MODELS))
+def test_the_offered_tools_fit_the_providers_sdk_types(provider, tools) -> None:
+    model = MODELS[provider]
+    wire = capabilities(model).wire
+    kwargs = agent.PROVIDERS[provider].offer(encode([tw.User("hi")], model).kwargs, tools)
+    strict = importlib.import_module(f"providers.strict_{wire}")
+    if wire in WIRES_TAKING_THE_MODEL:
+        strict.validate(kwargs, model)
+    else:
+        strict.validate(kwargs)
+    if provider in SDK_TOOL:
+        importlib.import_module("providers.strict_openai_chat").validate(
+            {"messages": [], "tools": kwargs["tools"]}
+        )
+        module, name = SDK_TOOL[provider]
+        tool_type = getattr(importlib.import_module(module), name)
+        read_back = [tool_type.model_validate(spec).function.name for spec in kwargs["tools"]]
+        assert read_back == [t.name for t in tools]
 
 
 # --- the whole loop, against a local OpenAI-compatible server ---------------------------------

@@ -323,7 +323,7 @@ import sys
 from pathlib import Path
 import toolwire as tw
 for path in sorted(Path(sys.argv[1]).rglob("*")):
-    if path.is_file() and path.name != "make_examples.py":
+    if path.is_file() and path.name != "make_examples.py" and "__pycache__" not in path.parts:
         tw.File.from_path(path).text_fallback()
 heavy = ("PIL", "pypdfium2", "pypdf", "docx", "pptx", "openpyxl", "mutagen", "av")
 print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))

@@ -25,7 +25,8 @@ from toolwire.mediatypes import (
 )
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-NOT_EXAMPLES = {"README.md", "make_examples.py"}  # documentation and the generator
+# Documentation, the generator, and the agent example's scripts (examples/agent.py).
+NOT_EXAMPLES = {"README.md", "make_examples.py", "agent.py", "_agent_providers.py", "mcp_server.py"}
 
 #: Every example file and the media type its bytes (and, for csv/md, its name) declare.
 EXPECTED = {
@@ -67,7 +68,7 @@ def test_every_example_file_has_an_expected_media_type():
     on_disk = {
         p.relative_to(EXAMPLES).as_posix()
         for p in EXAMPLES.rglob("*")
-        if p.is_file() and p.name not in NOT_EXAMPLES
+        if p.is_file() and p.name not in NOT_EXAMPLES and "__pycache__" not in p.parts
     }
     assert on_disk == set(EXPECTED)
 

@@ -9,8 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from .app import app
-
-_SHOWN_BASE64 = 60
+from .render import shorten
 
 
 @app.command()
@@ -27,15 +26,21 @@ def read(
     """Read FILE as the read_file tool would: the text parts, then one line per file."""
     import toolwire as tw
 
-    window = {"page_start": page_start, "page_end": page_end, "offset": offset, "limit": limit}
     try:  # FILE is a shell path: relative to the working directory, not to --root
-        result = tw.read_file(file.absolute(), root=root, **window)
+        result = tw.read_file(
+            file.absolute(),
+            root=root,
+            page_start=page_start,
+            page_end=page_end,
+            offset=offset,
+            limit=limit,
+        )
     except tw.ToolwireError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from exc
     if as_json:
         dumped = result.model_dump(mode="json")
-        typer.echo(json.dumps(dumped if full else _shorten(dumped), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(dumped if full else shorten(dumped), indent=2, ensure_ascii=False))
         return
     _print(result)
 
@@ -53,21 +58,3 @@ def _print(result: Any) -> None:
             console.print(line, style="bold cyan", markup=False)
         elif isinstance(part, tw.Text):
             console.print(part.text, markup=False)
-
-
-def _shorten(value: Any) -> Any:
-    """The JSON with every inline base64 ``data`` string cut to its first characters."""
-    if isinstance(value, dict):
-        return {
-            key: _cut(item) if key == "data" and isinstance(item, str) else _shorten(item)
-            for key, item in value.items()
-        }
-    if isinstance(value, list):
-        return [_shorten(item) for item in value]
-    return value
-
-
-def _cut(data: str) -> str:
-    if len(data) <= _SHOWN_BASE64:
-        return data
-    return f"{data[:_SHOWN_BASE64]}… ({len(data):,} base64 characters; --full shows all)"

@@ -29,7 +29,7 @@ COLUMNS = {
     "reason": "reason",
     "notes": "notes",
 }
-_BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/]+={0,2})")
+_BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/_-]+={0,2})")  # std or url-safe
 
 
 @app.command()

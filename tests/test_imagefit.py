@@ -207,7 +207,10 @@ def test_encode_records_the_resize_and_leaves_the_conversation_untouched():
     messages = conversation(File.from_bytes(original, name="shot.png"))
     request = encode(messages, "anthropic:claude-sonnet-4-5")
     (decision,) = request.decisions
-    assert decision.notes[0].startswith("resized 3000x2000 -> 1568x1045 (fit_edge 1568 px)")
+    # 1568 px on the long edge would still be 1.64 MP: the pixel cap (~1.15 MP) binds first.
+    assert decision.notes[0].startswith(
+        "resized 3000x2000 -> 1358x905 (fit_edge 1568 px, max_pixels 1,229,312)"
+    )
     assert messages[2].output.value[0].read() == original
 
 

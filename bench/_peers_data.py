@@ -70,10 +70,17 @@ class Conversation:
 
 
 def photo(
-    width: int, height: int, seed: int, grain: int = 80, quality: int = 90, coarse: int = 2
+    width: int,
+    height: int,
+    seed: int,
+    grain: int = 80,
+    quality: int = 90,
+    coarse: int = 2,
+    camera: bool = False,
 ) -> bytes:
     """A photo-like JPEG: colour gradients with film grain (grain 80 at 12 MP ≈ 3.5 MB);
-    ``coarse`` is the grain size in pixels."""
+    ``coarse`` is the grain size in pixels; ``camera`` adds the EXIF block a phone writes
+    (make, model, orientation 1, date)."""
     from PIL import Image, ImageChops
 
     rnd = random.Random(seed)
@@ -89,8 +96,14 @@ def photo(
         ImageChops.add(radial, noise),
         ImageChops.add(grad.rotate(180).point(lambda v: (v + shift) % 256), noise),
     ]
+    image = Image.merge("RGB", channels)
+    exif = image.getexif()
+    if camera:  # 0x010F Make, 0x0110 Model, 0x0112 Orientation, 0x0132 DateTime
+        exif.update(
+            {0x010F: "Phone", 0x0110: "Camera 12MP", 0x0112: 1, 0x0132: "2026:01:15 09:30:00"}
+        )
     buffer = io.BytesIO()
-    Image.merge("RGB", channels).save(buffer, "JPEG", quality=quality)
+    image.save(buffer, "JPEG", quality=quality, exif=exif)
     return buffer.getvalue()
 
 
@@ -110,10 +123,36 @@ def scanned_pdf(seed: int, pages: int = 2) -> bytes:
 # --- conversations --------------------------------------------------------------------------
 
 SYSTEM = "You are a careful assistant. Use the screenshot tool when you need to see something."
-_WORDS = (
-    "the report shows quarterly figures for each region and the totals differ from last year "
-    "because two accounts moved between teams while the forecast assumed they would not"
-).split()
+_WORDS = [
+    "the",
+    "report",
+    "shows",
+    "quarterly",
+    "figures",
+    "for",
+    "each",
+    "region",
+    "and",
+    "the",
+    "totals",
+    "differ",
+    "from",
+    "last",
+    "year",
+    "because",
+    "two",
+    "accounts",
+    "moved",
+    "between",
+    "teams",
+    "while",
+    "the",
+    "forecast",
+    "assumed",
+    "they",
+    "would",
+    "not",
+]
 
 
 def prose(seed: int, words: int = 80) -> str:
@@ -152,7 +191,13 @@ def agent_session(turns: int = 40, images: int = 20, pdfs: int = 5) -> Conversat
         files: tuple[Blob, ...] = ()
         text = json.dumps({"window": t, "title": f"Window {t}", "status": "ok"})
         if t in image_turns:
-            files = (Blob(photo(640, 480, 1000 + t, grain=100, quality=94, coarse=1), "image/jpeg", f"shot-{t}.jpg"),)
+            files = (
+                Blob(
+                    photo(640, 480, 1000 + t, grain=100, quality=94, coarse=1),
+                    "image/jpeg",
+                    f"shot-{t}.jpg",
+                ),
+            )
             text = f"Screenshot of window {t}."
         conv.turns.append(
             [
@@ -164,7 +209,8 @@ def agent_session(turns: int = 40, images: int = 20, pdfs: int = 5) -> Conversat
 
 
 def parallel_tools(results: int = 8) -> Conversation:
-    """(c) one tool turn: ``results`` parallel calls, each returning a ≈ 1 MB JPEG."""
+    """(c) one tool turn: ``results`` parallel calls, each returning a ≈ 1 MB JPEG of
+    1280x960 — within every target's limits, so no library resizes and all send the same bytes."""
     conv = Conversation(f"(c) {results} parallel results of 1 MB images")
     calls = tuple((f"call_{i}", TOOL["name"], {"target": f"monitor {i}"}) for i in range(results))
     conv.turns.append([Msg("system", SYSTEM), Msg("user", "Take a screenshot of every monitor.")])
@@ -172,7 +218,13 @@ def parallel_tools(results: int = 8) -> Conversation:
         Msg(
             "tool",
             f"Monitor {i}.",
-            files=(Blob(photo(1400, 1000, 2000 + i, grain=130, quality=94, coarse=1), "image/jpeg", f"monitor-{i}.jpg"),),
+            files=(
+                Blob(
+                    photo(1280, 960, 2000 + i, grain=140, quality=95, coarse=1),
+                    "image/jpeg",
+                    f"monitor-{i}.jpg",
+                ),
+            ),
             call_id=call[0],
         )
         for i, call in enumerate(calls)
@@ -186,7 +238,8 @@ def twelve_megapixel(photos: int = 4) -> Conversation:
     conv = Conversation(f"{photos} x 12-MP JPEG photos in one tool result")
     call = ("call_photos", TOOL["name"], {"target": "camera roll"})
     files = tuple(
-        Blob(photo(4000, 3000, 3000 + i), "image/jpeg", f"IMG_{4100 + i}.jpg") for i in range(photos)
+        Blob(photo(4000, 3000, 3000 + i, camera=True), "image/jpeg", f"IMG_{4100 + i}.jpg")
+        for i in range(photos)
     )
     conv.turns.append([Msg("system", SYSTEM), Msg("user", "What is in my last four photos?")])
     conv.turns.append(

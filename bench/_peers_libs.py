@@ -172,7 +172,10 @@ class PydanticAI:
         pending: list[Any] = []
         returns: list[Any] = []
         for m in turn:
-            files = [pm.BinaryContent(f.data, media_type=f.media_type, identifier=f.name) for f in m.files]
+            files = [
+                pm.BinaryContent(f.data, media_type=f.media_type, identifier=f.name)
+                for f in m.files
+            ]
             if m.role == "system":
                 pending.append(pm.SystemPromptPart(m.text))
             elif m.role == "user":
@@ -206,7 +209,12 @@ class PydanticAI:
         key = target.key
         if key == "anthropic":
             system, messages = payload
-            return {"model": target.model, "max_tokens": 1024, "system": system, "messages": messages}
+            return {
+                "model": target.model,
+                "max_tokens": 1024,
+                "system": system,
+                "messages": messages,
+            }
         if key == "openai-chat":
             return {"model": target.model, "messages": payload}
         if key == "openai-responses":
@@ -282,7 +290,11 @@ class LiteLLM:
                 out.append({"role": m.role, "content": content})
             elif m.role == "assistant":
                 calls = [
-                    {"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+                    {
+                        "id": i,
+                        "type": "function",
+                        "function": {"name": n, "arguments": json.dumps(a)},
+                    }
                     for i, n, a in m.calls
                 ]
                 out.append({"role": "assistant", "content": m.text, "tool_calls": calls})

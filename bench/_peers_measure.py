@@ -70,8 +70,7 @@ def peak_bytes(run: Callable[[Any], Any], arg: Any) -> int:
 # --- imports ----------------------------------------------------------------------------------
 
 _IMPORT_PROBE = (
-    "import time; start = time.perf_counter(); {stmt}; "
-    "print(time.perf_counter() - start)"
+    "import time; start = time.perf_counter(); {stmt}; print(time.perf_counter() - start)"
 )
 
 

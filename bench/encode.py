@@ -31,9 +31,9 @@ from typing import Any
 from toolwire import b64
 from toolwire.capability import capabilities
 from toolwire.content import File, Text, ToolCall
-from toolwire.request import encode
 from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.providers import WIRES
+from toolwire.request import encode
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 

@@ -46,7 +46,10 @@ RESULTS = Path(__file__).with_name("results.md")
 KEEP_MARK = "<!-- notes below this line are kept when peers.py rewrites the file -->"
 IMPORTS = {
     "toolwire": ("import toolwire", TW_ENCODE_IMPORT),
-    "pydantic_ai": ("import pydantic_ai", "from pydantic_ai.models.anthropic import AnthropicModel"),
+    "pydantic_ai": (
+        "import pydantic_ai",
+        "from pydantic_ai.models.anthropic import AnthropicModel",
+    ),
     "litellm": ("import litellm", "import litellm"),
 }
 
@@ -149,12 +152,24 @@ def single_section(report: Report, libs: dict[str, Any], convs: list[Any], reps:
             if cold.seconds and fastest:
                 key = f"{conv.label[:3]} {target.label}"
                 worst[key] = cold.seconds / fastest
-        head = ["target", "floor", "toolwire", "toolwire warm", "pydantic-ai", "litellm",
-                "litellm input build", "pydantic-ai / tw", "litellm / tw", "litellm+input / tw"]
+        head = [
+            "target",
+            "floor",
+            "toolwire",
+            "toolwire warm",
+            "pydantic-ai",
+            "litellm",
+            "litellm input build",
+            "pydantic-ai / tw",
+            "litellm / tw",
+            "litellm+input / tw",
+        ]
         title = f"One encode, ms (median of {r}) — {conv.label}, {conv.media_bytes / 1e6:.1f} MB of media"
         report.add(title, table(head, rows))
     head = ["conv", "target", "toolwire", "pydantic-ai", "litellm"]
-    report.add("Peak memory of one encode, MB (tracemalloc, toolwire cold)", table(head, memory_rows))
+    report.add(
+        "Peak memory of one encode, MB (tracemalloc, toolwire cold)", table(head, memory_rows)
+    )
     return worst
 
 
@@ -175,15 +190,34 @@ def loop_section(report: Report, libs: dict[str, Any], conv: Any, reps: int) -> 
         if ours and fastest:
             factor = fastest / ours
             if target.needs_base64:
-                report.goal(factor >= 5, f"agent loop {target.label}: fastest peer / toolwire = {factor:.2f}× (goal ≥ 5×)")
+                report.goal(
+                    factor >= 5,
+                    f"agent loop {target.label}: fastest peer / toolwire = {factor:.2f}× (goal ≥ 5×)",
+                )
             else:
-                report.goal(factor >= 1, f"agent loop {target.label}: fastest peer / toolwire = {factor:.2f}× (goal ≥ 1×, no slower)")
+                report.goal(
+                    factor >= 1,
+                    f"agent loop {target.label}: fastest peer / toolwire = {factor:.2f}× (goal ≥ 1×, no slower)",
+                )
         else:
-            report.goal(None, f"agent loop {target.label}: {cells['toolwire'].note or 'no peer figure'}")
-    head = ["target", "toolwire", "(build)", "pydantic-ai", "(build)", "litellm", "(build)",
-            "pydantic-ai / tw", "litellm / tw"]
-    title = (f"Agent loop on (b), ms: {len(conv.turns)} encodes of the growing history (median of "
-             f"{reps}); (build) = building each turn's native messages, not in the total")
+            report.goal(
+                None, f"agent loop {target.label}: {cells['toolwire'].note or 'no peer figure'}"
+            )
+    head = [
+        "target",
+        "toolwire",
+        "(build)",
+        "pydantic-ai",
+        "(build)",
+        "litellm",
+        "(build)",
+        "pydantic-ai / tw",
+        "litellm / tw",
+    ]
+    title = (
+        f"Agent loop on (b), ms: {len(conv.turns)} encodes of the growing history (median of "
+        f"{reps}); (build) = building each turn's native messages, not in the total"
+    )
     report.add(title, table(head, rows))
 
 
@@ -198,17 +232,39 @@ def wire_section(report: Report, libs: dict[str, Any], conv: Any) -> None:
         ours = size["toolwire"]
         rows.append(
             [target.label]
-            + [mb(size[n]) if size[n] else cells[n].note for n in ("toolwire", "pydantic-ai", "litellm")]
-            + [ratio(min(peers), ours) if peers else "–", as_given, as_sent,
-               ms(cells["toolwire"].seconds)]
+            + [
+                mb(size[n]) if size[n] else cells[n].note
+                for n in ("toolwire", "pydantic-ai", "litellm")
+            ]
+            + [
+                ratio(min(peers), ours) if peers else "–",
+                as_given,
+                as_sent,
+                ms(cells["toolwire"].seconds),
+            ]
         )
-        if target.key in ("anthropic", "openai-chat", "openai-responses", "gemini-3") and ours and peers:
+        if (
+            target.key in ("anthropic", "openai-chat", "openai-responses", "gemini-3")
+            and ours
+            and peers
+        ):
             factor = min(peers) / ours
             same = as_given == as_sent and as_given != "n/a"
-            report.goal(factor >= 4 and same, f"12-MP bytes {target.label}: smallest peer body / toolwire = "
-                        f"{factor:.2f}× (goal ≥ 4×) at token estimate {as_sent} (as given: {as_given})")
-    head = ["target", "toolwire MB", "pydantic-ai MB", "litellm MB", "smallest peer / tw",
-            "est. tokens as given", "est. tokens as sent", "toolwire encode ms (incl. fitting)"]
+            report.goal(
+                factor >= 4 and same,
+                f"12-MP bytes {target.label}: smallest peer body / toolwire = "
+                f"{factor:.2f}× (goal ≥ 4×) at token estimate {as_sent} (as given: {as_given})",
+            )
+    head = [
+        "target",
+        "toolwire MB",
+        "pydantic-ai MB",
+        "litellm MB",
+        "smallest peer / tw",
+        "est. tokens as given",
+        "est. tokens as sent",
+        "toolwire encode ms (incl. fitting)",
+    ]
     media = conv.media_bytes / 1e6
     report.add(f"Bytes on the wire — {conv.label} ({media:.1f} MB of JPEG)", table(head, rows))
 
@@ -236,7 +292,8 @@ def header(convs: list[Any]) -> str:
         "",
         f"Generated by `bench/peers.py` on {time.strftime('%Y-%m-%d %H:%M')} — Python "
         f"{platform.python_version()}, {platform.machine()}, {os.cpu_count()} CPUs; "
-        + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".",
+        + ", ".join(f"{k} {v}" for k, v in versions.items())
+        + ".",
         "",
         "Ratios are peer / toolwire: above 1× toolwire is faster (or smaller). What each library's"
         " timed call is, exactly, is in `bench/_peers_libs.py`'s docstring. *toolwire* is a cold"
@@ -244,10 +301,12 @@ def header(convs: list[Any]) -> str:
         " process. *floor* is base64 of every file to text. LiteLLM's input already holds its"
         " files as base64 data URLs; *litellm input build* is the time to make them.",
         "",
-        "Conversations: " + "; ".join(
+        "Conversations: "
+        + "; ".join(
             f"{c.label}: {len(c.messages)} messages, {len(c.files)} files, {c.media_bytes / 1e6:.1f} MB"
             for c in convs
-        ) + ".",
+        )
+        + ".",
         "",
     ]
     return "\n".join(lines)
@@ -285,7 +344,10 @@ def main() -> None:
         imports_section(report, import_runs)
     worst = single_section(report, libs, convs, reps)
     for key, factor in worst.items():
-        report.goal(factor <= 1.1, f"one encode {key}: toolwire / fastest peer = {factor:.2f}× (goal ≤ 1.1×)")
+        report.goal(
+            factor <= 1.1,
+            f"one encode {key}: toolwire / fastest peer = {factor:.2f}× (goal ≤ 1.1×)",
+        )
     loop_section(report, libs, convs[1], loop_reps)
     wire_section(report, libs, photos)
     print(f"total {time.perf_counter() - started:.0f} s", file=sys.stderr)

@@ -11,9 +11,9 @@ import pytest
 
 from toolwire.capability import capabilities, with_cell
 from toolwire.content import File, ToolCall
-from toolwire.request import Request, encode
 from toolwire.errors import FetchError, UnknownModelError, UnsupportedContentError
 from toolwire.messages import Assistant, ToolResult, User
+from toolwire.request import Request, encode
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MODEL = "anthropic:claude-sonnet-4-5"

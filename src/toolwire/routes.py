@@ -6,8 +6,10 @@ This is the only place that reads a capability cell to decide where a file goes.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .capability import Capabilities, Cell
 from .content import File
@@ -109,7 +111,7 @@ def _finish(
 ) -> Route:
     notes = [fetched_note] if fetched_note else []
     if fit is not None and file.kind == "image" and file.source.is_local:
-        file, note = fit(file, cell)
+        file, note = _fit_once(file, cell, fit)
         if note:
             notes.append(note)
     if cell.max_bytes and file.source.is_local:
@@ -121,6 +123,27 @@ def _finish(
                 f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
             )
     return Route(mode, file, f"{where} ({cell.evidence})", tuple(notes))
+
+
+#: fit's answer per File object, cell and fit function: an agent re-encodes its whole history
+#: every turn, and without this every image's header would be parsed (and an oversized image
+#: fetched from the resize cache and wrapped in a new File) on every turn. An entry leaves with
+#: its File, so an id is never reused for another File; it holds the fitted File, never the
+#: original (which would keep it alive).
+_fitted: dict[tuple[int, Cell, Callable[..., Any]], tuple[File | None, str | None]] = {}
+
+
+def _fit_once(
+    file: File, cell: Cell, fit: Callable[[File, Cell], tuple[File, str | None]]
+) -> tuple[File, str | None]:
+    key = (id(file), cell, fit)
+    hit = _fitted.get(key)
+    if hit is not None:
+        return hit[0] or file, hit[1]
+    fitted, note = fit(file, cell)
+    _fitted[key] = (None if fitted is file else fitted, note)
+    weakref.finalize(file, _fitted.pop, key, None)
+    return fitted, note
 
 
 _WHERE = {

@@ -136,12 +136,26 @@ def capabilities(model: str, overrides: dict[str, Any] | None = None) -> Capabil
     ``overrides`` has the shape of one target in capabilities.toml (target fields, ``media``
     cells, ``models`` rows); its cells win over the package's and the environment's.
     """
+    if not overrides:
+        table = _table()
+        known = _resolved.get(model)
+        if known is not None and known[0] is table:
+            return known[1]
     provider, model_id = split_model(model)
     target = _target(provider, model)
     if overrides:
         where = f"capabilities= for {provider}"
         target = _merge_target(target, _validate_target(where, overrides), where)
-    return _resolve(provider, model_id, target)
+        return _resolve(provider, model_id, target)
+    found = _resolve(provider, model_id, target)
+    _resolved[model] = (table, found)
+    return found
+
+
+#: model -> (the table it was resolved from, its capabilities): an agent encodes for the same
+#: model every turn, and resolving walks every row of the target. Keyed by the table object so
+#: that reloading the table (a new TOOLWIRE_CAPABILITIES) never serves a stale answer.
+_resolved: dict[str, tuple[dict[str, Any], Capabilities]] = {}
 
 
 def providers() -> list[str]:

@@ -8,6 +8,7 @@ openai-compatible speak openai_chat).
 from __future__ import annotations
 
 import importlib
+import sys
 from types import ModuleType
 
 WIRES = {
@@ -23,5 +24,6 @@ WIRES = {
 
 
 def wire_module(wire: str) -> ModuleType:
-    """The encoder module for a wire name."""
-    return importlib.import_module(WIRES[wire])
+    """The encoder module for a wire name (imported on first use)."""
+    name = WIRES[wire]
+    return sys.modules.get(name) or importlib.import_module(name)

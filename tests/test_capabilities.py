@@ -298,6 +298,10 @@ def test_a_bedrock_arn_without_a_family_gets_the_safe_defaults() -> None:
         "mistral-small3.2",
         "mistral-small3.3:24b",  # CAPABILITIES.md: mistral-small3.1 and later
         "library/llava:7b",
+        "library/llama3.2-vision",
+        "hf.co/someone/moondream2:latest",
+        "library/minicpm-v:8b",
+        "gemma3:4b",
     ],
 )
 def test_ollama_vision_models_take_images_in_tool_messages(model_id: str) -> None:
@@ -305,7 +309,16 @@ def test_ollama_vision_models_take_images_in_tool_messages(model_id: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "model_id", ["llama3.1:8b", "qwen3:8b", "mistral-small:22b", "mistral-small3:24b", "phi4"]
+    "model_id",
+    [
+        "llama3.1:8b",
+        "qwen3:8b",
+        "mistral-small:22b",
+        "mistral-small3:24b",
+        "phi4",
+        "gemma3:1b",  # gemma3's 270m and 1b sizes are text-only
+        "library/gemma3:270m",
+    ],
 )
 def test_other_ollama_models_refuse_images(model_id: str) -> None:
     assert mode_of(f"ollama:{model_id}", "image/png") == "error"

@@ -494,6 +494,22 @@ def test_fetch_failures_are_wrapped_with_the_url() -> None:
         plan(url_turn(), BEDROCK, fetch=fetch)
 
 
+def test_a_callers_fetcher_gets_the_same_size_cap_as_the_built_in_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from toolwire import fetch as fetch_module
+
+    photo = (EXAMPLES / "photo.png").read_bytes()
+    monkeypatch.setattr(fetch_module, "MAX_FETCH_BYTES", len(photo) - 1)
+    with pytest.raises(FetchError, match=f"returned .* for {REMOTE}, over the .* cap"):
+        plan(url_turn(), BEDROCK, fetch=lambda url: photo)
+
+
+def test_a_fetcher_that_returns_no_bytes_is_refused_by_name() -> None:
+    with pytest.raises(FetchError, match=f"returned str for {REMOTE}, not bytes"):
+        plan(url_turn(), BEDROCK, fetch=lambda url: "not bytes")  # type: ignore[arg-type,return-value]
+
+
 def test_images_are_fitted_through_the_planner_and_the_decision_notes_it() -> None:
     def fit(file: File, cell: Cell) -> tuple[File, str | None]:
         return file, f"fitted to {cell.fit_edge}"
@@ -514,3 +530,52 @@ def test_system_texts_are_joined_for_wires_with_a_system_parameter() -> None:
 def test_the_plan_carries_the_capabilities_it_was_made_for() -> None:
     caps = with_cell(CLAUDE, "image/png", tool_result="fallback", user_sources=("bytes",))
     assert plan([User("hi")], caps).caps is caps
+
+
+# --- count limits ------------------------------------------------------------------------------
+
+BEDROCK_CLAUDE = capabilities("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+
+
+def shots(count: int) -> list[Any]:
+    """``count`` tool turns, each returning one distinct small PNG."""
+    png = (EXAMPLES / "photo.png").read_bytes()
+    messages: list[Any] = [User("Watch the screen.")]
+    for i in range(count):
+        shot = File.from_bytes(png + bytes([i]), "image/png", name=f"shot-{i}.png")
+        messages += [calls(f"c{i}"), result(f"c{i}", [shot])]
+    return messages
+
+
+def test_bedrock_takes_at_most_twenty_images_per_request_and_names_the_oldest_beyond() -> None:
+    assert BEDROCK_CLAUDE.cell("image/png").max_count == 20  # type: ignore[union-attr]
+    plan(shots(20), BEDROCK_CLAUDE)  # exactly the limit: fine
+    with pytest.raises(UnsupportedContentError) as caught:
+        plan(shots(22), BEDROCK_CLAUDE)
+    assert [f.identifier for f in caught.value.files] == ["shot-0.png", "shot-1.png"]
+    assert "at most 20 files" in caught.value.files[0].reason
+    assert "this conversation has 22" in caught.value.files[0].reason
+
+
+def test_text_mode_replaces_the_oldest_files_beyond_the_count_and_keeps_the_newest() -> None:
+    laid_out = plan(shots(22), BEDROCK_CLAUDE, on_unsupported="text")
+    modes = [(d.identifier, d.mode) for d in laid_out.decisions]
+    assert modes[:2] == [("shot-0.png", "text"), ("shot-1.png", "text")]
+    assert {mode for _, mode in modes[2:]} == {"native"} and len(modes) == 22
+
+
+def test_documents_are_counted_apart_from_images() -> None:
+    pdf = (EXAMPLES / "report.pdf").read_bytes()
+    docs = [File.from_bytes(pdf + b"%" + bytes([i]), name=f"doc-{i}.pdf") for i in range(6)]
+    messages = [*shots(20), User(["Read these.", *docs])]
+    with pytest.raises(UnsupportedContentError) as caught:
+        plan(messages, BEDROCK_CLAUDE)
+    assert [f.identifier for f in caught.value.files] == ["doc-0.pdf"]
+
+
+def test_a_count_limit_comes_from_the_table_and_can_be_overridden() -> None:
+    roomy = with_cell(BEDROCK_CLAUDE, "image/png", max_count=None)
+    assert len(plan(shots(22), roomy).decisions) == 22
+    strict = with_cell(CLAUDE, "image/png", max_count=1)
+    with pytest.raises(UnsupportedContentError, match="at most 1 files"):
+        plan(shots(2), strict)

@@ -17,7 +17,7 @@ import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -31,21 +31,15 @@ SIGNATURES = ("optional", "required")
 
 _TARGET_KEYS = {
     "wire", "extra", "followup", "user_after_tool", "error_status", "file_ids",
-    "version_pattern", "thought_signatures", "media", "models",
+    "version_pattern", "thought_signatures", "thinking_issuer", "media", "models",
 }  # fmt: skip
 _ROW_KEYS = {
-    "label",
-    "match",
-    "min_version",
-    "media",
-    "followup",
-    "user_after_tool",
-    "error_status",
-    "thought_signatures",
-}
+    "label", "match", "min_version", "media", "followup", "user_after_tool", "error_status",
+    "thought_signatures", "thinking_issuer",
+}  # fmt: skip
 _CELL_KEYS = {
     "types", "tool_result", "tool_sources", "user_sources", "max_bytes", "max_edge",
-    "fit_edge", "max_pixels", "evidence",
+    "fit_edge", "max_pixels", "max_count", "evidence",
 }  # fmt: skip
 # The type each field must have, and how to say it in an error.
 _FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -54,6 +48,7 @@ _FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
     "file_ids": (str, "a provider name"),
     "version_pattern": (str, "a regular expression"),
     "label": (str, "a string"),
+    "thinking_issuer": (str, "a string"),
     "evidence": (str, "a string"),
     "error_status": (bool, "true or false"),
     "min_version": ((int, float), "a number"),
@@ -76,6 +71,8 @@ class Cell:
     max_edge: int | None = None
     fit_edge: int | None = None
     max_pixels: int | None = None
+    #: Most files of this cell's types in one request (Bedrock: 20 images, 5 documents).
+    max_count: int | None = None
     evidence: str = ""
 
     @property
@@ -100,6 +97,14 @@ class Capabilities:
     #: "required" where the model rejects a replayed function call without a thought signature
     #: (Gemini >= 3); encoders then send the provider's documented placeholder.
     thought_signatures: str = "optional"
+    #: Who can verify this model's signed thinking: decoded Thinking records it, and encoders
+    #: replay thinking only to the same issuer (Bedrock: per model family, not per provider).
+    issuer: str = ""
+
+    @cached_property
+    def has_count_limits(self) -> bool:
+        """Whether any cell limits its files per request (most targets: none)."""
+        return any(c.max_count for c in self.cells.values())
 
     def cell(self, media_type: str) -> Cell | None:
         """The cell for this media type, or None when the table does not know it."""
@@ -189,7 +194,7 @@ def _target(provider: str, model: str) -> dict[str, Any]:
 
 def _resolve(provider: str, model_id: str, target: dict[str, Any]) -> Capabilities:
     cells = _cells(target.get("media", []))
-    keys = ("followup", "user_after_tool", "error_status", "thought_signatures")
+    keys = ("followup", "user_after_tool", "error_status", "thought_signatures", "thinking_issuer")
     fields = {k: target.get(k) for k in keys}
     applied = []
     version = _version(target.get("version_pattern"), model_id)
@@ -211,6 +216,7 @@ def _resolve(provider: str, model_id: str, target: dict[str, Any]) -> Capabiliti
         rows=tuple(applied),
         cells=cells,
         thought_signatures=fields["thought_signatures"] or "optional",
+        issuer=(fields["thinking_issuer"] or provider).replace("{model}", model_id),
     )
 
 
@@ -242,6 +248,7 @@ def _cells(raw_cells: list[dict[str, Any]]) -> dict[str, Cell]:
             max_edge=raw.get("max_edge"),
             fit_edge=raw.get("fit_edge"),
             max_pixels=raw.get("max_pixels"),
+            max_count=raw.get("max_count"),
             evidence=raw.get("evidence", ""),
         )
         cells.update(dict.fromkeys(types, cell))
@@ -361,7 +368,7 @@ def _validate_cell(where: str, cell: Any) -> None:
     for key in ("tool_sources", "user_sources"):
         for source in cell.get(key, []):
             _check_choice(where, key, source, SOURCES)
-    for key in ("max_bytes", "max_edge", "fit_edge", "max_pixels"):
+    for key in ("max_bytes", "max_edge", "fit_edge", "max_pixels", "max_count"):
         value = cell.get(key)
         if value is not None and (type(value) is not int or value <= 0):
             raise CapabilityError(f"{where}: '{key}' must be a positive integer, not {value!r}")

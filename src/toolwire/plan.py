@@ -36,7 +36,7 @@ from .messages import (
     ToolResult,
     User,
 )
-from .routes import Fetcher, route
+from .routes import Fetcher, Route, route
 
 #: The minimal assistant message between a tool turn and a user turn, where roles must alternate.
 BRIDGE_TEXT = "(continuing)"
@@ -121,8 +121,9 @@ def plan(
     """
     if on_unsupported not in ("error", "text"):
         raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
-    planner = _Planner(caps, on_unsupported, fetch, fit)
-    planner.run(list(messages))
+    messages = list(messages)
+    planner = _Planner(caps, on_unsupported, fetch, fit, _over_count(messages, caps))
+    planner.run(messages)
     if planner.unsupported:
         raise UnsupportedContentError(
             f"{caps.provider}:{caps.model}", planner.unsupported, caps.accepted()
@@ -136,6 +137,9 @@ class _Planner:
     on_unsupported: str
     fetch: Fetcher | None
     fit: Callable[[File, Cell], tuple[File, str | None]] | None
+    #: per cell with a max_count: how many of its files, oldest first, the request leaves out
+    demote: dict[Cell, int] = field(default_factory=dict)
+    seen: dict[Cell, int] = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
@@ -254,7 +258,9 @@ class _Planner:
 
     def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[str, Any]:
         """(mode, what to send): the routed File, or a Text for text mode."""
-        chosen = route(file, in_tool_result, self.caps, self.fetch, self.fit)
+        chosen = self._over_limit(file) or route(
+            file, in_tool_result, self.caps, self.fetch, self.fit
+        )
         if chosen.mode != "none":
             self._record(file, index, chosen.mode, chosen.reason, chosen.notes)
             return chosen.mode, chosen.file
@@ -266,6 +272,23 @@ class _Planner:
         reason = f"replaced by its text fallback: {chosen.reason}"
         self._record(file, index, "text", reason, ())
         return "text", _text(file.text_fallback())
+
+    def _over_limit(self, file: File) -> Route | None:
+        """A 'none' route for the oldest files of a cell that has more than max_count."""
+        cell = self.caps.cell(file.media_type)
+        if cell is None or cell not in self.demote:
+            return None
+        seen = self.seen[cell] = self.seen.get(cell, 0) + 1
+        if seen > self.demote[cell]:
+            return None
+        total = (cell.max_count or 0) + self.demote[cell]
+        return Route(
+            "none",
+            file,
+            f"one request takes at most {cell.max_count} files of {', '.join(cell.media_types)} "
+            f"and this conversation has {total}: the {self.demote[cell]} oldest are left out "
+            f"({cell.evidence})",
+        )
 
     def _record(
         self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]
@@ -317,6 +340,30 @@ def _in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int,
             "add a ToolResult for each (an error output is fine)"
         )
     return [by_id[c] for c in calls]
+
+
+def _over_count(messages: list[Any], caps: Capabilities) -> dict[Cell, int]:
+    """Per cell with a ``max_count``, how many of the conversation's files exceed it.
+
+    Counted before routing, so the oldest files are the ones left out (as ``fit`` would
+    drop them); a file no route can carry counts too, which only matters when it is itself
+    replaced by text.
+    """
+    if not caps.has_count_limits:
+        return {}
+    counts: dict[Cell, int] = {}
+    for message in messages:
+        if isinstance(message, User) and not isinstance(message.content, str):
+            parts: Sequence[Any] = message.content
+        elif isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
+            parts = message.output.value
+        else:
+            continue
+        for part in parts:
+            cell = caps.cell(part.media_type) if isinstance(part, File) else None
+            if cell is not None and cell.max_count:
+                counts[cell] = counts.get(cell, 0) + 1
+    return {c: n - c.max_count for c, n in counts.items() if c.max_count and n > c.max_count}
 
 
 def _output_parts(result: ToolResult) -> list[Text | Json | File]:

@@ -93,12 +93,26 @@ def _deliverable(
             raise
         except Exception as exc:  # a user-supplied fetcher may raise anything
             raise FetchError(f"fetching {url} failed: {exc}") from exc
+        _check_fetched(url, data)
         fetched = File.from_bytes(data, file.media_type, name=file.name or file.identifier)
         return fetched, f"downloaded from {url}"
     if kind == "foreign":
         owner = file.source.provider  # type: ignore[union-attr]
         return None, f"it is a {owner} file id, which {caps.provider} cannot reference"
     return None, f"its {kind} source is not accepted there ({', '.join(accepted) or 'nothing'})"
+
+
+def _check_fetched(url: str, data: Any) -> None:
+    """The built-in fetcher caps its downloads; a caller's fetcher gets the same cap here."""
+    from .fetch import MAX_FETCH_BYTES
+
+    if not isinstance(data, bytes | bytearray):
+        raise FetchError(f"the fetcher returned {type(data).__name__} for {url}, not bytes")
+    if len(data) > MAX_FETCH_BYTES:
+        raise FetchError(
+            f"the fetcher returned {human_size(len(data))} for {url}, over the "
+            f"{human_size(MAX_FETCH_BYTES)} cap on downloaded files"
+        )
 
 
 def _finish(

@@ -60,8 +60,10 @@ CONTENT = [
 
 def test_reasoning_redacted_reasoning_text_and_parallel_tool_uses_decode_in_order() -> None:
     assert decode(converse(*CONTENT), MODEL).content == [
-        Thinking(text="Read both files.", signature=SIGNATURE, provider="bedrock"),
-        Thinking(text="", signature=REDACTED_TEXT, redacted=True, provider="bedrock"),
+        Thinking(text="Read both files.", signature=SIGNATURE, provider="bedrock:anthropic.claude"),
+        Thinking(
+            text="", signature=REDACTED_TEXT, redacted=True, provider="bedrock:anthropic.claude"
+        ),
         Text(text="Reading both files."),
         ToolCall(id="tooluse_k1Qx", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(id="tooluse_k2Qx", name="read_file", arguments={"path": "report.pdf"}),
@@ -92,7 +94,7 @@ def test_reasoning_without_a_signature_decodes_as_unsigned_thinking() -> None:
         stop_reason="end_turn",
     )
     assert decode(response, "bedrock:amazon.nova-premier-v1:0").content == [
-        Thinking(text="Hmm.", provider="bedrock"),
+        Thinking(text="Hmm.", provider="bedrock:amazon.nova"),
         Text(text="Done."),
     ]
 

@@ -95,6 +95,44 @@ def test_an_empty_reply_raises_naming_the_model_and_the_stop_reason(
     assert "nothing to append" in str(info.value)
 
 
+THINKING_ONLY = [
+    pytest.param(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "thinking", "thinking": "Let me see", "signature": "c2ln"}],
+            "stop_reason": "max_tokens",
+            "usage": {"input_tokens": 10, "output_tokens": 1024},
+        },
+        "anthropic:claude-sonnet-4-5",
+        "max_tokens",
+        id="anthropic",
+    ),
+    pytest.param(
+        {
+            "model": "qwen3:8b",
+            "done": True,
+            "done_reason": "length",
+            "message": {"role": "assistant", "content": "", "thinking": "Hmm, first"},
+        },
+        "ollama:qwen3:8b",
+        "done_reason=length",
+        id="ollama",
+    ),
+]
+
+
+@pytest.mark.parametrize(("response", "model", "reason"), THINKING_ONLY)
+def test_a_reply_of_reasoning_alone_raises_rather_than_appending_a_turn_with_no_answer(
+    response: Any, model: str, reason: str
+) -> None:
+    with pytest.raises(DecodeError, match="returned only reasoning") as info:
+        decode(response, model)
+    assert reason in str(info.value)
+
+
 ERROR_PAYLOADS = [
     pytest.param(
         {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},

@@ -280,7 +280,9 @@ def test_a_decoded_bedrock_turn_goes_back_exactly_as_it_came() -> None:
 
 
 def test_redacted_reasoning_that_is_not_base64_is_refused() -> None:
-    broken = Thinking(text="", signature="not base64!", redacted=True, provider="bedrock")
+    broken = Thinking(
+        text="", signature="not base64!", redacted=True, provider="bedrock:anthropic.claude"
+    )
     with pytest.raises(ConversationError, match="redacted reasoning"):
         encode([User("Hi."), Assistant([broken, Text(text="Hello.")]), User("Go on.")], CLAUDE)
 
@@ -414,3 +416,48 @@ def test_the_validator_accepts_the_shapes_the_bad_cases_break() -> None:
     strict_bedrock.validate({**good, "system": [{"text": "x"}]}, CLAUDE)
     strict_bedrock.validate(user_says(TEXT, pdf_block("a (2) [b]-c", b"x")), LLAMA)
     strict_bedrock.validate(user_says(image({"s3Location": {"uri": "s3://bucket/y.png"}})), LLAMA)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_user_message_of_documents_alone_gets_the_text_block_converse_requires(
+    target: str,
+) -> None:
+    docs = [File.from_bytes(PDF, name="a.pdf"), File.from_bytes(NOTES, name="b.md")]
+    kwargs = encoded([User(docs)], target)  # strict: a document without text fails validation
+    content = kwargs["messages"][0]["content"]
+    assert [next(iter(b)) for b in content] == ["text", "document", "text", "document"]
+    assert content[0] == {"text": f"This is file {content[1]['document']['name']}:"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_documents_merged_into_a_tool_turn_get_a_text_block_too(target: str) -> None:
+    messages = [*turn(ToolResult.of("c1", "fetch", "done")), User([File.from_bytes(PDF)])]
+    kwargs = encoded(messages, target)
+    last = kwargs["messages"][-1]["content"]
+    assert "toolResult" in last[0] and "text" in last[-2] and "document" in last[-1]
+
+
+def test_reasoning_goes_back_to_its_model_family_only() -> None:
+    content = [
+        {"reasoningContent": {"reasoningText": {"text": "Think.", "signature": "c2lnbmF0dXJl"}}},
+        {"text": "Fetching."},
+        {"toolUse": {"toolUseId": "tooluse_abc", "name": "fetch", "input": {}}},
+    ]
+    response = {"output": {"message": {"role": "assistant", "content": content}}}
+    reply = decode({**response, "stopReason": "tool_use"}, CLAUDE)
+    history = [User("Go."), reply, ToolResult.of("tooluse_abc", "fetch", "ok")]
+    other_claude = "bedrock:anthropic.claude-3-7-sonnet-20250219-v1:0"
+    assert encoded(history, other_claude)["messages"][1]["content"][0] == content[0]
+    for target in (NOVA, LLAMA, PIXTRAL, OTHER):  # they cannot verify Claude's signature
+        sent = encoded(history, target)["messages"][1]["content"]
+        assert all("reasoningContent" not in block for block in sent), target
+
+
+def test_an_unknown_familys_reasoning_goes_back_to_the_same_model_only() -> None:
+    content = [{"reasoningContent": {"reasoningText": {"text": "Hmm."}}}, {"text": "Done."}]
+    response = {"output": {"message": {"role": "assistant", "content": content}}}
+    deepseek = "bedrock:us.deepseek.r1-v1:0"
+    history = [User("Hi."), decode({**response, "stopReason": "end_turn"}, deepseek), User("And?")]
+    assert "reasoningContent" in encoded(history, deepseek)["messages"][1]["content"][0]
+    qwen = encoded(history, "bedrock:qwen.qwen3-32b-v1:0")["messages"][1]["content"]
+    assert qwen == [{"text": "Done."}]

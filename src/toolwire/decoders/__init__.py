@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 from ..capability import capabilities
+from ..content import Text, ToolCall
 from ..errors import DecodeError
 from ..messages import Assistant
 from ._common import brief
@@ -41,7 +42,7 @@ def decode(response: Any, model: str) -> Assistant:
     data = as_dict(response)
     module = importlib.import_module(_DECODERS[caps.wire])
     try:
-        message: Assistant = module.decode(data, caps.provider)
+        message: Assistant = module.decode(data, caps.issuer)
     except DecodeError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -50,11 +51,13 @@ def decode(response: Any, model: str) -> Assistant:
             f"({type(exc).__name__}: {exc}) in {brief(data)}. Pass the object the provider's "
             "SDK call returned (or its JSON dict) together with the model it came from."
         ) from exc
-    if not message.content:
+    if not any(isinstance(p, Text | ToolCall) for p in message.content):
+        only = "only reasoning" if message.content else "an empty message"
         raise DecodeError(
-            f"{model} returned an empty message ({module.describe_stop(data)}): there is "
-            "nothing to append to the conversation. Check the stop reason (output limit, "
-            "content filter, refusal) and retry."
+            f"{model} returned {only} ({module.describe_stop(data)}): there is nothing to "
+            "append to the conversation (no answer, no tool call). Check the stop reason "
+            "(output limit, content filter, refusal) and retry, with a larger output limit if "
+            "it was reached."
         )
     return message
 

@@ -21,10 +21,14 @@ The planner lays out each model family (table rows in capabilities.toml); this m
 - JSON in a tool result is a ``json`` block when it is an object; the service rejects anything
   else there ("Provide a json object for the field", sigoden/aichat#1550), and objects holding a
   ``__type`` key too (maximhq/bifrost#5762), so those go as compact JSON text.
+- A message with a document and no text (a user message of files alone) gets a
+  ``This is file {name}:`` text block before each document: Converse requires one.
 - Document names: see bedrock_names (sanitised, unique within the request, stable).
 - Tool use ids outside ``[a-zA-Z0-9_.:-]{1,64}`` (history from another provider) become a stable
   hash, identically in the call and its result.
-- Bedrock's own reasoning goes back as it came; other providers' thinking is dropped.
+- Reasoning goes back as it came to a model of the same family (``Capabilities.issuer``:
+  Claude, Nova, Llama, Mistral; an unknown family only to the same model); other thinking is
+  dropped, since no other model can verify its signature.
 - Call arguments that were not a JSON object (``ToolCall.invalid_arguments``) go as ``{}``:
   ``input`` takes only a JSON document.
 """
@@ -85,6 +89,8 @@ def encode(plan: Plan) -> dict[str, Any]:
         elif isinstance(step, ToolTurn):
             results = [spell.tool_result(r) for r in step.results]
             _append(messages, "user", results + [spell.part(p) for p in step.extra])
+    for message in messages:
+        _label_lone_documents(message["content"])
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
@@ -107,6 +113,16 @@ def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, An
         messages[-1]["content"].extend(blocks)
     else:
         messages.append({"role": role, "content": blocks})
+
+
+def _label_lone_documents(blocks: list[dict[str, Any]]) -> None:
+    """A message holding a document must also hold a text block (CAPABILITIES.md, Bedrock
+    Converse): where the message has none, each document gets its ``This is file`` label."""
+    if any("text" in b for b in blocks):
+        return
+    for i in reversed(range(len(blocks))):
+        if "document" in blocks[i]:
+            blocks.insert(i, {"text": f"This is file {blocks[i]['document']['name']}:"})
 
 
 @dataclass
@@ -142,7 +158,7 @@ class _Speller:
         blocks: list[dict[str, Any]] = []
         for part in message.content:
             if isinstance(part, Thinking):
-                if part.provider == self.plan.caps.provider:
+                if part.provider == self.plan.caps.issuer:  # same family: it can verify
                     blocks.extend(_reasoning(part))
             elif isinstance(part, ToolCall):
                 use = {"toolUseId": tool_use_id(part.id), "name": part.name}

@@ -49,7 +49,7 @@ REPRESENTATIVES = {
     "openai-compatible": ["qwen3"],
     "mistral": ["mistral-large-latest"],
     "cohere": ["command-r-plus", "command-a-vision-07-2025"],
-    "ollama": ["llama3.1:8b", "llama3.2-vision"],
+    "ollama": ["llama3.1:8b", "llama3.2-vision", "gemma3:1b"],
 }
 MODELS = [f"{p}:{m}" for p, models in REPRESENTATIVES.items() for m in models]
 SOURCES = ("bytes", "url", "file_id")

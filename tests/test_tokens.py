@@ -12,6 +12,8 @@ Sources of the worked examples:
   258, larger ones 258 per 768x768 tile; video 263 tokens/s, audio 32 tokens/s; PDF pages as
   images (258 each). "Media resolution" (Gemini 3): images 1120 (high, the default), PDF
   pages 560, video 70 per frame.
+- Anthropic, "PDF support": a page costs about 1,500-3,000 text tokens plus the page as an
+  image (as summarised in /work/shared/CAPABILITIES.md, "Limits and token costs").
 """
 
 from __future__ import annotations
@@ -93,6 +95,54 @@ def test_openai_tile_formula_matches_the_calculating_costs_examples(size, detail
 def test_openai_patch_formula_matches_the_calculating_costs_examples(size, patches):
     assert PatchImages(1.0).tokens(*size, "high")[0] == patches
     assert PatchImages(1.62).tokens(*size, "high")[0] == math.ceil(patches * 1.62)
+
+
+# OpenAI "Images and vision", "Calculating costs": 1024x1024 high is 4 tiles at 768x768
+# (gpt-4o: 85 + 170 x 4 = 765); 2048x4096 high is fitted to 1024x2048, then 768x1536, 6 tiles
+# (gpt-4o: 85 + 170 x 6 = 1105); detail low is the base alone. The same examples, worked with
+# each tile family's own base/tile pair from the doc's table, through the family table.
+@pytest.mark.parametrize(
+    ("model", "square", "tall", "low"),
+    [
+        ("openai:gpt-4o", 85 + 170 * 4, 85 + 170 * 6, 85),  # 765, 1105 as in the doc
+        ("openai:gpt-5", 70 + 140 * 4, 70 + 140 * 6, 70),  # 630, 910
+        ("openai:o3", 75 + 150 * 4, 75 + 150 * 6, 75),  # 675, 975
+        ("openai-chat:o1", 75 + 150 * 4, 75 + 150 * 6, 75),
+        ("openai:gpt-4o-mini", 2833 + 5667 * 4, 2833 + 5667 * 6, 2833),  # 25501, 36835
+    ],
+)
+def test_each_openai_tile_family_prices_the_worked_examples_with_its_own_pair(
+    model, square, tall, low
+):
+    rule = family(model).image
+    assert rule.tokens(1024, 1024, "high")[0] == square
+    assert rule.tokens(2048, 4096, "high")[1].endswith("x 6 tiles at 768x1536")
+    assert rule.tokens(2048, 4096, "high")[0] == tall
+    assert rule.tokens(4096, 8192, "low")[0] == low
+
+
+# OpenAI "Images and vision", "Calculating costs", patch models: 1024x1024 is 1024 patches and
+# 1800x2400 is 1452 (shrunk to 1056x1408, 33 x 44 patches); the total is patches x the
+# model's multiplier, rounded up.
+@pytest.mark.parametrize(
+    ("model", "square", "tall"),
+    [
+        ("openai:gpt-4.1-mini", 1659, 2353),  # x 1.62: 1658.88, 2352.24
+        ("openai:gpt-4.1-nano", 2520, 3572),  # x 2.46: 2519.04, 3571.92
+        ("openai:o4-mini", 1762, 2498),  # x 1.72: 1761.28, 2497.44
+        ("openai:gpt-5.2", 1229, 1743),  # x 1.2: 1228.8, 1742.4
+        ("openai-chat:gpt-5.4-mini", 1229, 1743),
+    ],
+)
+def test_each_openai_patch_family_multiplies_the_worked_examples_by_its_own_factor(
+    model, square, tall
+):
+    rule = family(model).image
+    assert rule.tokens(1024, 1024, "high")[0] == square
+    assert rule.tokens(1800, 2400, "high") == (
+        tall,
+        f"1452 patches at 1056x1408 x {rule.multiplier}",
+    )
 
 
 def test_openai_patch_formula_caps_at_1536_patches():
@@ -224,9 +274,13 @@ def test_pdf_pages_cost_560_each_on_gemini_3_and_258_on_gemini_2_5():
 
 
 def test_anthropic_pdfs_cost_a_page_image_per_page_plus_their_text():
+    """Undeclared text is charged 1,500 tokens a page: the lower bound of the 1,500-3,000
+    Anthropic's "PDF support" doc gives (/work/shared/CAPABILITIES.md)."""
     page = AreaImages().tokens(1275, 1650, "")[0]
     report = File.from_path(EXAMPLES / "report.pdf")
-    assert file_tokens("anthropic:claude-sonnet-4-5", report)[0] == 3 * (page + 1000)
+    tokens, _, working = file_tokens("anthropic:claude-sonnet-4-5", report)
+    assert tokens == 3 * (page + 1500)
+    assert working.endswith("1500/page text (4500)")
     known = report.model_copy(update={"text": "Quarterly report. Revenue grew."})
     assert file_tokens("anthropic:claude-sonnet-4-5", known)[0] == 3 * page + estimate_text(
         known.text
@@ -255,6 +309,20 @@ def test_video_costs_263_tokens_a_second_on_gemini_2_5_and_is_read_from_its_head
     assert working == "1.1 s x 263/s"
     webm = File.from_path(EXAMPLES / "formats" / "video.webm")
     assert "guessed from size at 500 kbit/s" in file_tokens("google:gemini-2.5-flash", webm)[2]
+
+
+@pytest.mark.parametrize("model", ["openai:gpt-4o", "openai:gpt-5.2", "openai:o3", "ollama:llava"])
+def test_openai_and_unknown_pdfs_take_the_same_1500_text_tokens_a_page(model):
+    assert family(model).pdf_text_per_page == 1500
+
+
+def test_video_on_gemini_3_costs_70_tokens_a_frame_at_one_frame_a_second_plus_its_audio():
+    """Media resolution: 70 tokens per video frame; Gemini samples video at 1 frame/s by
+    default, and the soundtrack is counted as audio at 32 tokens/s on top."""
+    gemini_3 = family("google:gemini-3-pro-preview")
+    assert (gemini_3.video_per_second, gemini_3.audio_per_second) == (70 + 32, 32)
+    clip = File.from_path(EXAMPLES / "clip.mp4")
+    assert file_tokens("google:gemini-3-pro-preview", clip)[2] == "1.1 s x 102/s"
 
 
 def test_office_documents_are_counted_by_the_text_inside_them():

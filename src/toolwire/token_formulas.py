@@ -6,6 +6,12 @@ apply in order and the last matching row wins, as in capabilities.toml; a row wi
 ``min_version`` also needs the version parsed by its ``version_pattern`` to be at least that.
 Models no row matches get ``CONSERVATIVE``: the largest of the capped image formulas.
 
+PDFs that declare no text are charged ``_PDF_TEXT`` = 1,500 text tokens a page on the
+Anthropic and OpenAI families, on top of each page as an image: Anthropic's "PDF support" doc
+puts a page at 1,500-3,000 text tokens (/work/shared/CAPABILITIES.md, "Limits and token
+costs"). The lower bound is taken because an undeclared page is as likely a scan or a chart
+as dense prose, and the page image already charged for it is the larger share of its cost.
+
 Each ``tokens`` method returns ``(tokens, working)``: the count and a short account of how it
 was reached (``"85 + 170 x 4 tiles at 768x576"``), for ``toolwire tokens``.
 """
@@ -172,8 +178,9 @@ _OPENAI = ("openai:{}", "openai-chat:{}", "openrouter:openai/{}")
 _GEMINI = ("google:*gemini-*", "google-vertex:*gemini-*", "openrouter:google/gemini-*")
 _GEMINI_VERSION = r"(?:^|/)gemini-(\d{1,2}(?:\.\d+)?)(?:-|$)"
 _GPT_VERSION = r"(?:^|/)gpt-(\d{1,2}(?:\.\d+)?)(?:-|$)"
-#: Text tokens of a dense page (about 4,000 characters) for a PDF that declares no text.
-_PDF_TEXT = 1000
+#: Text tokens per page of a PDF that declares no text: the lower bound of Anthropic's
+#: documented 1,500-3,000 (PDF support; see the module docstring for why the lower bound).
+_PDF_TEXT = 1500
 #: Unknown audio rates take the largest published one (Gemini's 32 tokens/s).
 _AUDIO = 32.0
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 import zipfile
 
 import pytest
@@ -28,6 +29,43 @@ def _zip_with_zeros(base: bytes, member: str, megabytes: int) -> bytes:
             zeros = bytes(1 << 20)
             for _ in range(megabytes):
                 fh.write(zeros)
+    return buffer.getvalue()
+
+
+def _laughs(root: str) -> str:
+    """A "billion laughs" part: ten levels of ten references, 10^9 "lol"s once expanded."""
+    entities = ['<!ENTITY lol0 "lol">'] + [
+        f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10)
+    ]
+    declarations = "\n".join(entities)
+    return f'<?xml version="1.0"?>\n<!DOCTYPE {root} [\n{declarations}\n]>\n'
+
+
+def _rewritten(base: bytes, member: str, xml: bytes) -> bytes:
+    """The office file ``base`` with ``member`` replaced by ``xml``."""
+    buffer = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(base)) as source,
+        zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            target.writestr(info, xml if info.filename == member else source.read(info))
+    return buffer.getvalue()
+
+
+def _new_docx() -> bytes:
+    docx = pytest.importorskip("docx")
+    buffer = io.BytesIO()
+    docx.Document().save(buffer)
+    return buffer.getvalue()
+
+
+def _new_pptx() -> bytes:
+    pptx = pytest.importorskip("pptx")
+    presentation = pptx.Presentation()
+    presentation.slides.add_slide(presentation.slide_layouts[6])
+    buffer = io.BytesIO()
+    presentation.save(buffer)
     return buffer.getvalue()
 
 
@@ -139,3 +177,78 @@ def test_a_legacy_or_encrypted_office_file_gets_a_specific_message(tmp_path):
     path.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
     with pytest.raises(InvalidFileError, match="legacy Office .* or password-protected"):
         read_file(path)
+
+
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_BODY = f"<w:document {_W}><w:body><w:p><w:r><w:t>&lol9;</w:t></w:r></w:p></w:body></w:document>"
+_P = 'xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"'
+_SLIDE = f"<p:sld {_P}><p:cSld><p:spTree>&lol9;</p:spTree></p:cSld></p:sld>"
+
+
+@pytest.mark.parametrize(
+    ("suffix", "make", "member", "xml"),
+    [
+        ("docx", _new_docx, "word/document.xml", _laughs("w:document") + _BODY),
+        ("pptx", _new_pptx, "ppt/slides/slide1.xml", _laughs("p:sld") + _SLIDE),
+    ],
+    ids=["docx", "pptx"],
+)
+def test_an_xml_entity_bomb_inside_an_office_file_is_refused_at_once(
+    tmp_path, suffix, make, member, xml
+):
+    path = tmp_path / f"laughs.{suffix}"
+    path.write_bytes(_rewritten(make(), member, xml.encode()))
+    start = time.perf_counter()
+    error = outcome(lambda: read_file(path))
+    assert time.perf_counter() - start < 1.0
+    assert isinstance(error, InvalidFileError)
+    assert f"laughs.{suffix}: member {member!r} declares a DTD" in str(error)
+    assert "entity bomb" in str(error)
+
+
+# Ways to slip a DTD past a look at the first bytes: UTF-16 (libxml2 reads it), a prolog of
+# comments longer than the bytes looked at, or an encoding in which "<" is not a "<".
+@pytest.mark.parametrize(
+    ("xml", "refusal"),
+    [
+        ((_laughs("w:document") + _BODY).encode("utf-16"), "declares a DTD"),
+        (
+            b"<?xml version='1.0'?>"
+            + b"<!-- pad -->" * 1000
+            + (_laughs("w:document") + _BODY).encode(),
+            "does not begin with an XML element within its first 4.0 KB",
+        ),
+        (
+            b'<?xml version="1.0" encoding="UTF-7"?>+ADw-+ACE-DOCTYPE w:document+AD4-',
+            "is XML in 'UTF-7'",
+        ),
+    ],
+    ids=["utf-16", "long-prolog", "utf-7"],
+)
+def test_a_dtd_hidden_from_a_plain_byte_search_is_refused_too(tmp_path, xml, refusal):
+    path = tmp_path / "hidden.docx"
+    path.write_bytes(_rewritten(_new_docx(), "word/document.xml", xml))
+    with pytest.raises(InvalidFileError, match=f"member 'word/document.xml' {re.escape(refusal)}"):
+        read_file(path)
+
+
+def test_a_dtd_in_a_relationships_part_is_refused(tmp_path):
+    path = tmp_path / "rels.docx"
+    rels = _laughs("Relationships") + "<Relationships>&lol9;</Relationships>"
+    path.write_bytes(_rewritten(_new_docx(), "_rels/.rels", rels.encode()))
+    with pytest.raises(InvalidFileError, match=r"rels.docx: member '_rels/.rels' declares a DTD"):
+        read_file(path)
+
+
+def test_utf_16_office_xml_without_a_dtd_is_still_read(tmp_path):
+    docx = pytest.importorskip("docx")
+    document = docx.Document()
+    document.add_paragraph("Written in UTF-16.")
+    buffer = io.BytesIO()
+    document.save(buffer)
+    with zipfile.ZipFile(io.BytesIO(buffer.getvalue())) as archive:
+        xml = archive.read("word/document.xml").decode()
+    xml = xml.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    path = tmp_path / "wide.docx"
+    path.write_bytes(_rewritten(buffer.getvalue(), "word/document.xml", xml.encode("utf-16")))
+    assert "Written in UTF-16." in read_file(path).value[0].text

@@ -55,6 +55,26 @@ def test_put_rewrites_a_truncated_copy(tmp_path):
     assert blobs.get(digest) == b"0123456789"
 
 
+def test_put_repairs_a_copy_of_the_right_size_whose_bytes_changed(tmp_path):
+    blobs = BlobStore(tmp_path)
+    digest = blobs.put(b"0123456789")
+    damaged = bytearray(b"0123456789")
+    damaged[4] ^= 0x01
+    blobs.path(digest).write_bytes(bytes(damaged))
+    assert blobs.put(b"0123456789") == digest
+    assert blobs.path(digest).read_bytes() == b"0123456789"
+    assert blobs.get(digest) == b"0123456789"
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_put_leaves_an_intact_copy_in_place(tmp_path):
+    blobs = BlobStore(tmp_path)
+    digest = blobs.put(b"stored once")
+    before = blobs.path(digest).stat().st_ino
+    blobs.put(b"stored once")
+    assert blobs.path(digest).stat().st_ino == before
+
+
 @pytest.mark.parametrize("digest", ["../../etc/passwd", "ABC", "g" * 64, "A" * 64])
 def test_a_name_that_is_not_a_sha256_is_refused(tmp_path, digest):
     with pytest.raises(StoreError, match="not a sha256"):

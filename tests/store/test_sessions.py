@@ -212,6 +212,26 @@ def test_import_refuses_an_existing_session_and_foreign_json(tmp_path):
         store.import_("{truncated")
 
 
+def test_import_checks_for_the_session_inside_its_write_transaction(tmp_path, monkeypatch):
+    """Two stores (say, two processes) import the same id: the second to commit is refused,
+    even when the first commits after the second's early look, while its blobs are written."""
+    source = SessionStore(tmp_path / "source")
+    source.append("s1", tw.User([tw.File.from_bytes((EXAMPLES / "photo.png").read_bytes())]))
+    exported = source.export("s1")
+    first, second = SessionStore(tmp_path / "shared"), SessionStore(tmp_path / "shared")
+    put = second.blobs.put
+
+    def put_while_the_other_store_imports(data: bytes) -> str:
+        first.import_(exported)
+        return put(data)
+
+    monkeypatch.setattr(second.blobs, "put", put_while_the_other_store_imports)
+    with pytest.raises(tw.StoreError, match="^session 's1' already exists"):
+        second.import_(exported)
+    assert len(second.load("s1")) == 1
+    assert [info.messages for info in second.list_sessions()] == [1]
+
+
 def test_delete_collects_only_blobs_no_longer_referenced(tmp_path):
     photo = tw.File.from_path(EXAMPLES / "photo.png")
     wav = tw.File.from_path(EXAMPLES / "tone.wav")

@@ -38,6 +38,9 @@ MAX_ZIP_MEMBERS = 10_000
 MAX_ZIP_RATIO = 200
 #: Members smaller than this are exempt from the ratio check (tiny XML parts compress well).
 ZIP_RATIO_MIN_BYTES = 1 * MB
+#: Bytes at the start of each .xml/.rels member searched for a DTD (Office Open XML needs
+#: none; a DTD is how an entity bomb gets in); the root element must begin within them.
+XML_PROLOG_BYTES = 4 * 1024
 #: Table rows shown per sheet (XLSX) or file (CSV) when no limit is given; columns are capped too.
 TABLE_ROWS_PER_READ = 500
 MAX_TABLE_COLUMNS = 50

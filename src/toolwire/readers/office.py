@@ -8,7 +8,12 @@ DOCX and PPTX Markdown is paged by lines like a text file.
 Before python-docx, python-pptx or openpyxl see a byte, the zip's directory is checked: member
 count, total uncompressed size (``zipfile`` never yields more than a member's declared size,
 so the declared sizes bound what decompression can produce) and each large member's
-compression ratio, so a zip bomb posing as an office file is refused unopened.
+compression ratio, so a zip bomb posing as an office file is refused unopened. The start of
+every ``.xml`` and ``.rels`` member is checked too: Office Open XML parts are UTF-8 or UTF-16
+XML with no DTD (ECMA-376 Part 2, Open Packaging Conventions, "XML usage"), so a part that
+declares one (``<!DOCTYPE``, ``<!ENTITY``: the way into an entity bomb such as "billion
+laughs"), names another encoding, or whose root element does not begin within
+``limits.XML_PROLOG_BYTES`` is refused before libxml2 would spend seconds expanding it.
 
 The File part is the original document (``name`` = its base name) so providers that take
 office files natively still can; its ``text`` is the whole Markdown, for text fallbacks.
@@ -17,7 +22,9 @@ office files natively still can; its ``text`` is the whole Markdown, for text fa
 from __future__ import annotations
 
 import io
+import re
 import zipfile
+import zlib
 from typing import Any
 
 from ..content import File
@@ -29,6 +36,32 @@ from . import limits, paths
 from .common import Job, header, label, output, plural
 from .tables import markdown_table, xlsx_pages
 from .text import page_lines
+
+_XML_MEMBER = (".xml", ".rels")
+_DTD = re.compile(r"<!(?:DOCTYPE|ENTITY)", re.IGNORECASE)
+#: What may precede the root element once the DTD is ruled out: space, the XML declaration
+#: and other processing instructions, comments.
+_PROLOG = re.compile(r"(?:\s|<\?.*?\?>|<!--.*?-->)*", re.DOTALL)
+_ROOT = re.compile(r"<[A-Za-z_:]")
+_ENCODING = re.compile(r"""<\?xml[^>]*?\bencoding\s*=\s*["']([^"']*)["']""")
+_OOXML_ENCODINGS = {"utf8", "utf16", "utf16le", "utf16be"}
+#: UTF-16 is told by its byte-order mark or by the first "<" (XML 1.0, appendix F); all else
+#: is read as UTF-8, so UTF-32 or EBCDIC shows up as text that does not begin with "<".
+_UTF16 = (
+    (b"\xff\xfe", "utf-16-le"),
+    (b"<\x00", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+    (b"\x00<", "utf-16-be"),
+)
+_UNPACK_ERRORS = (
+    zipfile.BadZipFile,
+    OSError,
+    ValueError,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    zlib.error,
+)
 
 
 def read_office(job: Job) -> ContentOutput:
@@ -59,14 +92,24 @@ def read_office(job: Job) -> ContentOutput:
 
 
 def check_zip(data: bytes, name: str) -> None:
-    """Refuse a corrupt, encrypted or bomb-like zip before any office library opens it."""
+    """Refuse a corrupt, encrypted or bomb-like zip, or an XML part with a DTD, before any
+    office library opens it."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            members = archive.infolist()
+        archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
         raise InvalidFileError(
             f"{name}: not a valid zip container, so not a readable office file ({exc})"
         ) from exc
+    with archive:
+        members = archive.infolist()
+        _check_members(members, name)
+        for member in members:
+            if member.filename.lower().endswith(_XML_MEMBER):
+                _check_xml_start(_xml_head(archive, member, name), member, name)
+
+
+def _check_members(members: list[zipfile.ZipInfo], name: str) -> None:
+    """Member count, total unpacked size, encryption and each large member's ratio."""
     if len(members) > limits.MAX_ZIP_MEMBERS:
         raise InvalidFileError(
             f"{name} holds {len(members)} zip members; office files with more than "
@@ -88,6 +131,53 @@ def check_zip(data: bytes, name: str) -> None:
                 f"{name}: member {member.filename!r} is compressed {ratio:.0f}:1; ratios over "
                 f"{limits.MAX_ZIP_RATIO}:1 are refused as a zip bomb"
             )
+
+
+def _xml_head(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str) -> bytes:
+    """The first ``limits.XML_PROLOG_BYTES`` of a member, unpacked (no more is inflated)."""
+    try:
+        with archive.open(member) as stream:
+            return stream.read(limits.XML_PROLOG_BYTES)
+    except _UNPACK_ERRORS as exc:
+        raise InvalidFileError(
+            f"{name}: member {member.filename!r} cannot be unpacked ({exc}); "
+            "the file is probably corrupt"
+        ) from exc
+
+
+def _check_xml_start(head: bytes, member: zipfile.ZipInfo, name: str) -> None:
+    """Refuse an XML part with a DTD, a non-UTF encoding, or no root element early on."""
+    where = f"{name}: member {member.filename!r}"
+    text = _xml_text(head)
+    if _DTD.search(text):
+        raise InvalidFileError(
+            f"{where} declares a DTD (<!DOCTYPE or <!ENTITY); Office Open XML never uses one, "
+            "so it is refused as a possible XML entity bomb. Re-save the document from its "
+            "office application if it is genuine"
+        )
+    declared = _ENCODING.match(text)
+    encoding = declared.group(1) if declared else "UTF-8"
+    if encoding.lower().replace("-", "").replace("_", "") not in _OOXML_ENCODINGS:
+        raise InvalidFileError(
+            f"{where} is XML in {encoding!r}; Office Open XML parts are UTF-8 or UTF-16, "
+            "so it is refused"
+        )
+    prolog = _PROLOG.match(text)
+    rest = text[prolog.end() :] if prolog else text
+    is_whole = member.file_size <= len(head)
+    if _ROOT.match(rest) or (not rest and is_whole):
+        return
+    raise InvalidFileError(
+        f"{where} does not begin with an XML element within its first "
+        f"{human_size(limits.XML_PROLOG_BYTES)}; Office Open XML parts always do, so it is "
+        "refused"
+    )
+
+
+def _xml_text(head: bytes) -> str:
+    """The start of an XML part as text, UTF-16 or else UTF-8, without a byte-order mark."""
+    codec = next((codec for mark, codec in _UTF16 if head.startswith(mark)), "utf-8")
+    return head.decode(codec, "replace").removeprefix("\ufeff")
 
 
 def _xlsx(data: bytes, job: Job) -> tuple[str, str, int]:

@@ -52,15 +52,17 @@ class BlobStore:
         return self.path(digest).is_file()
 
     def put(self, data: bytes) -> str:
-        """Store ``data`` (once) and return its sha256."""
+        """Store ``data`` (once) and return its sha256.
+
+        A copy already under that name is kept only if its bytes hash to it: a short or
+        damaged one (a flipped bit keeps the size) is replaced atomically, so putting the
+        bytes again repairs the blob instead of leaving every later read to fail.
+        """
         digest = hashlib.sha256(data).hexdigest()
         path = self.path(digest)
-        try:
-            if path.stat().st_size == len(data):
-                _fsync_dir(path.parent)  # another writer's rename may not be durable yet
-                return digest  # already stored; a short or damaged copy is rewritten below
-        except FileNotFoundError:
-            pass
+        if _holds(path, digest, len(data)):
+            _fsync_dir(path.parent)  # another writer's rename may not be durable yet
+            return digest
         self._write(path, data)
         return digest
 
@@ -123,6 +125,17 @@ class BlobStore:
             _fsync_dir(path.parent)
         except OSError as exc:
             raise StoreError(f"cannot write blob {path.name[:12]}… to {self.root}: {exc}") from exc
+
+
+def _holds(path: Path, digest: str, size: int) -> bool:
+    """True when ``path`` holds exactly the ``size`` bytes whose sha256 is ``digest``."""
+    try:
+        with path.open("rb") as fh:
+            if os.fstat(fh.fileno()).st_size != size:
+                return False
+            return hashlib.file_digest(fh, "sha256").hexdigest() == digest
+    except OSError:  # missing or unreadable: writing it afresh says what is wrong, if anything
+        return False
 
 
 def _fsync_dir(path: Path) -> None:

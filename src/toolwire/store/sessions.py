@@ -85,6 +85,10 @@ class SessionStore:
 
     def extend(self, session_id: str, messages: Iterable[Any]) -> list[int]:
         """Add messages at the end of the session in one transaction; return their positions."""
+        return self._add(session_id, messages, is_new=False)
+
+    def _add(self, session_id: str, messages: Iterable[Any], *, is_new: bool) -> list[int]:
+        """``extend``; with ``is_new``, the session must not exist when the insert runs."""
         _check_id(session_id)
         rows = []
         for k, message in enumerate(messages):
@@ -95,9 +99,15 @@ class SessionStore:
                 for data in row.blobs.values():
                     self.blobs.put(data)
             with self._write() as conn:
-                return self._insert(conn, session_id, rows)
+                # Checked under the write lock: another importer of the same id may have
+                # committed since any earlier look (the blobs put above go at the next gc).
+                taken = is_new and self._exists(conn, session_id)
+                positions = [] if taken else self._insert(conn, session_id, rows)
         except StoreError as exc:
             raise StoreError(f"session {session_id!r}: {exc}") from exc
+        if taken:
+            raise _exists_error(session_id)
+        return positions
 
     def delete(self, session_id: str) -> int:
         """Remove a session and collect blobs no longer referenced; return how many went."""
@@ -124,13 +134,13 @@ class SessionStore:
         target = session_id or doc.get("id")
         if not isinstance(target, str):
             raise StoreError("the export names no session id; pass session_id=…")
-        if target in self:
-            raise StoreError(f"session {target!r} already exists; delete it or pass session_id=…")
+        if target in self:  # a quick refusal; the insert's transaction checks again
+            raise _exists_error(target)
         try:
             messages = load_conversation(doc.get("messages", []))
         except ValueError as exc:
             raise StoreError(f"the export of session {target!r} is invalid: {exc}") from exc
-        self.extend(target, messages)
+        self._add(target, messages, is_new=True)
         return target
 
     # --- reading ------------------------------------------------------------------------
@@ -309,6 +319,10 @@ def _verify(message: Any, where: str) -> None:
     for file in codec.files_of(message):
         if isinstance(file.source, BlobSource):
             codec.read(file, where)
+
+
+def _exists_error(session_id: str) -> StoreError:
+    return StoreError(f"session {session_id!r} already exists; delete it or pass session_id=…")
 
 
 def _check_id(session_id: object) -> None:

@@ -25,6 +25,7 @@ from toolwire.request import encode
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 ANTHROPIC = Cell(("image/png", "image/jpeg"), "native", max_bytes=5 * 1024 * 1024, fit_edge=1568)
+OPENAI_TILES = Cell(("image/jpeg",), "native", fit_edge=2048, fit_short_edge=768)
 
 
 def gradient(width: int, height: int, mode: str = "RGB") -> Image.Image:
@@ -72,6 +73,13 @@ def _fresh_cache():
         ((9000, 100), Cell((), "native", max_edge=8000, fit_edge=9000), (8000, 88)),
         ((2000, 2000), Cell((), "native", max_pixels=1_000_000), (1000, 1000)),
         ((3001, 2001), Cell((), "native", max_pixels=1_000_000), (1224, 816)),
+        # OpenAI tile models (docs "Images and vision"): fit in 2048x2048, then the short
+        # side to 768 -- the worked example 2048x4096 -> 768x1536.
+        ((2048, 4096), OPENAI_TILES, (768, 1536)),
+        ((4000, 3000), OPENAI_TILES, (1024, 768)),
+        ((4000, 1000), OPENAI_TILES, (2048, 512)),  # the 2048 box already made it short
+        ((1024, 1024), OPENAI_TILES, (768, 768)),
+        ((700, 500), OPENAI_TILES, (700, 500)),
     ],
 )
 def test_fitted_size_fits_the_long_edge_and_the_area_and_never_enlarges(size, cell, expected):
@@ -243,3 +251,24 @@ def test_cell_without_limits_never_reads_the_file(tmp_path):
     file = File.from_path(path, media_type="image/png")
     path.unlink()  # reading now would fail
     assert fit_image(file, replace(ANTHROPIC, max_bytes=None, fit_edge=None)) == (file, None)
+
+
+@pytest.mark.parametrize("model", ["openai:gpt-4.1", "openai-chat:gpt-4o", "openai:gpt-5"])
+def test_openai_tile_models_get_the_short_side_the_provider_keeps_at_the_same_token_cost(model):
+    from toolwire.tokens import estimate_tokens
+
+    photo = encoded(noise(2400, 1800), "JPEG", quality=90)
+    messages = conversation(File.from_bytes(photo, name="photo.jpg"))
+    request = encode(messages, model)
+    (decision,) = request.decisions
+    expected = "resized 2400x1800 -> 1024x768 (fit_edge 2048 px, fit_short_edge 768 px)"
+    assert decision.notes[0].startswith(expected)
+    as_given = estimate_tokens(messages, model, fit_images=False).total
+    assert estimate_tokens(messages, model).total == as_given  # what the model sees is the same
+
+
+def test_openai_patch_models_keep_their_detail_up_to_the_patch_budget():
+    photo = encoded(noise(2400, 1800), "JPEG", quality=90)
+    request = encode(conversation(File.from_bytes(photo, name="p.jpg")), "openai:gpt-4.1-mini")
+    (decision,) = request.decisions
+    assert "max_pixels 1,572,864" in decision.notes[0] and "fit_short_edge" not in decision.notes[0]

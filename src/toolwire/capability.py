@@ -39,7 +39,7 @@ _ROW_KEYS = {
 }  # fmt: skip
 _CELL_KEYS = {
     "types", "tool_result", "tool_sources", "user_sources", "max_bytes", "max_edge",
-    "fit_edge", "max_pixels", "max_count", "evidence",
+    "fit_edge", "fit_short_edge", "max_pixels", "max_count", "evidence",
 }  # fmt: skip
 # The type each field must have, and how to say it in an error.
 _FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -70,6 +70,7 @@ class Cell:
     max_bytes: int | None = None
     max_edge: int | None = None
     fit_edge: int | None = None
+    fit_short_edge: int | None = None  # OpenAI tile models scale the short side to 768 px
     max_pixels: int | None = None
     #: Most files of this cell's types in one request (Bedrock: 20 images, 5 documents).
     max_count: int | None = None
@@ -247,6 +248,7 @@ def _cells(raw_cells: list[dict[str, Any]]) -> dict[str, Cell]:
             max_bytes=raw.get("max_bytes"),
             max_edge=raw.get("max_edge"),
             fit_edge=raw.get("fit_edge"),
+            fit_short_edge=raw.get("fit_short_edge"),
             max_pixels=raw.get("max_pixels"),
             max_count=raw.get("max_count"),
             evidence=raw.get("evidence", ""),
@@ -368,7 +370,7 @@ def _validate_cell(where: str, cell: Any) -> None:
     for key in ("tool_sources", "user_sources"):
         for source in cell.get(key, []):
             _check_choice(where, key, source, SOURCES)
-    for key in ("max_bytes", "max_edge", "fit_edge", "max_pixels", "max_count"):
+    for key in ("max_bytes", "max_edge", "fit_edge", "fit_short_edge", "max_pixels", "max_count"):
         value = cell.get(key)
         if value is not None and (type(value) is not int or value <= 0):
             raise CapabilityError(f"{where}: '{key}' must be a positive integer, not {value!r}")

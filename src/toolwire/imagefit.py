@@ -3,8 +3,8 @@
 ``encode(..., fit_images=True)`` (the default) calls ``fit_image`` for every local image it
 routes. Header dimensions and byte size are checked first; Pillow decodes only an image that
 breaks a limit of its capability cell: ``max_bytes``, ``max_edge``, ``max_pixels``, or
-``fit_edge`` (the long edge beyond which the provider would downscale anyway, so sending
-more costs bytes and buys nothing). The conversation keeps the original; the target gets a
+``fit_edge`` / ``fit_short_edge`` (the long or short edge beyond which the provider would
+downscale anyway, so sending more costs bytes and buys nothing). The conversation keeps the original; the target gets a
 new File (same name, or the original's identifier as name, so labels do not change) and the
 Decision records the note, e.g. ``resized 4000x3000 -> 1568x1176 (fit_edge 1568 px), 3.1 MB
 -> 412 KB``.
@@ -54,11 +54,15 @@ _cache_lock = threading.Lock()
 
 def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
     """The size ``fit_image`` sends a ``width`` x ``height`` image at (never larger): the long
-    edge within ``fit_edge`` and ``max_edge``, the area within ``max_pixels``."""
+    edge within ``fit_edge`` and ``max_edge``, the short edge within ``fit_short_edge``, the
+    area within ``max_pixels``."""
     w, h = width, height
     edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
     if edge and max(w, h) > edge:
         w, h = (edge, max(1, h * edge // w)) if w >= h else (max(1, w * edge // h), edge)
+    short = cell.fit_short_edge
+    if short and min(w, h) > short:  # after the long edge, as OpenAI does: 2048 box, then 768
+        w, h = (max(1, w * short // h), short) if w >= h else (short, max(1, h * short // w))
     if cell.max_pixels and w * h > cell.max_pixels:
         factor = math.sqrt(cell.max_pixels / (w * h))
         w, h = max(1, math.floor(w * factor)), max(1, math.floor(h * factor))
@@ -69,7 +73,7 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    limits = (cell.max_bytes, cell.max_edge, cell.fit_edge, cell.max_pixels)
+    limits = (cell.max_bytes, cell.max_edge, cell.fit_edge, cell.fit_short_edge, cell.max_pixels)
     if file.kind != "image" or not file.source.is_local or not any(limits):
         return file, None
     data = file.read()
@@ -196,6 +200,8 @@ def _note(o: _Outcome, cell: Cell) -> str:
     edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
     if edge and max(o.shown) > edge:
         reasons.append(f"{'fit_edge' if edge == cell.fit_edge else 'max_edge'} {edge} px")
+    if cell.fit_short_edge and min(o.target) == cell.fit_short_edge < min(o.shown):
+        reasons.append(f"fit_short_edge {cell.fit_short_edge} px")
     if cell.max_pixels and o.shown[0] * o.shown[1] > cell.max_pixels:
         reasons.append(f"max_pixels {cell.max_pixels:,}")
     stepped = o.quality is not None and o.quality < QUALITIES[0]

@@ -32,8 +32,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 #: One model per row of each target (the first is the target's safe defaults).
 REPRESENTATIVES = {
     "anthropic": ["claude-sonnet-4-5"],
-    "openai": ["gpt-5"],
-    "openai-chat": ["gpt-5-mini", "gpt-4o-audio-preview"],
+    "openai": ["gpt-5", "gpt-5-mini", "gpt-5.2"],
+    "openai-chat": ["gpt-5-mini", "gpt-4o-audio-preview", "gpt-4.1", "gpt-5.2"],
     "google": ["gemini-2.5-flash", "gemini-3-pro-preview"],
     "google-vertex": ["gemini-2.5-pro", "gemini-3.1-pro"],
     "bedrock": [

@@ -27,7 +27,7 @@ KINDS = {
     "video": "video/mp4",
 }
 LETTERS = {"native": "N", "sibling": "S", "fallback": "F", "error": "E"}
-_LIMITS = ("max_bytes", "max_edge", "fit_edge", "max_pixels", "max_count")
+_LIMITS = ("max_bytes", "max_edge", "fit_edge", "fit_short_edge", "max_pixels", "max_count")
 _IN_RESULT = ("native", "sibling")  # the modes whose tool_sources matter
 
 

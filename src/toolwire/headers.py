@@ -73,7 +73,7 @@ def jpeg_orientation(data: bytes) -> int:
     i = data.find(b"Exif\x00\x00", 0, 65536)
     if i < 0:
         return 1
-    tiff = data[i + 6 :]
+    tiff = memoryview(data)[i + 6 : i + 65536]  # the APP1 segment: no copy of the image data
     endian = "<" if tiff[:2] == b"II" else ">"
     try:
         (ifd,) = struct.unpack(endian + "I", tiff[4:8])

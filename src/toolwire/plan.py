@@ -275,6 +275,8 @@ class _Planner:
 
     def _over_limit(self, file: File) -> Route | None:
         """A 'none' route for the oldest files of a cell that has more than max_count."""
+        if not self.demote:
+            return None
         cell = self.caps.cell(file.media_type)
         if cell is None or cell not in self.demote:
             return None

@@ -144,18 +144,18 @@ def _finish(
 #: fetched from the resize cache and wrapped in a new File) on every turn. An entry leaves with
 #: its File, so an id is never reused for another File; it holds the fitted File, never the
 #: original (which would keep it alive).
-_fitted: dict[tuple[int, Cell, Callable[..., Any]], tuple[File | None, str | None]] = {}
+_fitted: dict[tuple[int, int, Any], tuple[Cell, File | None, str | None]] = {}
 
 
 def _fit_once(
     file: File, cell: Cell, fit: Callable[[File, Cell], tuple[File, str | None]]
 ) -> tuple[File, str | None]:
-    key = (id(file), cell, fit)
+    key = (id(file), id(cell), fit)  # ids: hashing a Cell's fields costs more than the lookup
     hit = _fitted.get(key)
-    if hit is not None:
-        return hit[0] or file, hit[1]
+    if hit is not None and hit[0] is cell:  # the entry pins its cell, so its id is not reused
+        return hit[1] or file, hit[2]
     fitted, note = fit(file, cell)
-    _fitted[key] = (None if fitted is file else fitted, note)
+    _fitted[key] = (cell, None if fitted is file else fitted, note)
     weakref.finalize(file, _fitted.pop, key, None)
     return fitted, note
 

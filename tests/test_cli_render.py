@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import base64
+import inspect
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
+import toolwire.tokens
 from toolwire.cli import app
+from toolwire.cli import render as render_module
 from toolwire.cli.render import conversation, shorten
+from toolwire.errors import ToolwireError
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PHOTO = str(EXAMPLES / "photo.png")
@@ -76,6 +81,22 @@ def test_an_unsupported_file_prints_the_error_and_exits_1() -> None:
     assert "cannot take 1 file(s)" in result.stderr
     assert "tone.wav (audio/wav) in message 2" in result.stderr
     assert result.stdout == ""
+
+
+def test_an_error_while_estimating_tokens_is_a_clean_message_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # No real input lets encode succeed and the estimate then fail, so the estimate is made to.
+    def failing(*args: Any, **kwargs: Any) -> None:
+        raise ToolwireError("cannot estimate photo.png")
+
+    monkeypatch.setattr(toolwire.tokens, "estimate_tokens", failing)
+    result = render(PHOTO, "--model", MODEL)
+    assert (result.exit_code, result.stderr, result.stdout) == (
+        1,
+        "cannot estimate photo.png\n",
+        "",
+    )
 
 
 def test_on_unsupported_text_sends_the_description_and_says_so() -> None:
@@ -173,3 +194,8 @@ def test_a_file_that_is_not_a_conversation_is_a_clear_error(tmp_path: Path) -> N
     result = render("--conversation", str(bad), "--model", MODEL)
     assert result.exit_code == 1
     assert "not a toolwire conversation" in result.stderr
+
+
+def test_the_render_command_stays_within_the_30_lines_style_md_allows() -> None:
+    lines, _ = inspect.getsourcelines(render_module.render)
+    assert len(lines) <= 30

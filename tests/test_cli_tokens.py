@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
 import json
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from toolwire.cli import app
+from toolwire.cli import tokens as tokens_module
 from toolwire.cli.render import conversation
 from toolwire.messages import System, dump_conversation
 from toolwire.tokens import estimate_tokens
@@ -75,3 +77,8 @@ def test_an_unknown_model_ends_with_the_error_message_and_exit_code_1():
     result = runner.invoke(app, ["tokens", str(PATHS[0]), "--model", "antropic:claude"])
     assert result.exit_code == 1
     assert "Did you mean 'anthropic'?" in result.output
+
+
+def test_the_tokens_command_stays_within_the_30_lines_style_md_allows():
+    lines, _ = inspect.getsourcelines(tokens_module.tokens)
+    assert len(lines) <= 30

@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from toolwire.content import File, Json, Text, Thinking, ToolCall
+from toolwire.content import HEAD_BYTES, File, Json, Text, Thinking, ToolCall
 from toolwire.errors import FetchError, InvalidFileError, ToolwireError
 from toolwire.mediatypes import DOCX
-from toolwire.messages import Part
-from toolwire.sources import BlobSource, BytesSource, ProviderFileSource, UrlSource
+from toolwire.messages import Part, ToolResult, User
+from toolwire.sources import BlobSource, BytesSource, PathSource, ProviderFileSource, UrlSource
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PNG = (EXAMPLES / "photo.png").read_bytes()
@@ -176,6 +176,72 @@ def test_from_bytes_refuses_empty_and_contradicted_bytes():
         InvalidFileError, match="shot.png: declared application/pdf, but the bytes are image/png"
     ):
         File.from_bytes(PNG, media_type="application/pdf", name="shot.png")
+
+
+def test_a_file_built_directly_refuses_bytes_that_contradict_its_media_type():
+    pdf = (EXAMPLES / "report.pdf").read_bytes()
+    with pytest.raises(ValidationError, match="declared image/png, but the bytes are application"):
+        File(source=BytesSource(data=pdf), media_type="image/png")
+
+
+def test_a_file_loaded_from_json_refuses_bytes_that_contradict_its_media_type():
+    pdf = (EXAMPLES / "report.pdf").read_bytes()
+    raw = {
+        "type": "file",
+        "source": {"type": "bytes", "data": base64.b64encode(pdf).decode()},
+        "media_type": "image/png",
+        "name": "shot.png",
+    }
+    with pytest.raises(ValidationError, match="shot.png: declared image/png, but the bytes are"):
+        File.model_validate_json(json.dumps(raw))
+    with pytest.raises(ValidationError, match="shot.png: declared image/png, but the bytes are"):
+        TypeAdapter(Part).validate_python({**raw, "source": BytesSource(data=pdf)})
+
+
+def test_a_path_file_built_directly_stays_lazy_and_is_checked_at_its_first_read(tmp_path):
+    path = tmp_path / "shot.png"
+    path.write_bytes((EXAMPLES / "report.pdf").read_bytes())
+    file = File(source=PathSource(path=str(path)), media_type="image/png")
+    assert file.source.sha256_pinned is None and file.source._pinned is None  # nothing read
+    with pytest.raises(InvalidFileError, match="declared image/png, but the bytes are application"):
+        file.read()
+
+
+def count_checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record each media-type check content.py makes, by the checking function's name."""
+    import toolwire.content
+
+    calls: list[str] = []
+    for name in ("check_declared", "check_head"):
+        real = getattr(toolwire.content, name)
+
+        def counting(*args, real=real, name=name):
+            calls.append(name)
+            return real(*args)
+
+        monkeypatch.setattr(toolwire.content, name, counting)
+    return calls
+
+
+def test_from_bytes_checks_the_bytes_once_in_full(monkeypatch):
+    calls = count_checks(monkeypatch)
+    File.from_bytes(PNG, media_type="image/png")
+    assert calls == ["check_declared"]
+
+
+def test_a_file_is_checked_where_it_is_built_not_again_in_each_message(monkeypatch):
+    calls = count_checks(monkeypatch)
+    file = File(source=BytesSource(data=PNG), media_type="image/png")
+    ToolResult.of("c1", "shot", [file])
+    User(["Look:", file])
+    assert calls == ["check_head"]
+
+
+def test_a_docx_named_like_a_spreadsheet_round_trips_through_json():
+    memo = File.from_bytes((EXAMPLES / "memo.docx").read_bytes(), name="numbers.xlsx")
+    assert memo.media_type == DOCX
+    assert len(memo.read()) > HEAD_BYTES  # the zip's directory lies beyond the checked head
+    assert File.model_validate_json(memo.model_dump_json()) == memo
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from toolwire.mediatypes import (
     PPTX,
     XLSX,
     check_declared,
+    check_head,
     is_document,
     is_textual,
     kind_of,
@@ -125,6 +126,13 @@ def test_a_declared_type_the_bytes_contradict_is_an_error_naming_both(declared, 
     assert f"declared {declared}" in message
     assert found in message
     assert "fix the media type or the file" in message
+
+
+def test_a_zip_head_is_not_judged_by_the_name_when_checking_only_the_head():
+    head = example("memo.docx")[:8192]
+    assert check_head(DOCX, head, "numbers.xlsx") == DOCX
+    with pytest.raises(InvalidFileError, match="declared image/png, but the bytes are"):
+        check_head("image/png", head, "numbers.xlsx")
 
 
 def test_bytes_without_the_declared_signature_are_called_corrupt_or_mislabelled():
@@ -248,6 +256,19 @@ def test_a_format_without_a_signature_is_still_refused_when_the_bytes_are_anothe
 )
 def test_text_is_told_apart_by_content_first_and_name_second(text, name, expected):
     assert sniff(text, name) == expected
+
+
+def test_text_that_mentions_a_pdf_header_is_text_not_a_pdf():
+    notes = b"# Release notes\n\nExports now write %PDF-1.7 files.\n"
+    assert sniff(notes, "notes.md") == "text/markdown"
+    assert check_declared("text/markdown", notes, "notes.md") == "text/markdown"
+
+
+@pytest.mark.parametrize(
+    "junk", [b"", b"\x00\x01\x02 binary junk\r\n", b"\xff\xfe\xfd not UTF-8 "], ids=repr
+)
+def test_a_pdf_header_counts_at_the_start_or_after_binary_junk(junk):
+    assert sniff(junk + b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj") == "application/pdf"
 
 
 def test_utf8_cut_mid_character_at_the_sample_end_is_still_text():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import dataclasses
 import datetime as dt
 import json
@@ -286,6 +287,8 @@ def test_tool_result_of_coerces_like_to_output():
         ({"type": ["odd"]}, JsonOutput(value={"type": ["odd"]})),
         ([1, 2], JsonOutput(value=[1, 2])),
         (7, JsonOutput(value=7)),
+        ({"type": "json"}, JsonOutput(value={"type": "json"})),
+        ({"type": "content", "name": "a"}, JsonOutput(value={"type": "content", "name": "a"})),
         ({"type": "error-text", "value": "x"}, ErrorTextOutput(value="x")),
         ({"type": "execution-denied"}, ExecutionDeniedOutput()),
     ],
@@ -301,6 +304,15 @@ def test_legacy_raw_outputs_load_by_coercion(raw, expected):
 def test_a_tagged_output_with_a_broken_value_is_an_error_not_silently_json():
     stored = '[{"role": "tool", "call_id": "c", "name": "n", "output": {"type": "content", "value": "x"}}]'
     with pytest.raises(ValidationError, match="output.content.value"):
+        load_conversation(stored)
+
+
+def test_a_stored_file_whose_bytes_contradict_its_type_is_an_error_not_silently_json():
+    pdf = base64.b64encode((EXAMPLES / "report.pdf").read_bytes()).decode()
+    file = {"type": "file", "source": {"type": "bytes", "data": pdf}, "media_type": "image/png"}
+    output = {"type": "content", "value": [file]}
+    stored = json.dumps([{"role": "tool", "call_id": "c", "name": "n", "output": output}])
+    with pytest.raises(ValidationError, match="declared image/png, but the bytes are application"):
         load_conversation(stored)
 
 

@@ -11,17 +11,28 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ModelWrapValidatorHandler,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from . import headers
 from .errors import InvalidFileError, ToolwireError
-from .mediatypes import check_declared, is_textual, kind_of, normalise
+from .mediatypes import check_declared, check_head, is_textual, kind_of, normalise
 from .sources import BytesSource, PathSource, ProviderFileSource, Source, UrlSource
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
 
 #: Text fallbacks of text files carry the text itself, up to this many characters.
 TEXT_FALLBACK_CHARS = 100_000
+#: How much of in-memory bytes a File checks when built directly: as much as sniffing samples.
+HEAD_BYTES = 8192
+#: Validation context of constructors that already checked the whole bytes.
+_CHECKED = {"toolwire.checked": True}
 
 
 class Text(BaseModel):
@@ -132,6 +143,27 @@ class File(BaseModel):
     def _normalise(cls, value: str) -> str:
         return normalise(value)
 
+    @model_validator(mode="wrap")
+    @classmethod
+    def _bytes_agree(
+        cls, data: Any, handler: ModelWrapValidatorHandler[File], info: ValidationInfo
+    ) -> File:
+        """In-memory bytes must not contradict the media type however the File was built
+        (directly, from JSON), not only through ``from_bytes``.
+
+        Checked once, where the File is built: an existing File placed in a message is not
+        sniffed again, nor one ``from_bytes`` already checked in full. Only the head is
+        sniffed, to stay cheap; path and blob sources stay lazy and are checked at their
+        first read instead. pydantic reports the InvalidFileError as a ValidationError.
+        """
+        if isinstance(data, File):
+            return handler(data)
+        file = handler(data)
+        checked = isinstance(info.context, dict) and info.context.get("toolwire.checked")
+        if isinstance(file.source, BytesSource) and not checked:
+            check_head(file.media_type, file.source.data[:HEAD_BYTES], file.name)
+        return file
+
     @classmethod
     def from_bytes(
         cls, data: bytes, media_type: str | None = None, name: str | None = None
@@ -140,7 +172,8 @@ class File(BaseModel):
         if not data:
             raise InvalidFileError(f"{name or 'file'} is empty (0 bytes)")
         media_type = check_declared(media_type, data, name)
-        return cls(source=BytesSource(data=data), media_type=media_type, name=name)
+        fields = {"source": BytesSource(data=data), "media_type": media_type, "name": name}
+        return cls.model_validate(fields, context=_CHECKED)
 
     @classmethod
     def from_path(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from pathlib import PurePath
 
@@ -169,8 +170,21 @@ def check_declared(declared: str | None, data: bytes, name: str | None) -> str:
     Raises InvalidFileError when the bytes prove the declared type wrong (a "PNG" that is a
     PDF) or when nothing is declared and the bytes carry no known signature.
     """
-    sniffed = sniff(data, name)
-    label = name or "file"
+    return _settle(declared, sniff(data, name), name or "file")
+
+
+def check_head(declared: str, head: bytes, name: str | None) -> str:
+    """``check_declared`` for the first bytes only (a few KB are enough for a signature).
+
+    A zip's directory is at its end, so a zip head is not judged by the name's extension
+    (a DOCX named ``.xlsx`` is a DOCX): it passes for any office type.
+    """
+    zipped = _sniff_binary(head) == "application/zip"
+    return _settle(declared, sniff(head, None if zipped else name), name or "file")
+
+
+def _settle(declared: str | None, sniffed: str | None, label: str) -> str:
+    """The declared type unless ``sniffed`` contradicts it; the sniffed one if none is."""
     if declared is None or normalise(declared) == OCTET_STREAM:
         if sniffed is None:
             raise InvalidFileError(
@@ -225,7 +239,7 @@ def _sniff_binary(data: bytes) -> str | None:
         return "image/bmp"
     if head[:4] in (b"II*\x00", b"MM\x00*"):
         return "image/tiff"
-    if b"%PDF-" in data[:1024]:
+    if _is_pdf(data):
         return "application/pdf"
     if head[4:8] == b"ftyp":
         return _FTYP_BRANDS.get(head[8:12], "video/mp4")
@@ -242,6 +256,29 @@ def _sniff_binary(data: bytes) -> str | None:
     if head.startswith(b"PK\x03\x04"):
         return "application/zip"
     return None
+
+
+# Bytes that plain text does not contain: C0 controls other than tab, newlines and form feed.
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def _is_pdf(data: bytes) -> bool:
+    """A PDF header at the start, or after binary junk within the first 1024 bytes.
+
+    Readers look for ``%PDF-`` within the first 1024 bytes (Adobe PDF Reference 1.7,
+    Appendix H, note on section 3.4.1), so junk may precede it; but text that merely mentions
+    "%PDF-1.7" is not a PDF, so a later header counts only when the bytes before it are not
+    text (control bytes, or not UTF-8).
+    """
+    at = data.find(b"%PDF-", 0, 1024)
+    if at <= 0:
+        return at == 0
+    before = data[:at]
+    try:
+        before.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return _CONTROL.search(before) is not None
 
 
 def _sniff_zip(data: bytes, name: str | None) -> str:

@@ -99,8 +99,13 @@ _OUTPUT_CLASSES = (
     ErrorJsonOutput,
     ExecutionDeniedOutput,
 )
-_OUTPUT_FIELDS = {
-    cls.model_fields["type"].default: set(cls.model_fields) for cls in _OUTPUT_CLASSES
+#: Each output's tag -> (the fields it requires, the fields it allows).
+_OUTPUT_SHAPES = {
+    cls.model_fields["type"].default: (
+        {name for name, field in cls.model_fields.items() if field.is_required()},
+        set(cls.model_fields),
+    )
+    for cls in _OUTPUT_CLASSES
 }
 _output_adapter: TypeAdapter[Any] = TypeAdapter(ToolOutput)
 
@@ -163,11 +168,19 @@ def _to_json_value(value: Any) -> Any:
 
 def _coerce_stored_output(value: Any) -> Any:
     """Accept legacy stored values: a dict shaped like an output is one, anything else
-    (a bare string, a dict such as ``{"type": "text", "text": …}``) is coerced."""
+    (a bare string, a dict such as ``{"type": "text", "text": …}`` or ``{"type": "json"}``)
+    is coerced.
+
+    Shaped means the tag's required fields present and no others. A dict of that shape whose
+    value is broken is left to fail validation: it is a damaged output, not a legacy one, and
+    must not be sent on silently as JSON.
+    """
     if isinstance(value, dict):
         tag = value.get("type")
-        if isinstance(tag, str) and tag in _OUTPUT_FIELDS and set(value) <= _OUTPUT_FIELDS[tag]:
-            return value
+        if isinstance(tag, str) and tag in _OUTPUT_SHAPES:
+            required, allowed = _OUTPUT_SHAPES[tag]
+            if required <= set(value) <= allowed:
+                return value
     return to_output(value)
 
 

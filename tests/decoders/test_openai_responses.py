@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
+import textwrap
 from typing import Any
 
 from openai.types.responses import (
@@ -16,7 +19,7 @@ from openai.types.responses.response_reasoning_item import Summary
 from providers import strict_openai_responses
 
 from toolwire.content import Text, Thinking, ToolCall
-from toolwire.decoders import decode
+from toolwire.decoders import decode, openai_responses
 from toolwire.request import encode
 
 from .responses import OPENAI_ENCRYPTED, conversation, openai_response
@@ -160,3 +163,21 @@ def test_a_refusal_is_text() -> None:
     refusal = ResponseOutputRefusal(type="refusal", refusal="I can't help with that.")
     message = decode(openai_response([message_item(refusal)]), MODEL)
     assert message.content == [Text(text="I can't help with that.")]
+
+
+_BLOCKS = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.Match)
+
+
+def _nesting(node: ast.AST, level: int = 0) -> int:
+    """The deepest block nesting under ``node``; an ``elif`` sits at its ``if``'s level."""
+    deepest = level
+    for child in ast.iter_child_nodes(node):
+        is_elif = isinstance(node, ast.If) and node.orelse == [child]
+        nested = isinstance(child, _BLOCKS) and not is_elif
+        deepest = max(deepest, _nesting(child, level + nested))
+    return deepest
+
+
+def test_decode_nests_at_most_three_levels_as_style_md_allows() -> None:
+    (function,) = ast.parse(textwrap.dedent(inspect.getsource(openai_responses.decode))).body
+    assert _nesting(function) <= 3

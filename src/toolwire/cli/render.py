@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -50,35 +52,54 @@ def render(
 ) -> None:
     """Show the request MODEL would get if a tool returned FILES (or for a stored
     --conversation), and each file's decision."""
-    from ..errors import ToolwireError
-    from ..request import encode
-    from ..tokens import estimate_tokens
+    with clean_errors():
+        report = _report(messages_from(files, conversation_file), model, on_unsupported, full)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _print(report["kwargs"], report["decisions"], report["estimated_tokens"])
 
+
+def messages_from(files: list[Path] | None, conversation_file: Path | None) -> list[Any]:
+    """The conversation FILEs make, or the stored --conversation; exactly one must be given
+    (else exit code 2, as for any other usage error)."""
     if bool(files) == (conversation_file is not None):
         typer.echo("give either FILE… or --conversation FILE.json", err=True)
         raise typer.Exit(2)
+    return load(conversation_file) if conversation_file else conversation(files or [])
+
+
+@contextmanager
+def clean_errors() -> Iterator[None]:
+    """End the command on a ToolwireError with its message and exit code 1: the message
+    says what to do, a traceback would only bury it."""
+    from ..errors import ToolwireError
+
     try:
-        messages = load(conversation_file) if conversation_file else conversation(files or [])
-        request = encode(messages, model, on_unsupported=on_unsupported)
+        yield
     except ToolwireError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(1) from exc
-    kwargs = request.to_json() if full else shorten(request.to_json())
+
+
+def _report(
+    messages: list[Any], model: str, on_unsupported: Literal["error", "text"], full: bool
+) -> dict[str, Any]:
+    """The request MODEL gets, each file's decision with its estimated tokens, and the total."""
+    from ..request import encode
+    from ..tokens import estimate_tokens
+
+    request = encode(messages, model, on_unsupported=on_unsupported)
     estimate = estimate_tokens(messages, model)
-    decisions = [
-        {**asdict(d), "tokens": t}
-        for d, t in zip(request.decisions, estimate.for_decisions(request.decisions), strict=True)
-    ]
-    if as_json:
-        report = {
-            "model": model,
-            "kwargs": kwargs,
-            "decisions": decisions,
-            "estimated_tokens": estimate.total,
-        }
-        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
-    else:
-        _print(kwargs, decisions, estimate.total)
+    tokens = estimate.for_decisions(request.decisions)
+    decisions = [{**asdict(d), "tokens": t} for d, t in zip(request.decisions, tokens, strict=True)]
+    kwargs = request.to_json()
+    return {
+        "model": model,
+        "kwargs": kwargs if full else shorten(kwargs),
+        "decisions": decisions,
+        "estimated_tokens": estimate.total,
+    }
 
 
 def load(path: Path) -> list[Any]:

@@ -10,12 +10,17 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .app import app
-from .render import conversation, load
+from .render import clean_errors, messages_from
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from ..tokens import TokenEstimate
 
 
 @app.command()
@@ -31,23 +36,21 @@ def tokens(
     """Estimate the input tokens MODEL spends on FILES returned by a tool (or on a stored
     --conversation), file by file."""
     from rich.console import Console
-    from rich.table import Table
 
-    from ..errors import ToolwireError
     from ..tokens import estimate_tokens
 
-    if bool(files) == (conversation_file is not None):
-        typer.echo("give either FILE… or --conversation FILE.json", err=True)
-        raise typer.Exit(2)
-    try:
-        messages = load(conversation_file) if conversation_file else conversation(files or [])
-        estimate = estimate_tokens(messages, model, detail=detail)
-    except ToolwireError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(1) from exc
+    with clean_errors():
+        estimate = estimate_tokens(messages_from(files, conversation_file), model, detail=detail)
     if as_json:
         typer.echo(json.dumps(asdict(estimate), indent=2, ensure_ascii=False))
-        return
+    else:
+        Console().print(_table(estimate))
+
+
+def _table(estimate: TokenEstimate) -> Table:
+    """One row per file (message, formula and working), then the request's total."""
+    from rich.table import Table
+
     table = Table(
         "#", "file", "kind", "mode", "tokens", "formula", "working", title=estimate.family
     )
@@ -56,4 +59,4 @@ def tokens(
         table.add_row(*row, f.working)
     table.add_section()
     table.add_row("", "total", "", "", f"{estimate.total:,}", "files and messages", "")
-    Console().print(table)
+    return table

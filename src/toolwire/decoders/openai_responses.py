@@ -39,16 +39,19 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
                 )
             )
         elif kind == "message":
-            for content in item.get("content") or []:
-                text = content.get(_TEXT_KEYS.get(content.get("type"), ""))
-                if text:
-                    parts.append(Text(text=text))
+            parts.extend(_message_texts(item))
         elif kind == "function_call":
             arguments = item.get("arguments") or ""
             parts.append(
                 tool_call(item["call_id"], item["name"], arguments, item.get("id"), provider)
             )
     return Assistant(content=parts)
+
+
+def _message_texts(item: dict[str, Any]) -> list[Text]:
+    """The visible text of a message item's content parts (output text and refusals)."""
+    texts = (c.get(_TEXT_KEYS.get(c.get("type"), "")) for c in item.get("content") or [])
+    return [Text(text=text) for text in texts if text]
 
 
 def describe_stop(data: dict[str, Any]) -> str:

@@ -21,8 +21,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import turn_cache
 from .capability import Capabilities, Cell
 from .content import File, Json, Text
+from .counts import left_out_reason, over_count
 from .errors import ConversationError, ToolwireError, Unsupported, UnsupportedContentError
 from .messages import (
     Assistant,
@@ -37,6 +39,7 @@ from .messages import (
     User,
 )
 from .routes import Fetcher, Route, route
+from .turn_cache import PlannedTurn
 
 #: The minimal assistant message between a tool turn and a user turn, where roles must alternate.
 BRIDGE_TEXT = "(continuing)"
@@ -122,7 +125,7 @@ def plan(
     if on_unsupported not in ("error", "text"):
         raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
     messages = list(messages)
-    planner = _Planner(caps, on_unsupported, fetch, fit, _over_count(messages, caps))
+    planner = _Planner(caps, on_unsupported, fetch, fit, over_count(messages, caps))
     planner.run(messages)
     if planner.unsupported:
         raise UnsupportedContentError(
@@ -170,6 +173,35 @@ class _Planner:
     # --- tool turns ------------------------------------------------------------------------
 
     def _tool_turn(
+        self,
+        messages: list[Any],
+        start: int,
+        end: int,
+        follow: User | None,
+        follow_index: int | None,
+    ) -> None:
+        """Plan one tool turn, or reuse its plan from an earlier encode (see turn_cache)."""
+        if start == 0 or self.demote or self.fetch is not None:
+            return self._plan_turn(messages, start, end, follow, follow_index)
+        objects = (self.caps, *messages[start - 1 : end], *([follow] if follow else []))
+        context = (self.on_unsupported, self.fit, start)
+        turn = turn_cache.get(objects, context)
+        if turn is None:
+            marks = len(self.steps), len(self.decisions), len(self.unsupported)
+            self._plan_turn(messages, start, end, follow, follow_index)
+            turn = PlannedTurn(
+                tuple(self.steps[marks[0] :]),
+                tuple(self.decisions[marks[1] :]),
+                tuple(self.unsupported[marks[2] :]),
+            )
+            turn_cache.put(objects, context, turn)
+            return None
+        self.steps += turn.steps
+        self.decisions += turn.decisions
+        self.unsupported += turn.unsupported
+        return None
+
+    def _plan_turn(
         self,
         messages: list[Any],
         start: int,
@@ -283,14 +315,7 @@ class _Planner:
         seen = self.seen[cell] = self.seen.get(cell, 0) + 1
         if seen > self.demote[cell]:
             return None
-        total = (cell.max_count or 0) + self.demote[cell]
-        return Route(
-            "none",
-            file,
-            f"one request takes at most {cell.max_count} files of {', '.join(cell.media_types)} "
-            f"and this conversation has {total}: the {self.demote[cell]} oldest are left out "
-            f"({cell.evidence})",
-        )
+        return Route("none", file, left_out_reason(cell, self.demote[cell]))
 
     def _record(
         self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]
@@ -342,30 +367,6 @@ def _in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int,
             "add a ToolResult for each (an error output is fine)"
         )
     return [by_id[c] for c in calls]
-
-
-def _over_count(messages: list[Any], caps: Capabilities) -> dict[Cell, int]:
-    """Per cell with a ``max_count``, how many of the conversation's files exceed it.
-
-    Counted before routing, so the oldest files are the ones left out (as ``fit`` would
-    drop them); a file no route can carry counts too, which only matters when it is itself
-    replaced by text.
-    """
-    if not caps.has_count_limits:
-        return {}
-    counts: dict[Cell, int] = {}
-    for message in messages:
-        if isinstance(message, User) and not isinstance(message.content, str):
-            parts: Sequence[Any] = message.content
-        elif isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-            parts = message.output.value
-        else:
-            continue
-        for part in parts:
-            cell = caps.cell(part.media_type) if isinstance(part, File) else None
-            if cell is not None and cell.max_count:
-                counts[cell] = counts.get(cell, 0) + 1
-    return {c: n - c.max_count for c, n in counts.items() if c.max_count and n > c.max_count}
 
 
 def _output_parts(result: ToolResult) -> list[Text | Json | File]:

@@ -1,0 +1,47 @@
+"""Per-request count limits: which files a request leaves out when a cell has ``max_count``.
+
+Bedrock Converse takes at most 20 images and 5 documents in one request. The files beyond a
+limit are the *oldest* ones (as ``fit`` would drop them first), so they are counted over the
+whole conversation before anything is routed; the planner then refuses those files (or sends
+their text with ``on_unsupported="text"``) and routes the rest as usual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .capability import Capabilities, Cell
+from .content import File
+from .messages import ContentOutput, ToolResult, User
+
+
+def over_count(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
+    """Per cell with a ``max_count``: how many of the conversation's files are beyond it.
+
+    A file no route can carry counts too; that only matters when it is itself replaced by text.
+    """
+    if not caps.has_count_limits:
+        return {}
+    counts: dict[Cell, int] = {}
+    for message in messages:
+        if isinstance(message, User) and not isinstance(message.content, str):
+            parts: Sequence[Any] = message.content
+        elif isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
+            parts = message.output.value
+        else:
+            continue
+        for part in parts:
+            cell = caps.cell(part.media_type) if isinstance(part, File) else None
+            if cell is not None and cell.max_count:
+                counts[cell] = counts.get(cell, 0) + 1
+    return {c: n - c.max_count for c, n in counts.items() if c.max_count and n > c.max_count}
+
+
+def left_out_reason(cell: Cell, excess: int) -> str:
+    """Why a file beyond the cell's count is not sent, for its Decision or the error."""
+    return (
+        f"one request takes at most {cell.max_count} files of {', '.join(cell.media_types)} "
+        f"and this conversation has {(cell.max_count or 0) + excess}: the {excess} oldest are "
+        f"left out ({cell.evidence})"
+    )

@@ -1,0 +1,122 @@
+"""turn_cache: a tool turn is planned once while the same message objects are encoded again."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire import routes, turn_cache
+from toolwire.capability import capabilities
+from toolwire.content import File, ToolCall
+from toolwire.messages import Assistant, ToolResult, User
+from toolwire.plan import plan
+from toolwire.request import encode
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+PHOTO = (EXAMPLES / "photo.png").read_bytes()
+
+
+@pytest.fixture(autouse=True)
+def empty() -> Iterator[None]:
+    turn_cache.clear()
+    yield
+    turn_cache.clear()
+
+
+@pytest.fixture
+def routed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The identifiers of the files the planner routes (a cache hit routes none)."""
+    seen: list[str] = []
+    real = routes.route
+
+    def spy(file: File, *args: Any) -> Any:
+        seen.append(file.identifier)
+        return real(file, *args)
+
+    monkeypatch.setattr("toolwire.plan.route", spy)
+    return seen
+
+
+def history(turns: int) -> list[Any]:
+    messages: list[Any] = [User("Watch.")]
+    for i in range(turns):
+        shot = File.from_bytes(PHOTO + bytes([i]), "image/png", name=f"shot-{i}.png")
+        messages += [
+            Assistant([ToolCall(id=f"c{i}", name="screenshot", arguments={})]),
+            ToolResult.of(f"c{i}", "screenshot", ["Here.", shot]),
+        ]
+    return messages
+
+
+@pytest.mark.parametrize("model", ["google:gemini-2.5-flash", "anthropic:claude-sonnet-4-5"])
+def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
+    model: str, routed: list[str]
+) -> None:
+    messages = history(3)
+    first = encode(messages, model)
+    assert routed == ["shot-0.png", "shot-1.png", "shot-2.png"]
+    messages += history(4)[-2:]
+    routed.clear()
+    second = encode(messages, model)
+    assert routed == ["shot-3.png"]  # the three earlier turns came from the cache
+    turn_cache.clear()
+    fresh = encode(messages, model)
+    assert (second.kwargs, second.decisions) == (fresh.kwargs, fresh.decisions)
+    assert (
+        second.kwargs["contents" if model.startswith("google") else "messages"][:4]
+        == (first.kwargs["contents" if model.startswith("google") else "messages"][:4])
+    )
+
+
+def test_a_replaced_message_is_planned_again(routed: list[str]) -> None:
+    messages = history(2)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    other = File.from_bytes(PHOTO + b"x", "image/png", name="other.png")
+    messages[2] = ToolResult.of("c0", "screenshot", [other])
+    routed.clear()
+    request = encode(messages, "anthropic:claude-sonnet-4-5")
+    assert routed == ["other.png"]
+    assert [d.identifier for d in request.decisions] == ["other.png", "shot-1.png"]
+
+
+def test_another_target_or_policy_is_planned_apart(routed: list[str]) -> None:
+    messages = history(1)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    encode(messages, "openai-chat:gpt-4.1")
+    encode(messages, "openai-chat:gpt-4.1", on_unsupported="text")
+    encode(messages, "openai-chat:gpt-4.1", fit_images=False)
+    assert routed == ["shot-0.png"] * 4
+
+
+def test_turns_with_a_fetcher_or_a_count_limit_are_never_cached(routed: list[str]) -> None:
+    messages = history(1)
+    caps = capabilities("anthropic:claude-sonnet-4-5")
+    for _ in range(2):
+        plan(messages, caps, fetch=lambda url: b"")
+    bedrock = capabilities("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+    crowded = history(21)
+    for _ in range(2):
+        plan(crowded, bedrock, on_unsupported="text")
+    # Routed by both fetcher plans; the count-limited plans leave it out without routing it.
+    assert routed.count("shot-0.png") == 2
+    assert routed.count("shot-20.png") == 2  # planned by both count-limited plans
+
+
+def test_an_entry_leaves_with_its_assistant_message() -> None:
+    messages = history(1)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    assert len(turn_cache._entries) == 1
+    del messages
+    gc.collect()
+    assert not turn_cache._entries
+
+
+def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(turn_cache, "LIMIT", 2)
+    messages = history(3)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    assert len(turn_cache._entries) == 2

@@ -30,12 +30,12 @@ from toolwire.messages import (
 )
 from toolwire.plan import (
     BRIDGE_TEXT,
-    EMPTY_RESULT_TEXT,
     Decision,
     PlannedResult,
     ToolTurn,
     plan,
 )
+from toolwire.turns import EMPTY_RESULT_TEXT
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 CHAT = capabilities("openai-chat:gpt-5-mini")  # images, PDFs, text: fallback; audio: error

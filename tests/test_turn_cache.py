@@ -106,13 +106,13 @@ def test_turns_with_a_fetcher_or_a_count_limit_are_never_cached(routed: list[str
     assert routed.count("shot-20.png") == 2  # planned by both count-limited plans
 
 
-def test_an_entry_leaves_with_its_assistant_message() -> None:
+def test_entries_and_the_whole_plan_leave_with_the_conversation() -> None:
     messages = history(1)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    assert len(turn_cache._entries) == 1
+    assert len(turn_cache._entries) == 1 and len(turn_cache._plans) == 1
     del messages
     gc.collect()
-    assert not turn_cache._entries
+    assert not turn_cache._entries and not turn_cache._plans
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -120,3 +120,90 @@ def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     messages = history(3)
     encode(messages, "anthropic:claude-sonnet-4-5")
     assert len(turn_cache._entries) == 2
+
+
+def test_the_finalizer_never_waits_for_the_lock_the_collector_may_have_interrupted() -> None:
+    """A finalizer runs inside whatever allocation triggered the collector, possibly while
+    this module holds its lock; waiting for that lock there would hang the process."""
+    import threading
+
+    messages = history(1)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    (key,) = turn_cache._entries
+    refs = turn_cache._entries[key][0]
+    done = threading.Event()
+
+    def finalize_under_the_lock() -> None:
+        with turn_cache._lock:
+            turn_cache._drop(key, refs)
+        done.set()
+
+    worker = threading.Thread(target=finalize_under_the_lock, daemon=True)
+    worker.start()
+    assert done.wait(timeout=5), "the finalizer blocked on the module's lock"
+    assert not turn_cache._entries
+
+
+def grow() -> list[list[Any]]:
+    """Histories an agent encodes one after another: each the last plus a few messages,
+    through every boundary the planner treats specially."""
+    photo = File.from_bytes(PHOTO, "image/png", name="shot.png")
+    pdf = File.from_bytes((EXAMPLES / "report.pdf").read_bytes(), name="report.pdf")
+    call = Assistant([ToolCall(id="a", name="look", arguments={})])
+    two = Assistant(
+        [ToolCall(id="b", name="look", arguments={}), ToolCall(id="c", name="read", arguments={})]
+    )
+    steps: list[list[Any]] = [
+        [User("Start.")],
+        [call],  # ends with an unanswered call
+        [ToolResult.of("a", "look", [photo])],  # ends with a tool turn
+        [User(["And this:", pdf])],  # merged into (or placed after) that tool turn
+        [two, ToolResult.of("c", "read", "done"), ToolResult.of("b", "look", [photo])],
+        [Assistant("All seen."), User("Thanks.")],
+    ]
+    histories, current = [], []
+    for more in steps:
+        current = [*current, *more]
+        histories.append(current)
+    return histories
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "anthropic:claude-sonnet-4-5",
+        "openai-chat:gpt-4.1",
+        "google:gemini-2.5-flash",
+        "mistral:mistral-large-latest",
+        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ],
+)
+def test_resuming_a_growing_history_encodes_exactly_what_a_fresh_plan_does(model: str) -> None:
+    for messages in grow():
+        reused = encode(messages, model, on_unsupported="text")
+        turn_cache.clear()
+        fresh = encode(messages, model, on_unsupported="text")
+        assert (reused.kwargs, reused.decisions) == (fresh.kwargs, fresh.decisions)
+        encode(messages, model, on_unsupported="text")  # remember it for the next, longer one
+
+
+def test_a_growing_history_resumes_from_its_last_group(monkeypatch: pytest.MonkeyPatch) -> None:
+    looked_up: list[int] = []
+    real = turn_cache.get
+    monkeypatch.setattr(turn_cache, "get", lambda o, c: looked_up.append(c[-1]) or real(o, c))
+    messages = history(5)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    looked_up.clear()
+    encode([*messages, User("Go on.")], "anthropic:claude-sonnet-4-5")
+    assert looked_up == [len(messages) - 1]  # only the last tool turn was visited again
+
+
+def test_a_history_that_changed_before_its_end_is_planned_from_the_start(routed: list[str]) -> None:
+    messages = history(2)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    changed = [User("Watch again."), *messages[1:]]
+    routed.clear()
+    turn_cache._entries.clear()  # so that routing shows what was planned
+    request = encode(changed, "anthropic:claude-sonnet-4-5")
+    assert routed == ["shot-0.png", "shot-1.png"]
+    assert request.kwargs["messages"][0]["content"] == [{"type": "text", "text": "Watch again."}]

@@ -28,23 +28,17 @@ from .counts import left_out_reason, over_count
 from .errors import ConversationError, ToolwireError, Unsupported, UnsupportedContentError
 from .messages import (
     Assistant,
-    ContentOutput,
-    ErrorJsonOutput,
-    ErrorTextOutput,
     ExecutionDeniedOutput,
-    JsonOutput,
     System,
-    TextOutput,
     ToolResult,
     User,
 )
 from .routes import Fetcher, Route, route
 from .turn_cache import PlannedTurn
+from .turns import in_call_order, output_parts
 
 #: The minimal assistant message between a tool turn and a user turn, where roles must alternate.
 BRIDGE_TEXT = "(continuing)"
-#: What an empty tool result says instead (providers reject empty tool results).
-EMPTY_RESULT_TEXT = "(no output)"
 
 
 @dataclass(frozen=True)
@@ -101,8 +95,13 @@ def _text(text: str) -> Text:
     return Text(text=text)  # validating a str is cheaper than model_construct (~1 µs vs ~3)
 
 
+def see_text(file: File) -> str:
+    """What a tool result says in place of a file that travels elsewhere."""
+    return f"See file {file.identifier}."
+
+
 def label_see(file: File) -> Text:
-    return _text(f"See file {file.identifier}.")
+    return _text(see_text(file))
 
 
 def label_this(file: File) -> Text:
@@ -126,10 +125,21 @@ def plan(
         raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
     messages = list(messages)
     planner = _Planner(caps, on_unsupported, fetch, fit, over_count(messages, caps))
-    planner.run(messages)
+    reusable = not planner.demote and fetch is None  # see turn_cache
+    context = (on_unsupported, fit)
+    found = turn_cache.resume(caps, context, messages) if reusable else None
+    start = 0
+    if found is not None:
+        start, steps, decisions, marks = found
+        planner.steps, planner.decisions, planner.marks = list(steps), list(decisions), list(marks)
+    planner.run(messages, start)
     if planner.unsupported:
         raise UnsupportedContentError(
             f"{caps.provider}:{caps.model}", planner.unsupported, caps.accepted()
+        )
+    if reusable:
+        turn_cache.remember(
+            caps, context, messages, planner.marks, planner.steps, planner.decisions
         )
     return Plan(caps, tuple(planner.steps), tuple(planner.decisions))
 
@@ -146,18 +156,19 @@ class _Planner:
     steps: list[Step] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
+    #: per message group (a message, or a tool turn): its first index, steps and decisions before
+    marks: list[tuple[int, int, int]] = field(default_factory=list)
 
-    def run(self, messages: list[Any]) -> None:
-        i = 0
-        while i < len(messages):
+    def run(self, messages: list[Any], start: int = 0) -> None:
+        i, count = start, len(messages)
+        while i < count:
+            self.marks.append((i, len(self.steps), len(self.decisions)))
             message = messages[i]
             if isinstance(message, ToolResult):
-                j = i
-                while j < len(messages) and isinstance(messages[j], ToolResult):
+                j = i + 1
+                while j < count and isinstance(messages[j], ToolResult):
                     j += 1
-                follow = (
-                    messages[j] if j < len(messages) and isinstance(messages[j], User) else None
-                )
+                follow = messages[j] if j < count and isinstance(messages[j], User) else None
                 self._tool_turn(messages, i, j, follow, j if follow else None)
                 i = j + (1 if follow else 0)
                 continue
@@ -209,13 +220,13 @@ class _Planner:
         follow: User | None,
         follow_index: int | None,
     ) -> None:
-        ordered = _in_call_order(messages, start, end)
+        ordered = in_call_order(messages, start, end)
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
         for index, result in ordered:
             parts: list[Text | Json | File] = []
-            for part in _output_parts(result):
+            for part in output_parts(result):
                 parts.append(self._tool_part(part, index, siblings, fallbacks))
             results.append(
                 PlannedResult(
@@ -335,52 +346,3 @@ class _Planner:
                 f"message {i - 1} calls tools {missing}, but message {i} is not their result; "
                 "every tool call needs a ToolResult right after the assistant message"
             )
-
-
-def _in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, ToolResult]]:
-    """The results of messages[start:end], ordered as the preceding assistant called them."""
-    assistant = messages[start - 1] if start > 0 else None
-    if not isinstance(assistant, Assistant) or not assistant.tool_calls:
-        raise ConversationError(
-            f"message {start} is a tool result, but the message before it is not an assistant "
-            "message with tool calls"
-        )
-    calls = [c.id for c in assistant.tool_calls]
-    by_id: dict[str, tuple[int, ToolResult]] = {}
-    for index in range(start, end):
-        result = messages[index]
-        if result.call_id not in calls:
-            raise ConversationError(
-                f"message {index} answers call {result.call_id!r}, which message {start - 1} "
-                f"did not make (its calls: {', '.join(calls)})"
-            )
-        if result.call_id in by_id:
-            raise ConversationError(
-                f"message {index} answers call {result.call_id!r} a second time "
-                "(providers take exactly one result per call)"
-            )
-        by_id[result.call_id] = (index, result)
-    missing = [c for c in calls if c not in by_id]
-    if missing:
-        raise ConversationError(
-            f"tool call(s) {', '.join(missing)} of message {start - 1} have no result; "
-            "add a ToolResult for each (an error output is fine)"
-        )
-    return [by_id[c] for c in calls]
-
-
-def _output_parts(result: ToolResult) -> list[Text | Json | File]:
-    """The parts a tool output stands for; never empty."""
-    output = result.output
-    parts: list[Text | Json | File]
-    if isinstance(output, TextOutput | ErrorTextOutput):
-        parts = [_text(output.value)] if output.value else []
-    elif isinstance(output, JsonOutput | ErrorJsonOutput):
-        # Already JSON data (the output validated it): skip re-serialising it (~17 µs → ~10).
-        parts = [Json.model_construct(value=output.value)]
-    elif isinstance(output, ContentOutput):
-        parts = [p for p in output.value if not (isinstance(p, Text) and not p.text)]
-    else:
-        reason = f" Reason: {output.reason}" if output.reason else ""
-        parts = [_text(f"The tool was not run: execution was denied.{reason}")]
-    return parts or [_text(EMPTY_RESULT_TEXT)]

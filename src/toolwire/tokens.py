@@ -41,9 +41,10 @@ from .errors import ConversationError, ToolwireError
 from .imagefit import RESIZABLE, fitted_size
 from .mediatypes import is_textual
 from .messages import Assistant, System, ToolResult, User
-from .plan import _output_parts, label_see, label_this
+from .plan import label_see, label_this
 from .routes import route
 from .token_formulas import PAGE_PX, Family, family
+from .turns import output_parts
 
 #: Role markers and separators around every message (OpenAI's cookbook counts 3-4).
 MESSAGE_OVERHEAD = 4
@@ -253,7 +254,7 @@ def _parts(index: int, message: Any) -> Iterator[tuple[Any, bool]]:
         yield from ((part, False) for part in message.content)
     elif isinstance(message, ToolResult):
         yield Text(text=f"{message.call_id} {message.name}"), True
-        yield from ((part, True) for part in _output_parts(message))
+        yield from ((part, True) for part in output_parts(message))
     else:
         raise ConversationError(f"message {index} is not a toolwire message: {message!r}")
 

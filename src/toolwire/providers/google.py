@@ -50,7 +50,7 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
-from ..plan import Plan, PlannedResult, ToolTurn, label_see
+from ..plan import Plan, PlannedResult, ToolTurn, see_text
 from ..sources import ProviderFileSource, UrlSource
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
@@ -117,7 +117,7 @@ def _function_response(result: PlannedResult) -> dict[str, Any]:
     for part in result.parts:
         if isinstance(part, File):
             nested.append(_media(part))
-            values.append(label_see(part).text)
+            values.append(see_text(part))
         else:
             values.append(part.value if isinstance(part, Json) else part.text)
     if len(values) == 1:

@@ -210,7 +210,8 @@ def agent_session(turns: int = 40, images: int = 20, pdfs: int = 5) -> Conversat
 
 def parallel_tools(results: int = 8) -> Conversation:
     """(c) one tool turn: ``results`` parallel calls, each returning a ≈ 1 MB JPEG of
-    1280x960 — within every target's limits, so no library resizes and all send the same bytes."""
+    1024x768 — within every target's limits (OpenAI tile models keep a 768-px short side,
+    Anthropic ~1.15 MP), so no library resizes and all send the same bytes."""
     conv = Conversation(f"(c) {results} parallel results of 1 MB images")
     calls = tuple((f"call_{i}", TOOL["name"], {"target": f"monitor {i}"}) for i in range(results))
     conv.turns.append([Msg("system", SYSTEM), Msg("user", "Take a screenshot of every monitor.")])
@@ -220,7 +221,7 @@ def parallel_tools(results: int = 8) -> Conversation:
             f"Monitor {i}.",
             files=(
                 Blob(
-                    photo(1280, 960, 2000 + i, grain=140, quality=95, coarse=1),
+                    photo(1024, 768, 2000 + i, grain=200, quality=98, coarse=1),
                     "image/jpeg",
                     f"monitor-{i}.jpg",
                 ),

@@ -12,6 +12,7 @@ import io
 import json
 import re
 import zipfile
+import zlib
 from pathlib import PurePath
 
 from .errors import InvalidFileError
@@ -129,6 +130,18 @@ _SIGNED = {
     "video/ogg",
     "video/x-msvideo",
 }
+
+#: What reading a damaged or hostile zip (an office file) may raise; callers turn it into
+#: their own answer (not an office file, or an InvalidFileError naming the file).
+ZIP_ERRORS = (
+    zipfile.BadZipFile,
+    OSError,
+    ValueError,
+    EOFError,
+    RuntimeError,
+    NotImplementedError,
+    zlib.error,
+)
 
 
 def normalise(media_type: str) -> str:
@@ -285,7 +298,7 @@ def _sniff_zip(data: bytes, name: str | None) -> str:
     """Office documents are zips; their part names say which (word/, xl/, ppt/)."""
     try:
         names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    except (zipfile.BadZipFile, OSError, ValueError):
+    except ZIP_ERRORS:
         names = []  # only the head was read, or the zip is damaged: fall back to the name
     prefixes = {"word/": DOCX, "xl/": XLSX, "ppt/": PPTX}
     for prefix, media_type in prefixes.items():

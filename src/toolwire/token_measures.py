@@ -13,10 +13,10 @@ import io
 import math
 import re
 import zipfile
-import zlib
 
 from . import headers
 from .content import File
+from .mediatypes import ZIP_ERRORS
 
 #: A PDF whose pages cannot be counted: one page per this many bytes.
 PDF_BYTES_PER_PAGE = 16 * 1024
@@ -111,15 +111,7 @@ def office_text(data: bytes) -> str | None:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             chunks = _text_members(archive)
-    except (
-        zipfile.BadZipFile,
-        OSError,
-        ValueError,
-        EOFError,
-        RuntimeError,
-        NotImplementedError,
-        zlib.error,
-    ):
+    except ZIP_ERRORS:
         return None
     return " ".join(" ".join(chunks).split()) if chunks else None
 

@@ -24,13 +24,12 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-import zlib
 from typing import Any
 
 from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
-from ..mediatypes import DOCX, PPTX, XLSX
+from ..mediatypes import DOCX, PPTX, XLSX, ZIP_ERRORS
 from ..messages import ContentOutput
 from . import limits, paths
 from .common import Job, header, label, output, plural
@@ -53,15 +52,7 @@ _UTF16 = (
     (b"\xfe\xff", "utf-16-be"),
     (b"\x00<", "utf-16-be"),
 )
-_UNPACK_ERRORS = (
-    zipfile.BadZipFile,
-    OSError,
-    ValueError,
-    EOFError,
-    RuntimeError,
-    NotImplementedError,
-    zlib.error,
-)
+_UNPACK_ERRORS = ZIP_ERRORS
 
 
 def read_office(job: Job) -> ContentOutput:

@@ -23,7 +23,8 @@ def over_count(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
     """
     if not caps.has_count_limits:
         return {}
-    counts: dict[Cell, int] = {}
+    counts: dict[int, int] = {}  # by id: hashing a Cell's fields costs more than counting
+    cells: dict[int, Cell] = {}
     for message in messages:
         if isinstance(message, User) and not isinstance(message.content, str):
             parts: Sequence[Any] = message.content
@@ -34,8 +35,13 @@ def over_count(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
         for part in parts:
             cell = caps.cell(part.media_type) if isinstance(part, File) else None
             if cell is not None and cell.max_count:
-                counts[cell] = counts.get(cell, 0) + 1
-    return {c: n - c.max_count for c, n in counts.items() if c.max_count and n > c.max_count}
+                counts[id(cell)] = counts.get(id(cell), 0) + 1
+                cells[id(cell)] = cell
+    return {
+        cells[k]: n - (cells[k].max_count or 0)
+        for k, n in counts.items()
+        if n > (cells[k].max_count or 0)
+    }
 
 
 def left_out_reason(cell: Cell, excess: int) -> str:

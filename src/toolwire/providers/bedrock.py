@@ -118,7 +118,12 @@ def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, An
 def _label_lone_documents(blocks: list[dict[str, Any]]) -> None:
     """A message holding a document must also hold a text block (CAPABILITIES.md, Bedrock
     Converse): where the message has none, each document gets its ``This is file`` label."""
-    if any("text" in b for b in blocks):
+    has_document = False
+    for block in blocks:
+        if "text" in block:
+            return
+        has_document = has_document or "document" in block
+    if not has_document:
         return
     for i in reversed(range(len(blocks))):
         if "document" in blocks[i]:

@@ -105,7 +105,7 @@ for name in toolwire.__all__:
     except Exception as exc:
         found[name] = f"{type(exc).__name__}: {exc}"
         continue
-    if typing.get_origin(value) is typing.Annotated:
+    if typing.get_origin(value) in (typing.Annotated, typing.Literal):
         found[name] = "alias"
     elif isinstance(value, types.ModuleType):
         found[name] = f"{name} is the module {value.__name__}, not the object of that name"
@@ -139,3 +139,74 @@ def test_an_unknown_name_is_an_attribute_error():
 def test_version_is_a_string():
     assert isinstance(toolwire.__version__, str)
     assert toolwire.__version__.count(".") == 2
+
+
+USER_SCRIPT = """
+from pathlib import Path
+
+import toolwire as tw
+
+
+def answer(call: tw.ToolCall, photo: Path) -> tw.ToolResult:
+    return tw.ToolResult.of(call.id, call.name, tw.File.from_path(photo))
+
+
+def modes(history: list[tw.Message], model: str) -> list[tw.Mode]:
+    policy: tw.OnUnsupported = "text"
+    request: tw.Request = tw.encode(history, model, on_unsupported=policy)
+    decisions: list[tw.Decision] = request.decisions
+    return [decision.mode for decision in decisions]
+
+
+def costs(history: list[tw.Message], model: str) -> list[tw.FileTokens]:
+    estimate: tw.TokenEstimate = tw.estimate_tokens(history, model)
+    return list(estimate.files)
+
+
+def sessions(store: tw.SessionStore) -> list[tw.SessionInfo]:
+    return store.list_sessions()
+
+
+def cell(model: str) -> tw.Cell | None:
+    caps: tw.Capabilities = tw.capabilities(model)
+    return caps.cell("image/png")
+
+
+def tool() -> tw.ReadFileTool:
+    return tw.read_file_tool.bind(root="docs")
+
+
+def left_out(error: tw.UnsupportedContentError) -> list[tw.Unsupported]:
+    return list(error.files)
+
+
+history: list[tw.Message] = [
+    tw.System("Be brief."),
+    tw.User([tw.Text(text="hi"), tw.File.from_bytes(b"%PDF-1.4 x", "application/pdf")]),
+    tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={})]),
+    answer(tw.ToolCall(id="c1", name="shot", arguments={}), Path("a.png")),
+]
+output: tw.ToolOutput = tw.to_output({"a": 1})
+reply: tw.Assistant = tw.decode({}, "anthropic:claude-sonnet-4-5")
+out: tw.ContentOutput = tw.read_file("a.png")
+"""
+
+
+def test_a_user_script_type_checks_under_mypy_strict(tmp_path):
+    """The API is visible to static tools: literal __all__, py.typed, every returned type."""
+    script = tmp_path / "agent.py"
+    script.write_text(USER_SCRIPT)
+    command = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--no-incremental",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "--follow-imports",
+        "silent",
+        str(script),
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -53,6 +53,13 @@ _LAZY = {
     "encode": "toolwire.request",
     "Request": "toolwire.request",
     "Decision": "toolwire.plan",
+    "Mode": "toolwire.plan",
+    "OnUnsupported": "toolwire.plan",
+    "Unsupported": "toolwire.errors",
+    "Cell": "toolwire.capability",
+    "ReadFileTool": "toolwire.readers",
+    "FileTokens": "toolwire.tokens",
+    "SessionInfo": "toolwire.store",
     "capabilities": "toolwire.capability",
     "Capabilities": "toolwire.capability",
     "decode": "toolwire.decoders",
@@ -67,7 +74,65 @@ _LAZY = {
     "from_mcp": "toolwire.mcp",
 }
 
-__all__ = ["__version__", *_LAZY]
+# Literal, so that type checkers see what is exported; tests/test_import.py checks that it
+# names exactly the lazily served names.
+__all__ = [
+    "Assistant",
+    "BlobStore",
+    "CapabilityError",
+    "Capabilities",
+    "Cell",
+    "ContentOutput",
+    "ContextBudgetError",
+    "ConversationError",
+    "DecodeError",
+    "Decision",
+    "ErrorJsonOutput",
+    "ErrorTextOutput",
+    "ExecutionDeniedOutput",
+    "FetchError",
+    "File",
+    "FileChangedError",
+    "FileTokens",
+    "InvalidFileError",
+    "Json",
+    "JsonOutput",
+    "Message",
+    "MissingDependencyError",
+    "Mode",
+    "OnUnsupported",
+    "PathNotAllowedError",
+    "ReadFileTool",
+    "Request",
+    "SessionInfo",
+    "SessionStore",
+    "StoreError",
+    "System",
+    "Text",
+    "TextOutput",
+    "Thinking",
+    "TokenEstimate",
+    "ToolCall",
+    "ToolOutput",
+    "ToolResult",
+    "ToolwireError",
+    "UnknownModelError",
+    "Unsupported",
+    "UnsupportedContentError",
+    "User",
+    "__version__",
+    "capabilities",
+    "decode",
+    "dump_conversation",
+    "encode",
+    "estimate_tokens",
+    "fit",
+    "from_mcp",
+    "load_conversation",
+    "read_file",
+    "read_file_tool",
+    "to_output",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -84,7 +149,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from .capability import Capabilities, capabilities
+    from .capability import Capabilities, Cell, capabilities
     from .content import File, Json, Text, Thinking, ToolCall
     from .context import ContextBudgetError, fit
     from .decoders import decode
@@ -100,6 +165,7 @@ if TYPE_CHECKING:
         StoreError,
         ToolwireError,
         UnknownModelError,
+        Unsupported,
         UnsupportedContentError,
     )
     from .mcp import from_mcp
@@ -120,8 +186,8 @@ if TYPE_CHECKING:
         load_conversation,
         to_output,
     )
-    from .plan import Decision
-    from .readers import read_file, read_file_tool
+    from .plan import Decision, Mode, OnUnsupported
+    from .readers import ReadFileTool, read_file, read_file_tool
     from .request import Request, encode
-    from .store import BlobStore, SessionStore
-    from .tokens import TokenEstimate, estimate_tokens
+    from .store import BlobStore, SessionInfo, SessionStore
+    from .tokens import FileTokens, TokenEstimate, estimate_tokens

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from . import turn_cache
 from .capability import Capabilities, Cell
@@ -40,6 +40,11 @@ from .turns import in_call_order, output_parts
 #: The minimal assistant message between a tool turn and a user turn, where roles must alternate.
 BRIDGE_TEXT = "(continuing)"
 
+#: Where one file goes (DESIGN.md §3 "Modes").
+Mode = Literal["native", "sibling", "fallback", "text"]
+#: What ``encode`` does with a file that no route can carry.
+OnUnsupported = Literal["error", "text"]
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -49,7 +54,7 @@ class Decision:
     identifier: str
     media_type: str
     kind: str
-    mode: str  # native | sibling | fallback | text
+    mode: Mode
     reason: str
     notes: tuple[str, ...] = ()
 
@@ -112,7 +117,7 @@ def plan(
     messages: Sequence[Any],
     caps: Capabilities,
     *,
-    on_unsupported: str = "error",
+    on_unsupported: OnUnsupported = "error",
     fetch: Fetcher | None = None,
     fit: Callable[[File, Cell], tuple[File, str | None]] | None = None,
 ) -> Plan:
@@ -299,7 +304,7 @@ class _Planner:
             parts.append(part)
         return parts
 
-    def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[str, Any]:
+    def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
         """(mode, what to send): the routed File, or a Text for text mode."""
         chosen = self._over_limit(file) or route(
             file, in_tool_result, self.caps, self.fetch, self.fit
@@ -329,7 +334,7 @@ class _Planner:
         return Route("none", file, left_out_reason(cell, self.demote[cell]))
 
     def _record(
-        self, file: File, index: int, mode: str, reason: str, notes: tuple[str, ...]
+        self, file: File, index: int, mode: Mode, reason: str, notes: tuple[str, ...]
     ) -> None:
         self.decisions.append(
             Decision(index, file.identifier, file.media_type, file.kind, mode, reason, notes)

@@ -9,7 +9,7 @@ from typing import Any
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
-from .plan import Decision, plan
+from .plan import Decision, OnUnsupported, plan
 from .providers import wire_module
 
 
@@ -34,7 +34,7 @@ def encode(
     messages: Sequence[Any],
     model: str,
     *,
-    on_unsupported: str = "error",
+    on_unsupported: OnUnsupported = "error",
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
     capabilities: Capabilities | dict[str, Any] | None = None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, cast
 
 from .capability import Capabilities, Cell
 from .content import File
@@ -18,13 +18,15 @@ from .headers import human_size
 from .sources import ProviderFileSource, UrlSource
 
 Fetcher = Callable[[str], bytes]
+#: The routes that carry a file; "none" means no route does (its reason says why).
+Carrier = Literal["native", "sibling", "fallback"]
 
 
 @dataclass(frozen=True)
 class Route:
     """Where a file goes (``mode``), the file as it will be sent, and the reasons."""
 
-    mode: str  # native | sibling | fallback | none
+    mode: Carrier | Literal["none"]
     file: File
     reason: str
     notes: tuple[str, ...] = ()
@@ -54,9 +56,9 @@ def route(
         return Route("none", file, f"{target} has no route for {file.media_type}")
     if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
         return Route("none", file, f"{cell.evidence}")
-    attempts: list[tuple[str, tuple[str, ...]]] = []
+    attempts: list[tuple[Carrier, tuple[str, ...]]] = []
     if in_tool_result and cell.tool_result in ("native", "sibling"):
-        attempts.append((cell.tool_result, cell.tool_sources))
+        attempts.append((cast(Carrier, cell.tool_result), cell.tool_sources))
     if cell.user_sources:
         attempts.append(("fallback" if in_tool_result else "native", cell.user_sources))
     if not attempts:
@@ -116,7 +118,7 @@ def _check_fetched(url: str, data: Any) -> None:
 
 
 def _finish(
-    mode: str,
+    mode: Carrier,
     file: File,
     cell: Cell,
     fit: Callable[[File, Cell], tuple[File, str | None]] | None,

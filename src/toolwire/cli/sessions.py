@@ -81,8 +81,7 @@ def render(
 
     with _errors():
         messages = _open(store).load(session_id)
-        on_unsupported = "text" if text_fallbacks else "error"
-        request = encode(messages, model, on_unsupported=on_unsupported)
+        request = encode(messages, model, on_unsupported="text" if text_fallbacks else "error")
     decisions = [dataclasses.asdict(d) for d in request.decisions]
     if as_json:
         payload = {"model": model, "decisions": decisions, "kwargs": request.to_json()}

@@ -7,13 +7,12 @@ File parts it produced.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..content import File, Text
 from ..headers import human_size
 from ..mediatypes import DOCX, PPTX, XLSX
 from ..messages import ContentOutput
-from .paths import Target
 
 
 @dataclass(frozen=True)
@@ -32,15 +31,21 @@ class Options:
 
 @dataclass(frozen=True)
 class Job:
-    """One file to read: the checked target, what its bytes are, and how to read it.
+    """One file to read: its name, its bytes, what they are, and how to read them.
 
-    ``note`` is set when the file's name suggests another format than its bytes; readers
-    put it into their header.
+    A plain picklable value (no path, no open descriptor): read_file opens and reads the file
+    itself, within the reader's size cap, so a reader only parses bytes it is handed, in this
+    process or in the isolated worker. ``data`` is the whole file, except for text-like files
+    larger than their read cap, where it is the first ``MAX_TEXT_BYTES`` (``size`` is the
+    file's size on disk). ``note`` is set when the file's name suggests another format than
+    its bytes; readers put it into their header.
     """
 
-    target: Target
+    name: str
     media_type: str
     options: Options
+    data: bytes = field(repr=False)
+    size: int
     note: str = ""
 
 
@@ -100,7 +105,7 @@ def output(header: str, body: str, files: list[File]) -> ContentOutput:
 def header(job: Job, *facts: str) -> str:
     """``name: LABEL, fact, fact.`` with the name-mismatch note, if any, after the label."""
     parts = [label(job.media_type) + job.note, *facts]
-    return f"{job.target.name}: {', '.join(parts)}."
+    return f"{job.name}: {', '.join(parts)}."
 
 
 def size_line(data: bytes) -> str:

@@ -44,6 +44,18 @@ _BY_TYPE: dict[str, Reader] = {
 }
 _BY_TOP_LEVEL: dict[str, Reader] = {"image": read_image, "audio": read_media, "video": read_media}
 
+#: What each reader may be handed: its size cap, the files the cap is for (named in the
+#: refusal), and whether a larger file is read up to the cap instead of refused.
+_CAPS: dict[Reader, tuple[int, str, bool]] = {
+    read_image: (limits.MAX_IMAGE_BYTES, "images", False),
+    read_svg: (limits.MAX_SVG_BYTES, "SVG files", False),
+    read_pdf: (limits.MAX_PDF_BYTES, "PDFs", False),
+    read_office: (limits.MAX_OFFICE_BYTES, "office documents", False),
+    read_media: (limits.MAX_MEDIA_BYTES, "audio and video files", False),
+    read_csv: (limits.MAX_TEXT_BYTES, "CSV files", True),
+    read_text: (limits.MAX_TEXT_BYTES, "text files", True),
+}
+
 #: What a name's extension promises for binary formats (text and office come from mediatypes).
 _EXTENSIONS = {
     ".png": "image/png",
@@ -104,7 +116,8 @@ def read_file(
     head = paths.read_head(target)
     media_type, data = identify(target, head)
     reader = _reader(media_type, target.name)
-    job = Job(target, media_type, options, _name_note(target.name, media_type, data))
+    note = _name_note(target.name, media_type, data)
+    job = Job(target.name, media_type, options, _read(reader, target, data), target.size, note)
     try:
         return reader(job)
     except ToolwireError:
@@ -114,6 +127,15 @@ def read_file(
             f"{target.name} could not be read as {label(media_type)} "
             f"({type(exc).__name__}: {exc}); the file is probably corrupt"
         ) from exc
+
+
+def _read(reader: Reader, target: paths.Target, known: bytes) -> bytes:
+    """The bytes ``reader`` is handed: the whole file within its cap (text-like readers: the
+    first bytes up to it), reusing ``known`` when it already is the whole file."""
+    cap, what, truncate = _CAPS[reader]
+    if len(known) == target.size and target.size <= cap:
+        return known
+    return paths.read_bytes(target, cap, what, truncate=truncate)
 
 
 def identify(target: paths.Target, head: bytes) -> tuple[str, bytes]:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, header, label, output, plural, size_line
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ _PLUGIN_FORMATS = {"image/heic": "pillow-heif", "image/heif": "pillow-heif"}
 
 def read_image(job: Job) -> ContentOutput:
     """An image as a header (format, size, what was done to it) and one File."""
-    name = job.target.name
-    data = paths.read_bytes(job.target, limits.MAX_IMAGE_BYTES, "images")
+    name = job.name
+    data = job.data
     if job.media_type in _PLUGIN_FORMATS and not _heif_available():
         plugin = _PLUGIN_FORMATS[job.media_type]
         facts = [size_line(data), f"not validated or converted ({plugin} is not installed)"]
@@ -107,7 +107,7 @@ def downscale(data: bytes, max_side: int, *, name: str = "image", use_draft: boo
 
 def _deliver(image: Image, data: bytes, job: Job) -> tuple[bytes, str, str, list[str]]:
     """The bytes to send, their media type and name, and the facts for the header."""
-    name = job.target.name
+    name = job.name
     frames = _frame_count(image, name)
     orientation = 1 if frames > 1 else int(image.getexif().get(0x0112, 1) or 1)
     orientation = orientation if 2 <= orientation <= 8 else 1

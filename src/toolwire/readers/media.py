@@ -18,7 +18,6 @@ import struct
 from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..messages import ContentOutput
-from . import limits, paths
 from .common import Job, header, output, plural, size_line
 
 #: Containers mutagen does not parse: read with a note instead of refused.
@@ -32,8 +31,8 @@ _RATES = (1_000, 768_000)
 
 def read_media(job: Job) -> ContentOutput:
     """An audio or video file as a header with its metadata, and the File."""
-    name = job.target.name
-    data = paths.read_bytes(job.target, limits.MAX_MEDIA_BYTES, "audio and video files")
+    name = job.name
+    data = job.data
     facts = describe(data, job.media_type, name)
     file = File.from_bytes(data, job.media_type, name)
     file = file.model_copy(update={"text": ", ".join(facts)})

@@ -31,7 +31,7 @@ from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
 from ..mediatypes import DOCX, PPTX, XLSX, ZIP_ERRORS
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, header, label, output, plural
 from .tables import markdown_table, xlsx_pages
 from .text import page_lines
@@ -57,8 +57,8 @@ _UNPACK_ERRORS = ZIP_ERRORS
 
 def read_office(job: Job) -> ContentOutput:
     """A DOCX, PPTX or XLSX file as a header, its Markdown, and the original File."""
-    name = job.target.name
-    data = paths.read_bytes(job.target, limits.MAX_OFFICE_BYTES, "office documents")
+    name = job.name
+    data = job.data
     check_zip(data, name)
     facts = [human_size(len(data))]
     if job.media_type == XLSX:
@@ -172,7 +172,7 @@ def _xml_text(head: bytes) -> str:
 
 
 def _xlsx(data: bytes, job: Job) -> tuple[str, str, int]:
-    pages = xlsx_pages(data, job.options, job.target.name)
+    pages = xlsx_pages(data, job.options, job.name)
     sections = [f"## Sheet: {title}\n{page.summary()}\n\n{page.markdown}" for title, page in pages]
     more = [f"{title}: {page.summary()}" for title, page in pages if page.last < page.total]
     if len(pages) == 1:

@@ -29,7 +29,7 @@ from typing import Any
 from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, Options, header, output, plural, size_line
 
 _LOCK = threading.Lock()
@@ -46,8 +46,8 @@ class _Page:
 
 def read_pdf(job: Job) -> ContentOutput:
     """A window of a PDF's pages as text, the PDF (or the window's pages) and page images."""
-    name = job.target.name
-    data = paths.read_bytes(job.target, limits.MAX_PDF_BYTES, "PDFs")
+    name = job.name
+    data = job.data
     pdfium = _pdfium()
     with _LOCK, _document(pdfium, data, name) as pdf:
         count = len(pdf)

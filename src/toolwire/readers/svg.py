@@ -22,7 +22,7 @@ from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, header, output
 from .text import decode, page_lines, split_lines
 
@@ -35,8 +35,8 @@ _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 
 def read_svg(job: Job) -> ContentOutput:
     """An SVG as a header, its XML (paged by lines), and a PNG rendering when possible."""
-    name = job.target.name
-    data = paths.read_bytes(job.target, limits.MAX_SVG_BYTES, "SVG files")
+    name = job.name
+    data = job.data
     text, _encoding = decode(data, name)
     root = parse(data, name)
     size = natural_size(root)

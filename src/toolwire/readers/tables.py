@@ -19,7 +19,7 @@ from ..content import File
 from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, Options, header, output, plural
 from .text import decode
 
@@ -48,20 +48,19 @@ class Page:
 
 def read_csv(job: Job) -> ContentOutput:
     """A CSV or TSV file as a Markdown table, plus the original file (when read whole)."""
-    target = job.target
-    truncated = target.size > limits.MAX_TEXT_BYTES
-    data = paths.read_bytes(target, limits.MAX_TEXT_BYTES, "CSV files", truncate=True)
-    text, encoding = decode(data, target.name, truncated=truncated)
-    rows = _csv_rows(text, job.media_type, target.name)
+    truncated = job.size > limits.MAX_TEXT_BYTES
+    data = job.data
+    text, encoding = decode(data, job.name, truncated=truncated)
+    rows = _csv_rows(text, job.media_type, job.name)
     if truncated and len(rows) > 1:
         rows.pop()  # cut at the read cap: the last row is incomplete
-    page = paginate(rows, job.options, target.name)
-    facts = [encoding, human_size(target.size)]
+    page = paginate(rows, job.options, job.name)
+    facts = [encoding, human_size(job.size)]
     files = []
     if truncated:
         facts.append(f"only the first {human_size(limits.MAX_TEXT_BYTES)} are read")
     else:
-        original = File.from_bytes(data, job.media_type, target.name)
+        original = File.from_bytes(data, job.media_type, job.name)
         files.append(original.model_copy(update={"text": page.markdown}))
     return output(f"{header(job, *facts)} {page.summary()}", page.markdown, files)
 

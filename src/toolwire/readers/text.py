@@ -15,7 +15,7 @@ import codecs
 from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
 from ..messages import ContentOutput
-from . import limits, paths
+from . import limits
 from .common import Job, header, output, plural
 
 _CONTROL_OK = frozenset(b"\t\n\r\f\b\x1b")
@@ -25,13 +25,12 @@ _TIE = 0.05
 
 def read_text(job: Job) -> ContentOutput:
     """A text file as a header and its lines ``offset`` to ``offset + limit``."""
-    target = job.target
-    truncated = target.size > limits.MAX_TEXT_BYTES
-    data = paths.read_bytes(target, limits.MAX_TEXT_BYTES, "text files", truncate=True)
-    text, encoding = decode(data, target.name, truncated=truncated)
+    truncated = job.size > limits.MAX_TEXT_BYTES
+    data = job.data
+    text, encoding = decode(data, job.name, truncated=truncated)
     lines = split_lines(text, drop_partial_last=truncated)
-    body, summary = page_lines(lines, job.options.offset, job.options.limit, target.name)
-    facts = [encoding, human_size(target.size)]
+    body, summary = page_lines(lines, job.options.offset, job.options.limit, job.name)
+    facts = [encoding, human_size(job.size)]
     if truncated:
         summary = summary.replace(" of ", " of the first ", 1)
         facts.append(f"only the first {human_size(limits.MAX_TEXT_BYTES)} are read")

@@ -68,7 +68,7 @@ def test_inspect_json_values_for_the_photo():
     (report,) = json.loads(run("inspect", "--json", str(EXAMPLES / "photo.png")).stdout)
     assert report["media_type"] == "image/png"
     assert report["kind"] == "image"
-    assert report["identifier"].startswith("file-") and len(report["identifier"]) == 17
+    assert report["identifier"] == "photo.png"
     assert report["size"] == 251_097
     assert report["text_fallback"] == f"[Image: {report['identifier']}, 640x480, 245 KB]"
 

@@ -269,7 +269,32 @@ def test_identifier_is_the_name_when_given_else_a_hash_of_the_bytes():
     digest = hashlib.sha256(PNG).hexdigest()
     assert File.from_bytes(PNG, name="photo.png").identifier == "photo.png"
     assert File.from_bytes(PNG).identifier == "file-" + digest[:12]
-    assert File.from_path(EXAMPLES / "photo.png").identifier == "file-" + digest[:12]
+    unnamed = File(source=PathSource(path=str(EXAMPLES / "photo.png")), media_type="image/png")
+    assert unnamed.identifier == "file-" + digest[:12]
+
+
+def test_from_path_names_the_file_after_its_basename_unless_told_otherwise():
+    assert File.from_path(EXAMPLES / "photo.png").name == "photo.png"
+    assert File.from_path(str(EXAMPLES / "photo.png")).identifier == "photo.png"
+    assert File.from_path(EXAMPLES / "photo.png", name="dash").identifier == "dash"
+    typed = File.from_path(EXAMPLES / "report.pdf", media_type="application/pdf")
+    assert typed.identifier == "report.pdf"
+    assert round_trip(typed).name == "report.pdf"
+
+
+@pytest.mark.parametrize(
+    ("path", "complaint"),
+    [
+        ("shot\x00.png", "NUL byte"),
+        ("shot\udcff.png", "lone surrogate"),
+        (b"shot.png", "not bytes"),
+        (42, "not int"),
+        (None, "not NoneType"),
+    ],
+)
+def test_from_path_refuses_what_no_file_system_call_takes_with_a_toolwire_error(path, complaint):
+    with pytest.raises(InvalidFileError, match=complaint):
+        File.from_path(path)
 
 
 def test_identifier_of_a_url_hashes_the_url_and_of_a_provider_file_the_id():

@@ -8,6 +8,7 @@ there, so parts stay plain values that serialise to JSON and back unchanged.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Literal
 
@@ -177,22 +178,25 @@ class File(BaseModel):
 
     @classmethod
     def from_path(
-        cls, path: str | Path, media_type: str | None = None, name: str | None = None
+        cls, path: str | os.PathLike[str], media_type: str | None = None, name: str | None = None
     ) -> File:
-        """A file on disk, read lazily.
+        """A file on disk, read lazily, named after its basename unless ``name`` is given.
 
+        The name is what the model sees (``See file dash.png.``); it is stored with the File,
+        so a saved session replays with the same label.
         With ``media_type`` given nothing is read now; the bytes are checked against it at the
         first read. Without it, the first 8 KB are read to sniff the type (the whole file for
         zip-based office formats, whose type is in the zip directory).
         """
-        source = PathSource(path=str(Path(path)))
-        label = name or Path(path).name
+        path = _checked_path(path)
+        source = PathSource(path=str(path))
+        name = name if name is not None else path.name
         if media_type is None:
             head = source.read_head()
             if not head:
                 raise InvalidFileError(f"{path} is empty (0 bytes)")
             data = source.read() if head.startswith(b"PK\x03\x04") else head
-            media_type = check_declared(None, data, label)
+            media_type = check_declared(None, data, name)
         return cls(source=source, media_type=media_type, name=name)
 
     @classmethod
@@ -250,6 +254,29 @@ class File(BaseModel):
         if body is None and is_textual(self.media_type):
             body = _decode_text(data)[:TEXT_FALLBACK_CHARS]
         return f"{head}\n{body}" if body else head
+
+
+def _checked_path(path: object) -> Path:
+    """``path`` as a Path, or InvalidFileError for what no file system call could take."""
+    if not isinstance(path, str | os.PathLike) or not isinstance(os.fspath(path), str):
+        raise InvalidFileError(
+            f"File.from_path takes a str or pathlib.Path, not {type(path).__name__} ({path!r}); "
+            "for bytes in memory use File.from_bytes(data, name=...)"
+        )
+    text = os.fspath(path)
+    if "\x00" in text:
+        raise InvalidFileError(
+            f"{text!r} holds a NUL byte, which no file name can contain; check how the path was built"
+        )
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidFileError(
+            f"{text!r} holds an undecodable character (a lone surrogate at position {exc.start}); "
+            "rename the file to valid UTF-8, or read it yourself and use "
+            "File.from_bytes(data, name=...)"
+        ) from exc
+    return Path(text)
 
 
 def _facts(media_type: str, data: bytes) -> list[str]:

@@ -278,7 +278,8 @@ def test_a_missing_blob_is_an_error_naming_the_session_and_file(tmp_path):
     (digest,) = store.blobs.digests()
     store.blobs.path(digest).unlink()
     with pytest.raises(
-        tw.InvalidFileError, match=f"session 's1', message 0, file file-{digest[:12]}.*missing"
+        tw.InvalidFileError,
+        match=f"session 's1', message 0, file tone.wav: blob {digest[:12]}.*missing",
     ):
         store.load("s1")
 
@@ -297,7 +298,9 @@ def test_a_missing_file_at_append_names_session_and_file_and_stores_nothing(tmp_
     gone.unlink()
     store = SessionStore(tmp_path / "store")
     store.append("s1", tw.User("first"))
-    with pytest.raises(tw.InvalidFileError, match=f"session 's1', new message 1, file {gone}"):
+    with pytest.raises(
+        tw.InvalidFileError, match=f"session 's1', new message 1, file gone.png: {gone}"
+    ):
         store.extend("s1", [tw.User("second"), tw.ToolResult.of("c1", "t", file)])
     assert [m.content for m in store.load("s1")] == ["first"]
 

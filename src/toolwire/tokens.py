@@ -30,18 +30,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from . import token_measures as measures
-from .capability import Capabilities, with_cell
+from .capability import Capabilities, Cell
 from .capability import capabilities as load_capabilities
 from .content import File, Json, Text, Thinking, ToolCall
 from .errors import ConversationError, ToolwireError
 from .imagefit import RESIZABLE, fitted_size
 from .mediatypes import is_textual
 from .messages import Assistant, System, ToolResult, User
-from .plan import label_see, label_this
+from .plan import label_see, label_this, plan
 from .routes import route
 from .token_formulas import PAGE_PX, Family, family
 from .turns import output_parts
@@ -133,6 +133,7 @@ def estimate_tokens(
     larger). Reads headers only: no pixel is decoded.
     """
     estimator = Estimator(model, capabilities, fit_images=fit_images, detail=detail)
+    estimator.follow(planned_modes(messages, estimator.routing))
     per_message: list[int] = []
     files: list[FileTokens] = []
     for index, message in enumerate(messages):
@@ -140,6 +141,24 @@ def estimate_tokens(
         per_message.append(tokens)
         files.extend(found)
     return TokenEstimate(model, estimator.family.name, sum(per_message), per_message, files)
+
+
+def planned_modes(messages: Sequence[Any], caps: Capabilities) -> dict[tuple[int, str], list[str]]:
+    """Where the plan puts each file, queued per (message index, identifier) in plan order.
+
+    The plan is what ``encode(..., on_unsupported="text")`` lays out, so per-request count
+    limits (the oldest files beyond them become text) are priced as they are sent. A list
+    that is no whole conversation (a lone tool result, priced on its own) has no plan: its
+    files are routed one by one (empty result).
+    """
+    try:
+        laid_out = plan(messages, caps, on_unsupported="text")
+    except ConversationError:
+        return {}
+    modes: dict[tuple[int, str], list[str]] = {}
+    for decision in laid_out.decisions:
+        modes.setdefault((decision.message_index, decision.identifier), []).append(decision.mode)
+    return modes
 
 
 class Estimator:
@@ -162,7 +181,14 @@ class Estimator:
         self.family: Family = family(model)
         self.fit_images = fit_images
         self.detail = "high" if detail == "auto" else detail
-        self._relaxed: dict[str, Capabilities] = {}
+        #: The capabilities files are routed with: images that fit_images would recompress
+        #: are routed as if within max_bytes (encode fits them before it checks the size).
+        self.routing = _within_bytes(self.caps) if fit_images else self.caps
+        self._planned: dict[tuple[int, str], list[str]] | None = None
+
+    def follow(self, planned: dict[tuple[int, str], list[str]]) -> None:
+        """Take each file's mode from a plan (``planned_modes``) instead of routing it alone."""
+        self._planned = {key: list(queue) for key, queue in planned.items()}
 
     def message(self, index: int, message: Any) -> tuple[int, list[FileTokens]]:
         """The message's tokens (its files included) and the estimate of each file."""
@@ -178,9 +204,9 @@ class Estimator:
 
     def file(self, index: int, file: File, in_tool_result: bool) -> FileTokens:
         """One file as the target receives it: natively, labelled after the results, or as
-        its text fallback when no route carries it."""
-        mode = route(file, in_tool_result, self._caps_for(file), None, None).mode
-        if mode == "none":
+        its text fallback when no route carries it (or a count limit leaves it out)."""
+        mode = self._mode(index, file, in_tool_result)
+        if mode in ("none", "text"):
             text = file.text_fallback()
             return FileTokens(
                 index, file.identifier, file.media_type, file.kind, "text",
@@ -193,14 +219,11 @@ class Estimator:
             index, file.identifier, file.media_type, file.kind, mode, tokens, formula, working
         )
 
-    def _caps_for(self, file: File) -> Capabilities:
-        """Images that fit_images would recompress are routed as if within max_bytes."""
-        cell = self.caps.cell(file.media_type)
-        if not (self.fit_images and cell and cell.max_bytes and file.media_type in RESIZABLE):
-            return self.caps
-        if file.media_type not in self._relaxed:
-            self._relaxed[file.media_type] = with_cell(self.caps, file.media_type, max_bytes=None)
-        return self._relaxed[file.media_type]
+    def _mode(self, index: int, file: File, in_tool_result: bool) -> str:
+        queue = self._planned.get((index, file.identifier)) if self._planned else None
+        if queue:
+            return queue.pop(0)
+        return route(file, in_tool_result, self.routing, None, None).mode
 
     def _media(self, file: File) -> tuple[int, str, str]:
         if file.kind == "image":
@@ -287,3 +310,32 @@ def _document(file: File) -> tuple[int, str, str]:
     if inside is not None:
         return estimate_text(inside), "text", f"{len(inside):,} characters in the document's XML"
     return math.ceil(len(data) / 4), "bytes / 4", f"{len(data):,} bytes, no text found"
+
+
+def _within_bytes(caps: Capabilities) -> Capabilities:
+    """``caps`` with no byte cap on the cells of resizable images.
+
+    Cells shared by several media types stay shared (one copy per cell), so per-request count
+    limits still count those types together. One copy per ``caps`` (capabilities are memoised
+    per model), so that plans of the same model share the plan layer's memo.
+    """
+    known = _WITHIN_BYTES.get(id(caps))
+    if known is not None and known[0] is caps:
+        return known[1]
+    if len(_WITHIN_BYTES) >= 256:
+        _WITHIN_BYTES.clear()
+    relaxed = _relax(caps)
+    _WITHIN_BYTES[id(caps)] = (caps, relaxed)
+    return relaxed
+
+
+_WITHIN_BYTES: dict[int, tuple[Capabilities, Capabilities]] = {}
+
+
+def _relax(caps: Capabilities) -> Capabilities:
+    copies: dict[int, Cell] = {}
+    cells = dict(caps.cells)
+    for media_type, cell in caps.cells.items():
+        if media_type in RESIZABLE and cell.max_bytes:
+            cells[media_type] = copies.setdefault(id(cell), replace(cell, max_bytes=None))
+    return replace(caps, cells=cells) if copies else caps

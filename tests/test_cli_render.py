@@ -91,7 +91,7 @@ def test_an_error_while_estimating_tokens_is_a_clean_message_not_a_traceback(
         raise ToolwireError("cannot estimate photo.png")
 
     monkeypatch.setattr(toolwire.tokens, "estimate_tokens", failing)
-    result = render(PHOTO, "--model", MODEL)
+    result = render(PHOTO, "--model", "openai-chat:gpt-5-mini")  # a model row: no notice
     assert (result.exit_code, result.stderr, result.stdout) == (
         1,
         "cannot estimate photo.png\n",
@@ -199,3 +199,60 @@ def test_a_file_that_is_not_a_conversation_is_a_clear_error(tmp_path: Path) -> N
 def test_the_render_command_stays_within_the_30_lines_style_md_allows() -> None:
     lines, _ = inspect.getsourcelines(render_module.render)
     assert len(lines) <= 30
+
+
+def test_an_unsupported_file_error_names_the_cli_flag_not_the_python_keyword() -> None:
+    result = render(PHOTO, WAV, "--model", MODEL)
+    assert result.exit_code == 1
+    assert "Pass --on-unsupported text to send" in result.stderr
+    assert "on_unsupported=" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        (
+            '[{"role": "user", "content": "hi"},\n {"role": "assistant", "content": [{"type": "te',
+            "bad.json: Invalid JSON: EOF while parsing a string at line 2 column 47",
+        ),
+        (
+            '[{"role": "user", "content": "hi"}, {"role": "assistant", "content": [{"type": "text"}]}]',
+            "bad.json: not a toolwire conversation: message 1, field content[0].text: Field required",
+        ),
+        (
+            '[{"role": "user", "content": [{"type": "file", "media_type": "image/png",'
+            ' "source": {"type": "bytes", "data": "!!"}}]}]',
+            "bad.json: not a toolwire conversation: message 0, field content[0].source.data: "
+            "Data should be valid base64: Invalid symbol 33, offset 0. (and 1 more error)",
+        ),
+        (
+            '{"role": "user", "content": "hi"}',
+            "bad.json: not a toolwire conversation (a JSON list of messages): "
+            "Input should be a valid array",
+        ),
+    ],
+)
+def test_a_malformed_conversation_is_one_line_with_the_path_and_the_position(
+    tmp_path: Path, text: str, line: str
+) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    result = render("--conversation", str(bad), "--model", MODEL)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"{tmp_path}/{line}\n"
+
+
+def test_a_model_no_row_matches_gets_a_notice_naming_the_defaults_and_still_renders() -> None:
+    result = render(PHOTO, "--model", "anthropic:claude-nonexistent-9", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["model"] == "anthropic:claude-nonexistent-9"
+    assert result.stderr == (
+        "notice: no model row of the capability table matches 'claude-nonexistent-9', so it "
+        "gets the anthropic defaults (in a tool result: image native, PDF native, text native, "
+        "audio error, video error; `toolwire matrix --model anthropic` shows them).\n"
+    )
+
+
+def test_a_model_a_row_matches_renders_without_a_notice() -> None:
+    result = render(PHOTO, "--model", "openai-chat:gpt-5-mini", "--json")
+    assert (result.exit_code, result.stderr) == (0, "")

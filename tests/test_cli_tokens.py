@@ -22,7 +22,7 @@ PATHS = [EXAMPLES / "photo.png", EXAMPLES / "report.pdf", EXAMPLES / "tone.wav"]
 def test_json_output_is_the_estimate_of_the_render_conversation():
     result = runner.invoke(app, ["tokens", *map(str, PATHS), "--model", "openai:gpt-4o", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     expected = estimate_tokens(conversation(PATHS), "openai:gpt-4o")
     assert report["total"] == expected.total
     assert [(f["identifier"], f["mode"], f["tokens"]) for f in report["files"]] == [
@@ -53,7 +53,7 @@ def test_a_stored_conversation_is_estimated_message_by_message(tmp_path):
         "anthropic:claude-sonnet-4-5",
         "--json",
     ]
-    report = json.loads(runner.invoke(app, args).output)
+    report = json.loads(runner.invoke(app, args).stdout)
     expected = estimate_tokens(messages, "anthropic:claude-sonnet-4-5")
     assert (report["per_message"], report["total"]) == (expected.per_message, expected.total)
     assert report["files"][0]["message_index"] == 3
@@ -69,7 +69,7 @@ def test_files_and_a_conversation_together_are_refused():
 
 def test_detail_low_is_passed_to_the_openai_formula():
     args = ["tokens", str(PATHS[0]), "--model", "openai:gpt-4o", "--detail", "low", "--json"]
-    report = json.loads(runner.invoke(app, args).output)
+    report = json.loads(runner.invoke(app, args).stdout)
     assert report["files"][0]["tokens"] == 85
 
 

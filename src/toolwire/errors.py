@@ -20,6 +20,10 @@ class InvalidFileError(ToolwireError, ValueError):
     """A file's bytes are unreadable, corrupt, spoofed, too large, or not what they claim."""
 
 
+class ResourceLimitError(InvalidFileError):
+    """Parsing a file hit the read worker's memory or time limit, or crashed the worker."""
+
+
 class FileChangedError(InvalidFileError):
     """A lazily read file changed on disk after its content hash was pinned."""
 
@@ -69,10 +73,17 @@ class Unsupported:
 class UnsupportedContentError(ToolwireError, ValueError):
     """One or more files cannot be delivered to the target model by any route.
 
-    ``files`` lists every such file, so one error tells the whole story.
+    ``files`` lists every such file, so one error tells the whole story. ``option`` is how
+    the caller spells the text-fallback switch (the CLI says ``--on-unsupported text``).
     """
 
-    def __init__(self, model: str, files: list[Unsupported], accepted: str) -> None:
+    def __init__(
+        self,
+        model: str,
+        files: list[Unsupported],
+        accepted: str,
+        option: str = 'on_unsupported="text"',
+    ) -> None:
         self.model = model
         self.files = files
         self.accepted = accepted
@@ -83,7 +94,7 @@ class UnsupportedContentError(ToolwireError, ValueError):
                 for f in files
             ),
             f"It accepts: {accepted}.",
-            'Pass on_unsupported="text" to send each file\'s text description instead, '
+            f"Pass {option} to send each file's text description instead, "
             "or choose a model that accepts these media.",
         ]
         super().__init__("\n".join(lines))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,33 @@ def test_a_missing_store_is_an_error_and_is_not_created(tmp_path):
     assert result.exit_code == 1
     assert "no session store at" in result.output
     assert not (tmp_path / "none").exists()
+
+
+@pytest.fixture
+def audio_store(tmp_path):
+    tw.SessionStore(tmp_path).append("voice", tw.User([tw.File.from_path(EXAMPLES / "tone.wav")]))
+    return str(tmp_path)
+
+
+def test_render_names_its_on_unsupported_flag_and_takes_it_like_render(audio_store):
+    args = ["sessions", "render", "voice", "--model", "openai-chat:gpt-5", "--store", audio_store]
+    refused = runner.invoke(app, args)
+    assert refused.exit_code == 1
+    assert "Pass --on-unsupported text" in refused.stderr
+    assert "on_unsupported=" not in refused.stderr
+    for flag in (["--on-unsupported", "text"], ["--text-fallbacks"]):  # the second: hidden alias
+        result = runner.invoke(app, [*args, *flag, "--json"])
+        assert result.exit_code == 0, result.output
+        assert [d["mode"] for d in json.loads(result.stdout)["decisions"]] == ["text"]
+    assert "--text-fallbacks" not in runner.invoke(app, ["sessions", "render", "--help"]).output
+
+
+def test_the_default_store_is_dot_toolwire_in_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("TOOLWIRE_STORE", raising=False)
+    tw.SessionStore(".toolwire").append("here", tw.User("hi"))
+    result = runner.invoke(app, ["sessions", "list", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [info["id"] for info in json.loads(result.stdout)] == ["here"]
+    usage = runner.invoke(app, ["sessions", "list", "--help"], env={"COLUMNS": "200"}).output
+    assert re.search(r"--store +DIR", usage) and "default .toolwire, or $TOOLWIRE_STORE" in usage

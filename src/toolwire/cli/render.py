@@ -31,6 +31,14 @@ COLUMNS = {
     "reason": "reason",
     "notes": "notes",
 }
+#: One spelling of the text-fallback switch for every command that encodes.
+OnUnsupportedOption = Annotated[
+    Literal["error", "text"],
+    typer.Option(
+        "--on-unsupported",
+        help="Files no route carries: error (exit 1), or text (send their description).",
+    ),
+]
 _BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/_-]+={0,2})")  # std or url-safe
 
 
@@ -46,14 +54,14 @@ def render(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Do not shorten base64.")] = False,
-    on_unsupported: Annotated[
-        Literal["error", "text"], typer.Option(help="What to do with files no route carries.")
-    ] = "error",
+    on_unsupported: OnUnsupportedOption = "error",
 ) -> None:
     """Show the request MODEL would get if a tool returned FILES (or for a stored
     --conversation), and each file's decision."""
     with clean_errors():
-        report = _report(messages_from(files, conversation_file), model, on_unsupported, full)
+        messages = messages_from(files, conversation_file)
+        notice_defaults(model)
+        report = _report(messages, model, on_unsupported, full)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
@@ -78,8 +86,38 @@ def clean_errors() -> Iterator[None]:
     try:
         yield
     except ToolwireError as exc:
-        typer.echo(str(exc), err=True)
+        typer.echo(cli_message(exc), err=True)
         raise typer.Exit(1) from exc
+
+
+def cli_message(exc: Exception) -> str:
+    """The error's message in the command line's words: its flags, not Python keywords."""
+    from ..errors import UnsupportedContentError
+
+    if isinstance(exc, UnsupportedContentError):
+        option = "--on-unsupported text"
+        return str(UnsupportedContentError(exc.model, exc.files, exc.accepted, option=option))
+    return str(exc)
+
+
+def notice_defaults(model: str) -> None:
+    """Say on stderr when no model row of the capability table matches MODEL: it then gets
+    its provider's defaults, which a misspelt model id would get silently."""
+    import toolwire as tw
+
+    from .matrix import KINDS
+
+    caps = tw.capabilities(model)
+    if caps.rows:
+        return
+    cells = {kind: caps.cell(media_type) for kind, media_type in KINDS.items()}
+    got = ", ".join(f"{k} {c.tool_result if c else 'error'}" for k, c in cells.items())
+    typer.echo(
+        f"notice: no model row of the capability table matches {caps.model!r}, so it gets the "
+        f"{caps.provider} defaults (in a tool result: {got}; "
+        f"`toolwire matrix --model {caps.provider}` shows them).",
+        err=True,
+    )
 
 
 def _report(
@@ -110,13 +148,43 @@ def load(path: Path) -> list[Any]:
     from ..messages import load_conversation
 
     try:
-        return load_conversation(path.read_bytes())
+        data = path.read_bytes()
+        return load_conversation(data)
     except OSError as exc:
         raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc
     except ValidationError as exc:
-        raise ToolwireError(
-            f"{path}: not a toolwire conversation ({exc.error_count()} errors):\n{exc}"
-        ) from exc
+        raise ToolwireError(f"{path}: {_first_problem(exc, data)}") from exc
+
+
+def _first_problem(exc: Any, data: bytes) -> str:
+    """One line: where the most specific error is (message index and field) and what it is."""
+    errors = exc.errors(include_url=False)
+    error = max(errors, key=lambda e: len(e["loc"]))
+    more = len(errors) - 1
+    tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
+    if error["type"] == "json_invalid":
+        return f"{error['msg']}{tail}"
+    loc = error["loc"]
+    if not loc:
+        return f"not a toolwire conversation (a JSON list of messages): {error['msg']}{tail}"
+    field = _field(data, loc, missing=error["type"] == "missing")
+    where = f"message {loc[0]}" + (f", field {field}" if field else "")
+    return f"not a toolwire conversation: {where}: {error['msg']}{tail}"
+
+
+def _field(data: bytes, loc: tuple[Any, ...], missing: bool) -> str:
+    """``content[0].source.data``: the loc's keys that are places in the file, without the
+    union tags pydantic puts between them (and with the key of a missing field)."""
+    node: Any = json.loads(data)[loc[0]]
+    path = ""
+    for position, key in enumerate(loc[1:], start=2):
+        if isinstance(node, list) and isinstance(key, int) and key < len(node):
+            path, node = f"{path}[{key}]", node[key]
+        elif isinstance(node, dict) and key in node:
+            path, node = f"{path}.{key}", node[key]
+        elif missing and position == len(loc):
+            path += f".{key}"
+    return path.lstrip(".")
 
 
 def conversation(paths: list[Path]) -> list[Any]:

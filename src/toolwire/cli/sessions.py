@@ -15,6 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .app import app
+from .render import OnUnsupportedOption, cli_message, notice_defaults
 
 sessions = typer.Typer(
     help="Stored conversations: list them, show one, or render one for a model.",
@@ -22,14 +23,20 @@ sessions = typer.Typer(
 )
 app.add_typer(sessions, name="sessions")
 
+#: Where ``toolwire sessions`` looks when neither --store nor TOOLWIRE_STORE names a store;
+#: the README's SessionStore example uses the same directory.
+DEFAULT_STORE = Path(".toolwire")
 Store = Annotated[
     Path,
     typer.Option(
-        "--store", envvar="TOOLWIRE_STORE", help="The session store directory.", show_default=True
+        "--store",
+        envvar="TOOLWIRE_STORE",
+        metavar="DIR",
+        help="The SessionStore directory (default .toolwire, or $TOOLWIRE_STORE).",
+        show_default=False,
     ),
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable JSON output.")]
-DEFAULT_STORE = Path(".toolwire")
 
 
 @sessions.command("list")
@@ -69,19 +76,21 @@ def render(
     session_id: str,
     model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
     store: Store = DEFAULT_STORE,
-    text_fallbacks: Annotated[
-        bool, typer.Option("--text-fallbacks", help="Send unsupported files as text.")
-    ] = False,
+    on_unsupported: OnUnsupportedOption = "error",
     as_json: AsJson = False,
+    text_fallbacks: Annotated[bool, typer.Option("--text-fallbacks", hidden=True)] = False,
 ) -> None:
     """Show the request a model would receive for this session, with a decision per file."""
+    # --text-fallbacks: the hidden, deprecated spelling of --on-unsupported text.
     # From its module: once anything imports the submodule toolwire.request, the package
     # attribute `tw.encode` is that module rather than the function.
     from toolwire.request import encode
 
     with _errors():
         messages = _open(store).load(session_id)
-        request = encode(messages, model, on_unsupported="text" if text_fallbacks else "error")
+        notice_defaults(model)
+        policy = "text" if text_fallbacks else on_unsupported
+        request = encode(messages, model, on_unsupported=policy)
     decisions = [dataclasses.asdict(d) for d in request.decisions]
     if as_json:
         payload = {"model": model, "decisions": decisions, "kwargs": request.to_json()}
@@ -114,7 +123,8 @@ def _errors() -> Iterator[None]:
     try:
         yield
     except ToolwireError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}", markup=True, highlight=False)
+        message = escape(cli_message(exc))
+        Console(stderr=True).print(f"[red]error:[/red] {message}", markup=True, highlight=False)
         raise typer.Exit(1) from exc
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .app import app
-from .render import clean_errors, messages_from
+from .render import clean_errors, messages_from, notice_defaults
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -40,7 +40,9 @@ def tokens(
     from ..tokens import estimate_tokens
 
     with clean_errors():
-        estimate = estimate_tokens(messages_from(files, conversation_file), model, detail=detail)
+        messages = messages_from(files, conversation_file)
+        notice_defaults(model)
+        estimate = estimate_tokens(messages, model, detail=detail)
     if as_json:
         typer.echo(json.dumps(asdict(estimate), indent=2, ensure_ascii=False))
     else:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -41,7 +44,8 @@ GRID = [
     ("google-vertex:gemini-3-pro",                             "N N N F F"),
     ("bedrock:anthropic.claude-sonnet-4-5-20250929-v1:0",      "N F F E E"),
     ("bedrock:amazon.nova-pro-v1:0",                           "N S S E S"),
-    ("bedrock:meta.llama3-2-90b-instruct-v1:0",                "N N N E E"),
+    ("bedrock:meta.llama3-2-90b-instruct-v1:0",                "F F F E E"),
+    ("bedrock:meta.llama3-1-70b-instruct-v1:0",                "E F F E E"),
     ("bedrock:mistral.mistral-large-2407-v1:0",                "F N N E E"),
     ("bedrock:us.mistral.pixtral-large-2502-v1:0",             "F N N E E"),
     ("bedrock:cohere.command-r-plus-v1:0",                     "F F F E E"),
@@ -171,11 +175,64 @@ def test_layout_facts_follow_the_wire_rules(
     )
 
 
-def test_every_cell_of_every_target_and_row_names_its_evidence() -> None:
-    for provider in providers():
-        for caps in variants(provider):
-            for media_type, cell in caps.cells.items():
-                assert cell.evidence.strip(), f"{provider} {caps.rows} {media_type}"
+def every_cell() -> Iterator[Any]:
+    """Every cell of the package's table once: the targets' cells, then their model rows'."""
+    text = resources.files("toolwire").joinpath("capabilities.toml").read_text("utf-8")
+    for provider, target in tomllib.loads(text)["targets"].items():
+        rows = [("(defaults)", target)]
+        rows += [
+            (row.get("label", ", ".join(row["match"])), row) for row in target.get("models", [])
+        ]
+        for label, row in rows:
+            for cell in row.get("media", []):
+                yield pytest.param(cell["evidence"], id=f"{provider} {label} {cell['types'][0]}")
+
+
+# The rule stated in the header of capabilities.toml: evidence names at least one source.
+SOURCE_KINDS = {
+    "a documentation URL": r"https://[\w.-]+\.[a-z]{2,}/\S*",
+    "a doc page by its quoted title": r'\bdocs? "[^"]+"',
+    "an SDK or service-model type": (
+        r"\b(anthropic|openai|google-genai|botocore|groq|mistralai|cohere|ollama)\b"
+        r"[^;]*?\b([A-Z][a-z0-9]+[A-Z]\w*|[A-Z]\w*\.[a-z_]+)"
+    ),
+    "a recorded API answer": r"\brecorded\b[^;]*?(\b[1-5]\d\d\b|'[^']+')",
+}
+
+
+@pytest.mark.parametrize("evidence", list(every_cell()))
+def test_every_evidence_string_names_its_source(evidence: str) -> None:
+    found = [kind for kind, pattern in SOURCE_KINDS.items() if re.search(pattern, evidence)]
+    assert found, f"names no source ({', '.join(SOURCE_KINDS)}): {evidence!r}"
+
+
+@pytest.mark.parametrize("evidence", list(every_cell()))
+def test_no_evidence_string_points_outside_the_package_or_at_another_target(
+    evidence: str,
+) -> None:
+    elsewhere = r"CAPABILITIES\.md|DESIGN\.md|\bshared/|\bas (" + "|".join(providers()) + r")\b"
+    assert not re.search(elsewhere, evidence), evidence
+
+
+@pytest.mark.parametrize(
+    ("evidence", "ok"),
+    [
+        ("anthropic SDK ToolResultBlockParam.content accepts ImageBlockParam", True),
+        ("botocore ToolResultContentBlock.image", True),
+        ("https://docs.cohere.com/docs/image-inputs", True),
+        ('Gemini docs "Video understanding": file_data in a user Content', True),
+        ("recorded 400 on gpt-5-mini", True),
+        ("recorded: 'This model doesn't support the video content block'", True),
+        ("as openai-chat: text inlined in the user message", False),
+        ("ollama: text inlined in the user message content", False),
+        ("groq SDK 1.7: no file content part", False),
+        ("recorded: image in its own user turn", False),
+    ],
+)
+def test_the_source_rule_tells_a_named_source_from_a_restated_behaviour(
+    evidence: str, ok: bool
+) -> None:
+    assert any(re.search(p, evidence) for p in SOURCE_KINDS.values()) is ok
 
 
 def test_variants_list_the_defaults_then_each_model_row_alone() -> None:
@@ -185,6 +242,7 @@ def test_variants_list_the_defaults_then_each_model_row_alone() -> None:
         ("Anthropic Claude on Bedrock",),
         ("Amazon Nova",),
         ("Meta Llama on Bedrock",),
+        ("Meta Llama vision models on Bedrock",),
         ("Mistral and Pixtral on Bedrock",),
     ]
     assert found[2].model == "*amazon.nova*"
@@ -264,13 +322,69 @@ def test_vertex_resource_names_are_matched_by_their_gemini_version(model_id: str
         ),
         ("eu.amazon.nova-lite-v1:0", "Amazon Nova"),
         ("arn:aws:bedrock:eu-west-1::foundation-model/amazon.nova-pro-v1:0", "Amazon Nova"),
-        ("us.meta.llama3-2-11b-instruct-v1:0", "Meta Llama on Bedrock"),
+        ("us.meta.llama3-3-70b-instruct-v1:0", "Meta Llama on Bedrock"),
         ("us.mistral.pixtral-large-2502-v1:0", "Mistral and Pixtral on Bedrock"),
         ("US.Anthropic.Claude-3-Haiku-20240307-v1:0", "Anthropic Claude on Bedrock"),
     ],
 )
 def test_bedrock_families_match_cross_region_ids_and_arns(model_id: str, row: str) -> None:
     assert capabilities(f"bedrock:{model_id}").rows == (row,)
+
+
+#: A model of every family Bedrock Converse serves (botocore names the families, not the ids).
+BEDROCK_FAMILIES = [
+    "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "anthropic.claude-3-haiku-20240307-v1:0",
+    "amazon.nova-pro-v1:0", "us.amazon.nova-premier-v1:0", "meta.llama3-1-8b-instruct-v1:0",
+    "us.meta.llama3-2-90b-instruct-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0",
+    "mistral.mistral-large-2407-v1:0", "us.mistral.pixtral-large-2502-v1:0",
+    "cohere.command-r-plus-v1:0", "us.deepseek.r1-v1:0", "qwen.qwen3-32b-v1:0",
+    "us.writer.palmyra-x5-v1:0", "ai21.jamba-1-5-large-v1:0", "openai.gpt-oss-120b-1:0",
+]  # fmt: skip
+
+
+def test_botocore_still_names_only_nova_and_claude_3_and_4_for_images_in_a_tool_result() -> None:
+    """If this fails, botocore changed the rule: re-check the Bedrock rows against it."""
+    import botocore.session
+
+    model = botocore.session.get_session().get_service_model("bedrock-runtime")
+    note = model.shape_for("ToolResultContentBlock").members["image"].documentation
+    assert "only supported by Amazon Nova and Anthropic Claude 3 and 4 models" in note
+
+
+@pytest.mark.parametrize("model_id", BEDROCK_FAMILIES)
+def test_bedrock_puts_images_inside_a_tool_result_only_for_nova_and_claude(model_id: str) -> None:
+    in_result = mode_of(f"bedrock:{model_id}", "image/png") == "native"
+    assert in_result == ("amazon.nova" in model_id or "anthropic.claude" in model_id)
+
+
+def test_every_bedrock_row_with_images_in_tool_results_is_a_nova_or_claude_row() -> None:
+    families = ("amazon.nova", "anthropic.claude")
+    for caps in variants("bedrock"):  # a row's model is its patterns, joined by ", "
+        if caps.cell("image/png").tool_result == "native":  # type: ignore[union-attr]
+            patterns = caps.model.split(", ")
+            assert caps.rows and all(any(f in p for f in families) for p in patterns), caps.rows
+
+
+@pytest.mark.parametrize(
+    ("model_id", "image"),
+    [
+        ("us.meta.llama3-2-11b-instruct-v1:0", "fallback"),
+        ("us.meta.llama3-2-90b-instruct-v1:0", "fallback"),
+        ("meta.llama4-scout-17b-instruct-v1:0", "fallback"),
+        ("meta.llama3-1-405b-instruct-v1:0", "error"),
+        ("meta.llama3-2-3b-instruct-v1:0", "error"),
+        ("us.meta.llama3-3-70b-instruct-v1:0", "error"),
+    ],
+)
+def test_llama_on_bedrock_gets_images_and_documents_in_a_separate_user_turn_or_not_at_all(
+    model_id: str, image: str
+) -> None:
+    caps = capabilities(f"bedrock:{model_id}")
+    assert caps.cell("image/png").tool_result == image  # type: ignore[union-attr]
+    for media_type in ("application/pdf", "text/plain", "text/csv"):
+        cell = caps.cell(media_type)
+        assert cell is not None and cell.tool_result == "fallback", media_type
+        assert cell.user_sources == ("bytes", "s3")
 
 
 def test_a_bedrock_arn_without_a_family_gets_the_safe_defaults() -> None:

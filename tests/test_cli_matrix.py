@@ -54,9 +54,10 @@ def test_a_provider_shows_only_its_rows() -> None:
         "Anthropic Claude on Bedrock",
         "Amazon Nova",
         "Meta Llama on Bedrock",
+        "Meta Llama vision models on Bedrock",
         "Mistral and Pixtral on Bedrock",
     ]
-    assert rows[1]["evidence"]["PDF"].startswith("recorded: PDF inside toolResult")
+    assert rows[1]["evidence"]["PDF"].startswith("recorded 200 for a PDF inside the toolResult")
 
 
 def test_a_model_shows_each_media_type_with_sources_limits_and_evidence() -> None:

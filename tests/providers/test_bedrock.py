@@ -153,11 +153,11 @@ def test_nova_gets_documents_and_videos_beside_the_tool_results_in_the_same_mess
     ]
 
 
-def test_llama_reads_documents_inside_the_tool_result_with_sanitised_names() -> None:
+def test_mistral_reads_documents_inside_the_tool_result_with_sanitised_names() -> None:
     pdf, notes = files("report.pdf", "notes.md")
     messages = turn(ToolResult.of("call_1", "fetch", [pdf, {"pages": 3}, notes]))
     notes_block = {"document": {"format": "md", "name": "notes-md", "source": {"bytes": NOTES}}}
-    assert encoded(messages, LLAMA)["messages"][1:] == [
+    assert encoded(messages, PIXTRAL)["messages"][1:] == [
         uses("call_1"),
         {
             "role": "user",

@@ -16,7 +16,7 @@ from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
 from toolwire.errors import CapabilityError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
-from toolwire.providers.mistral import call_id
+from toolwire.providers.ids import accepted_id
 from toolwire.request import encode
 
 from .conftest import (
@@ -253,7 +253,8 @@ def test_foreign_call_ids_become_stable_nine_character_ids_in_the_call_and_its_r
     messages = [User("Go."), Assistant([call]), ToolResult.of("toolu_01", "fetch", "done")]
     kwargs = encode(messages, MODEL).kwargs
     validate(kwargs)
-    assert call_id("toolu_01") == "7a95b7039" and call_id("D681PevKs") == "D681PevKs"
+    assert accepted_id("mistral", "toolu_01") == "7a95b7039"
+    assert accepted_id("mistral", "D681PevKs") == "D681PevKs"
     assert kwargs["messages"][1:] == [
         {
             "role": "assistant",

@@ -14,8 +14,9 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, System, User
-from ..plan import Plan, ToolTurn
+from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
+from .ids import ToolNames, wire_kwargs
 
 PROVIDER = "anthropic"
 # Base64ImageSourceParam.media_type and Base64PDFSourceParam.media_type: these literals only.
@@ -25,6 +26,7 @@ _PDF_TYPES = ("application/pdf",)
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has one)."""
+    names = ToolNames.of(plan)
     messages: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, System):
@@ -32,22 +34,23 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append({"role": "user", "content": [_block(p) for p in step.parts]})
         elif isinstance(step, Assistant):
-            content = _assistant(step)
+            content = _assistant(step, names)
             if content:
                 messages.append({"role": "assistant", "content": content})
         elif isinstance(step, ToolTurn):
-            blocks = [_tool_result(r) for r in step.results] + [_block(p) for p in step.extra]
+            blocks = [_tool_result(r, names) for r in step.results]
+            blocks += [_block(p) for p in step.extra]
             messages.append({"role": "user", "content": blocks})
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system is not None:
         kwargs["system"] = plan.system
-    return kwargs
+    return wire_kwargs(kwargs)
 
 
-def _tool_result(result: Any) -> dict[str, Any]:
+def _tool_result(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     block: dict[str, Any] = {
         "type": "tool_result",
-        "tool_use_id": result.call_id,
+        "tool_use_id": names.call_id(result.call_id),
         "content": [_block(p) for p in result.parts],
     }
     if result.is_error:
@@ -55,7 +58,7 @@ def _tool_result(result: Any) -> dict[str, Any]:
     return block
 
 
-def _assistant(message: Assistant) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, Thinking):
@@ -63,9 +66,8 @@ def _assistant(message: Assistant) -> list[dict[str, Any]]:
             if block is not None:
                 blocks.append(block)
         elif isinstance(part, ToolCall):
-            blocks.append(
-                {"type": "tool_use", "id": part.id, "name": part.name, "input": part.arguments}
-            )
+            use = {"type": "tool_use", "id": names.call_id(part.id), "name": names.name(part.name)}
+            blocks.append({**use, "input": part.arguments})
         elif part.text:
             blocks.append({"type": "text", "text": part.text})
     return blocks

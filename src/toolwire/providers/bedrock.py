@@ -24,8 +24,9 @@ The planner lays out each model family (table rows in capabilities.toml); this m
 - A message with a document and no text (a user message of files alone) gets a
   ``This is file {name}:`` text block before each document: Converse requires one.
 - Document names: see bedrock_names (sanitised, unique within the request, stable).
-- Tool use ids outside ``[a-zA-Z0-9_.:-]{1,64}`` (history from another provider) become a stable
-  hash, identically in the call and its result.
+- Tool use ids outside ``[a-zA-Z0-9_.:-]{1,64}`` (history from another provider) become
+  ``tooluse_`` + a stable hash, and tool names outside ``[a-zA-Z0-9_-]{1,64}`` a sanitised name,
+  identically in the call and its result (providers.ids).
 - Reasoning goes back as it came to a model of the same family (``Capabilities.issuer``:
   Claude, Nova, Llama, Mistral; an unknown family only to the same model); other thinking is
   dropped, since no other model can verify its signature.
@@ -36,8 +37,6 @@ The planner lays out each model family (table rows in capabilities.toml); this m
 from __future__ import annotations
 
 import base64
-import hashlib
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +47,7 @@ from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import UrlSource
 from .bedrock_names import DocumentNames
+from .ids import ToolNames, wire_kwargs
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -74,12 +74,11 @@ VIDEO_FORMATS = {
     "video/3gpp": "three_gp",
 }
 _BLOCKS = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO_FORMATS}
-_TOOL_USE_ID = re.compile(r"[a-zA-Z0-9_.:-]{1,64}")
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has system text)."""
-    spell = _Speller(plan)
+    spell = _Speller(plan, ToolNames.of(plan))
     messages: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, User):
@@ -94,14 +93,7 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
-    return kwargs
-
-
-def tool_use_id(original: str) -> str:
-    """The id Bedrock accepts: unchanged if valid, else ``tooluse_`` + a stable hash."""
-    if _TOOL_USE_ID.fullmatch(original):
-        return original
-    return "tooluse_" + hashlib.sha256(original.encode()).hexdigest()[:24]
+    return wire_kwargs(kwargs)
 
 
 def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
@@ -135,6 +127,7 @@ class _Speller:
     """Spells parts for one request; holds the document names handed out so far."""
 
     plan: Plan
+    tools: ToolNames
     names: DocumentNames = field(default_factory=DocumentNames)
 
     def part(self, part: Text | Json | File, in_tool_result: bool = False) -> dict[str, Any]:
@@ -154,7 +147,10 @@ class _Speller:
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:
         content = [self.part(p, in_tool_result=True) for p in result.parts]
-        block: dict[str, Any] = {"toolUseId": tool_use_id(result.call_id), "content": content}
+        block: dict[str, Any] = {
+            "toolUseId": self.tools.call_id(result.call_id),
+            "content": content,
+        }
         if result.is_error and self.plan.caps.error_status:
             block["status"] = "error"
         return {"toolResult": block}
@@ -166,7 +162,7 @@ class _Speller:
                 if part.provider == self.plan.caps.issuer:  # same family: it can verify
                     blocks.extend(_reasoning(part))
             elif isinstance(part, ToolCall):
-                use = {"toolUseId": tool_use_id(part.id), "name": part.name}
+                use = {"toolUseId": self.tools.call_id(part.id), "name": self.tools.name(part.name)}
                 blocks.append({"toolUse": {**use, "input": part.arguments}})
             else:
                 blocks.append({"text": part.text})

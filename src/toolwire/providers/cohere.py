@@ -18,6 +18,7 @@ Where this wire differs from the others:
 - Cohere's own reasoning comes back as it came: with tool calls, the first Thinking is the
   message's ``tool_plan`` (toolwire.decoders reads ``tool_plan`` into a leading Thinking); any
   other Thinking is a ``thinking`` content item. Another provider's thinking is dropped.
+- Ids and names that are not UTF-8 text are rewritten stably (providers.ids).
 """
 
 from __future__ import annotations
@@ -33,12 +34,14 @@ from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import UrlSource
+from .ids import ToolNames, wire_kwargs
 
 WIRE = "cohere"
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
+    names = ToolNames.of(plan)
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -46,14 +49,14 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider)
+            message = _assistant(step, plan.caps.provider, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
-            messages.extend(_tool(result) for result in step.results)
+            messages.extend(_tool(result, names) for result in step.results)
             if step.extra:  # only a capabilities override merges files into a tool turn here
                 messages.append(_user(step.extra))
-    return {"messages": messages}
+    return wire_kwargs({"messages": messages})
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
@@ -72,8 +75,8 @@ def _user_item(part: Text | File) -> dict[str, Any]:
     raise _no_route(part, "a user message (text and images only)")
 
 
-def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
-    calls = [_tool_call(call) for call in message.tool_calls]
+def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
+    calls = [_tool_call(call, names) for call in message.tool_calls]
     items: list[dict[str, Any]] = []
     tool_plan: str | None = None
     for part in message.content:
@@ -96,25 +99,25 @@ def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
     return result if len(result) > 1 else None
 
 
-def _tool_call(call: ToolCall) -> dict[str, Any]:
+def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     arguments = call.invalid_arguments
     if arguments is None:
         arguments = json.dumps(call.arguments, ensure_ascii=False)
     return {
-        "id": call.id,
+        "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": call.name, "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments},
     }
 
 
-def _tool(result: PlannedResult) -> dict[str, Any]:
+def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     items = [_tool_item(part) for part in result.parts]
     if result.is_error:
         if items[0]["type"] == "text":
             items[0] = {"type": "text", "text": f"Error: {items[0]['text']}"}
         else:
             items.insert(0, {"type": "text", "text": "Error:"})
-    return {"role": "tool", "tool_call_id": result.call_id, "content": items}
+    return {"role": "tool", "tool_call_id": names.call_id(result.call_id), "content": items}
 
 
 def _tool_item(part: Text | Json | File) -> dict[str, Any]:

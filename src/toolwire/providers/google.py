@@ -38,7 +38,9 @@ Where the model requires signatures (``Capabilities.thought_signatures == "requi
 >= 3) the first function call of a model Content without one of its own carries the documented
 placeholder ``skip_thought_signature_validator`` (the JSON text of the bytes field).
 Call arguments that were not a JSON object (``ToolCall.invalid_arguments``) go as ``{}``:
-``args`` takes only an object.
+``args`` takes only an object. Function names outside FunctionDeclaration's rule (a letter or
+``_``, then letters, digits, ``_.:-``, at most 128) and ids that are not UTF-8 text are
+rewritten stably, identically in the call and its response (providers.ids).
 """
 
 from __future__ import annotations
@@ -46,12 +48,14 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn, see_text
 from ..sources import ProviderFileSource, UrlSource
+from .ids import ToolNames, wire_kwargs
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
 SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
@@ -62,23 +66,24 @@ _FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``contents`` (and ``config.system_instruction`` when the conversation has one)."""
+    names = ToolNames.of(plan)
     contents: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, User):
             contents.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            content = _model(step, plan.caps.provider, plan.caps.thought_signatures)
+            content = _model(step, plan.caps, names)
             if content is not None:
                 contents.append(content)
         elif isinstance(step, ToolTurn):
-            parts = [{"function_response": _function_response(r)} for r in step.results]
+            parts = [{"function_response": _function_response(r, names)} for r in step.results]
             contents.append({"role": "user", "parts": parts})
             if step.extra:
                 contents.append(_user(step.extra))
     kwargs: dict[str, Any] = {"contents": contents}
     if plan.system:
         kwargs["config"] = {"system_instruction": plan.system}
-    return kwargs
+    return wire_kwargs(kwargs)
 
 
 def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
@@ -111,7 +116,7 @@ def _file_uri(file_id: str) -> str:
     return _FILES_API + (file_id if file_id.startswith("files/") else "files/" + file_id)
 
 
-def _function_response(result: PlannedResult) -> dict[str, Any]:
+def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     values: list[Any] = []
     nested: list[dict[str, Any]] = []
     for part in result.parts:
@@ -127,8 +132,8 @@ def _function_response(result: PlannedResult) -> dict[str, Any]:
     else:
         value = values
     response: dict[str, Any] = {
-        "id": result.call_id,
-        "name": result.name,
+        "id": names.call_id(result.call_id),
+        "name": names.name(result.name),
         "response": {"error" if result.is_error else "output": value},
     }
     if nested:
@@ -136,7 +141,8 @@ def _function_response(result: PlannedResult) -> dict[str, Any]:
     return response
 
 
-def _model(message: Assistant, provider: str, signatures: str) -> dict[str, Any] | None:
+def _model(message: Assistant, caps: Capabilities, names: ToolNames) -> dict[str, Any] | None:
+    provider = caps.provider
     parts: list[dict[str, Any]] = []
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     block: dict[str, Any]
@@ -150,7 +156,7 @@ def _model(message: Assistant, provider: str, signatures: str) -> dict[str, Any]
             block = {"text": part.text, "thought": True}
             block["thought_signature"] = _signature(part.signature, "a thinking part")
         elif isinstance(part, ToolCall):
-            block = _function_call(part, provider)
+            block = _function_call(part, provider, names)
         elif part.text or carried is not None:
             block = {"text": part.text}
         else:
@@ -159,15 +165,14 @@ def _model(message: Assistant, provider: str, signatures: str) -> dict[str, Any]
             block["thought_signature"] = carried
         carried = None
         parts.append(block)
-    if signatures == "required":
+    if caps.thought_signatures == "required":
         _sign_first_call(parts)
     return {"role": "model", "parts": parts} if parts else None
 
 
-def _function_call(call: ToolCall, provider: str) -> dict[str, Any]:
-    block: dict[str, Any] = {
-        "function_call": {"id": call.id, "name": call.name, "args": call.arguments}
-    }
+def _function_call(call: ToolCall, provider: str, names: ToolNames) -> dict[str, Any]:
+    spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
+    block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
     if call.signature is not None and call.provider == provider:
         block["thought_signature"] = _signature(call.signature, f"tool call {call.id}")
     return block

@@ -16,7 +16,8 @@ Where this wire differs from the others:
 - Tool call ids must match ``[a-zA-Z0-9]{9}`` (mistral-common ``MistralRequestValidatorV3``:
   "Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9."). Mistral's own ids pass
   unchanged; any other id (history from another provider) is sent as the first 9 hex digits of
-  its sha256, identically in the call and in its result.
+  its sha256, identically in the call and in its result (providers.ids, which also rewrites
+  tool names outside ``[a-zA-Z0-9_-]{1,64}``).
 - Tool messages have no error flag: an error result's text starts with ``Error: ``.
 - Tool message content is text (parts joined by a blank line); a file the plan puts inside a
   tool result (only a capabilities override does that) turns it into a list of chunks.
@@ -26,9 +27,7 @@ Where this wire differs from the others:
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -39,16 +38,16 @@ from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
+from .ids import ToolNames, wire_kwargs
 
 WIRE = "mistral"
 #: How several text parts of one tool result are joined into one tool message text.
 JOIN = "\n\n"
-#: mistral-common MistralRequestValidatorV3: tool call ids are 9 ASCII letters or digits.
-_CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
+    names = ToolNames.of(plan)
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -56,33 +55,26 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider)
+            message = _assistant(step, plan.caps.provider, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
             if step.extra:
                 raise _no_shared_message(step.extra)
-            messages.extend(_tool(result) for result in step.results)
-    return {"messages": messages}
-
-
-def call_id(original: str) -> str:
-    """The id Mistral accepts for a tool call: unchanged if valid, else a stable 9-char hash."""
-    if _CALL_ID.fullmatch(original):
-        return original
-    return hashlib.sha256(original.encode()).hexdigest()[:9]
+            messages.extend(_tool(result, names) for result in step.results)
+    return wire_kwargs({"messages": messages})
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
     return {"role": "user", "content": [_chunk(part) for part in parts]}
 
 
-def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
+def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
-            calls.append(_tool_call(part))
+            calls.append(_tool_call(part, names))
         elif isinstance(part, Thinking):
             if part.provider == provider and not part.redacted and part.text:
                 chunks.append(_thinking(part))
@@ -108,18 +100,18 @@ def _thinking(part: Thinking) -> dict[str, Any]:
     return chunk
 
 
-def _tool_call(call: ToolCall) -> dict[str, Any]:
+def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     arguments = call.invalid_arguments
     if arguments is None:
         arguments = json.dumps(call.arguments, ensure_ascii=False)
     return {
-        "id": call_id(call.id),
+        "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": call.name, "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments},
     }
 
 
-def _tool(result: PlannedResult) -> dict[str, Any]:
+def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     texts = [_text(part) for part in result.parts if not isinstance(part, File)]
     content: str | list[dict[str, Any]]
     if len(texts) == len(result.parts):
@@ -128,8 +120,8 @@ def _tool(result: PlannedResult) -> dict[str, Any]:
         content = [_chunk(part) for part in result.parts]
     return {
         "role": "tool",
-        "tool_call_id": call_id(result.call_id),
-        "name": result.name,
+        "tool_call_id": names.call_id(result.call_id),
+        "name": names.name(result.name),
         "content": content,
     }
 

@@ -12,7 +12,8 @@ Where this wire differs from the others:
   as the SDK itself leaves them out of the request body.
 - Tool messages have no error flag: an error result's text starts with ``Error: ``.
 - Tool calls have no ids on this wire; results are matched by order and ``tool_name``.
-  Arguments are an object: a call whose argument text was not JSON goes with ``{}``.
+  Arguments are an object: a call whose argument text was not JSON goes with ``{}``. A name
+  that is not UTF-8 text is rewritten stably, identically in the call and ``tool_name``.
 - Thinking goes back in the message's ``thinking`` field when Ollama produced it; another
   provider's thinking is dropped.
 """
@@ -28,6 +29,7 @@ from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, ToolTurn
+from .ids import ToolNames, wire_kwargs
 
 WIRE = "ollama"
 #: How the text parts of one message are joined into its content string.
@@ -36,6 +38,7 @@ JOIN = "\n\n"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
+    names = ToolNames.of(plan)
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -43,16 +46,16 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_message("user", step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider)
+            message = _assistant(step, plan.caps.provider, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
             for result in step.results:
-                tool = {"tool_name": result.name}
+                tool = {"tool_name": names.name(result.name)}
                 messages.append(_message("tool", result.parts, tool, error=result.is_error))
             if step.extra:  # only a capabilities override merges files into a tool turn here
                 messages.append(_message("user", step.extra))
-    return {"messages": messages}
+    return wire_kwargs({"messages": messages})
 
 
 def _message(
@@ -90,7 +93,7 @@ def _message(
     return message
 
 
-def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
+def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     thoughts = [
         p.text
@@ -98,7 +101,7 @@ def _assistant(message: Assistant, provider: str) -> dict[str, Any] | None:
         if isinstance(p, Thinking) and p.provider == provider and not p.redacted and p.text
     ]
     calls = [
-        {"function": {"name": call.name, "arguments": call.arguments}}
+        {"function": {"name": names.name(call.name), "arguments": call.arguments}}
         for call in message.tool_calls
     ]
     result: dict[str, Any] = {"role": "assistant"}

@@ -21,6 +21,8 @@ Spelling choices (the plan decides everything else):
 - a ``file`` part's ``filename`` is the file's identifier, with the extension of its media
   type added when it has none (the API tells file types by extension);
 - ``Thinking`` is dropped: Chat Completions cannot take reasoning back;
+- tool call ids over 40 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
+  stably, identically in the call and its result (providers.ids);
 - tool-call arguments are compact JSON text, or the model's own text verbatim when it was not
   a JSON object (``ToolCall.invalid_arguments``);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
@@ -40,6 +42,7 @@ from ..mediatypes import EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
+from .ids import ToolNames, wire_kwargs
 
 WIRE = "openai_chat"
 ERROR_PREFIX = "Error: "
@@ -59,11 +62,12 @@ class CannotSpell(Exception):
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: system, user, assistant and tool messages in conversation order."""
+    names = ToolNames.of(plan)
     try:
-        messages = [message for step in plan.steps for message in _messages(step)]
+        messages = [message for step in plan.steps for message in _messages(step, names)]
     except CannotSpell as exc:
         raise unspellable(plan, WIRE, exc) from None
-    return {"messages": messages}
+    return wire_kwargs({"messages": messages})
 
 
 def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:
@@ -84,15 +88,15 @@ def filename(file: File) -> str:
     return name
 
 
-def _messages(step: Any) -> list[dict[str, Any]]:
+def _messages(step: Any, names: ToolNames) -> list[dict[str, Any]]:
     if isinstance(step, System):
         return [{"role": "system", "content": step.text}]
     if isinstance(step, User):
         return [{"role": "user", "content": _user_content(step.parts)}]
     if isinstance(step, Assistant):
-        return _assistant(step)
+        return _assistant(step, names)
     assert isinstance(step, ToolTurn)
-    messages = [_tool_message(result) for result in step.results]
+    messages = [_tool_message(result, names) for result in step.results]
     if step.extra:
         messages.append({"role": "user", "content": _user_content(step.extra)})
     return messages
@@ -104,11 +108,12 @@ def _text_content(texts: list[str]) -> str | list[dict[str, Any]]:
     return [{"type": "text", "text": text} for text in texts]
 
 
-def _tool_message(result: PlannedResult) -> dict[str, Any]:
+def _tool_message(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     texts = [_tool_text(part) for part in result.parts]
     if result.is_error:
         texts[0] = ERROR_PREFIX + texts[0]
-    return {"role": "tool", "tool_call_id": result.call_id, "content": _text_content(texts)}
+    call_id = names.call_id(result.call_id)
+    return {"role": "tool", "tool_call_id": call_id, "content": _text_content(texts)}
 
 
 def _tool_text(part: Text | Json | File) -> str:
@@ -119,9 +124,9 @@ def _tool_text(part: Text | Json | File) -> str:
     raise CannotSpell(f"{part.identifier} ({part.media_type}) into a tool message (text only)")
 
 
-def _assistant(message: Assistant) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
-    calls = [_tool_call(call) for call in message.tool_calls]
+    calls = [_tool_call(call, names) for call in message.tool_calls]
     if not texts and not calls:
         return []  # only thinking, which this wire cannot take back
     spelled: dict[str, Any] = {"role": "assistant"}
@@ -132,14 +137,14 @@ def _assistant(message: Assistant) -> list[dict[str, Any]]:
     return [spelled]
 
 
-def _tool_call(call: ToolCall) -> dict[str, Any]:
+def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     arguments = call.invalid_arguments
     if arguments is None:
         arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
     return {
-        "id": call.id,
+        "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": call.name, "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments},
     }
 
 

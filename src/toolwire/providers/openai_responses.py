@@ -23,7 +23,10 @@ Spelling choices (the plan decides everything else):
 - OpenAI's own reasoning (``Thinking`` with provider "openai" and an item ``id``) goes back as a
   ``reasoning`` item (summary text, ``encrypted_content`` from the signature), and a function
   call's own item id (``ToolCall.signature`` with provider "openai") as its ``id``, so a
-  replayed reasoning item is followed by its item; other providers' thinking is dropped;
+  replayed reasoning item is followed by its item (only an id that begins with ``fc``: the
+  API takes no other); other providers' thinking is dropped;
+- ``call_id`` over 64 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
+  stably, identically in the call and its output (providers.ids);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
   message right after the function outputs.
 """
@@ -38,6 +41,7 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
+from .ids import FUNCTION_CALL_ITEM_PREFIX, ToolNames, wire_kwargs
 from .openai_chat import ERROR_PREFIX, CannotSpell, filename, unspellable
 
 WIRE = "openai_responses"
@@ -46,35 +50,36 @@ PROVIDER = "openai"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``input`` items in conversation order, and ``instructions`` when there is system text."""
+    names = ToolNames.of(plan)
     try:
-        items = [item for step in plan.steps for item in _items(step)]
+        items = [item for step in plan.steps for item in _items(step, names)]
     except CannotSpell as exc:
         raise unspellable(plan, WIRE, exc) from None
     kwargs: dict[str, Any] = {"input": items}
     if plan.system is not None:
         kwargs["instructions"] = plan.system
-    return kwargs
+    return wire_kwargs(kwargs)
 
 
-def _items(step: Any) -> list[dict[str, Any]]:
+def _items(step: Any, names: ToolNames) -> list[dict[str, Any]]:
     if isinstance(step, System):
         return []  # in ``instructions``
     if isinstance(step, User):
         return [_user_message(step.parts)]
     if isinstance(step, Assistant):
-        return _assistant(step)
+        return _assistant(step, names)
     assert isinstance(step, ToolTurn)
-    items = [_function_output(result) for result in step.results]
+    items = [_function_output(result, names) for result in step.results]
     if step.extra:
         items.append(_user_message(step.extra))
     return items
 
 
-def _assistant(message: Assistant) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
-            items.append(_function_call(part))
+            items.append(_function_call(part, names))
         elif isinstance(part, Thinking):
             if part.provider == PROVIDER and part.id:
                 items.append(_reasoning(part))
@@ -83,13 +88,15 @@ def _assistant(message: Assistant) -> list[dict[str, Any]]:
     return items
 
 
-def _function_call(call: ToolCall) -> dict[str, Any]:
+def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     arguments = call.invalid_arguments
     if arguments is None:
         arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
-    item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": arguments}
-    if call.provider == PROVIDER and call.signature:
-        item["id"] = call.signature
+    item = {"type": "function_call", "call_id": names.call_id(call.id)}
+    item |= {"name": names.name(call.name), "arguments": arguments}
+    signature = call.signature if call.provider == PROVIDER else None
+    if signature and signature.startswith(FUNCTION_CALL_ITEM_PREFIX):
+        item["id"] = signature
     return item
 
 
@@ -101,7 +108,7 @@ def _reasoning(thinking: Thinking) -> dict[str, Any]:
     return item
 
 
-def _function_output(result: PlannedResult) -> dict[str, Any]:
+def _function_output(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     content = [_content(part, in_output=True) for part in result.parts]
     if result.is_error:
         if content[0]["type"] == "input_text":
@@ -111,7 +118,8 @@ def _function_output(result: PlannedResult) -> dict[str, Any]:
     output: Any = content
     if len(content) == 1 and content[0]["type"] == "input_text":
         output = content[0]["text"]
-    return {"type": "function_call_output", "call_id": result.call_id, "output": output}
+    call_id = names.call_id(result.call_id)
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
 
 
 def _user_message(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:

@@ -1,0 +1,228 @@
+"""Tool-call ids and tool names each wire accepts, and text every SDK can encode as UTF-8.
+
+A conversation's tool calls may come from another provider: Kimi on Groq answers
+``functions.screenshot:0``, an MCP host stores ``srv.read file``, a JSON history holds a lone
+surrogate (``"\\ud800"`` is valid JSON). ``ID_RULES`` and ``NAME_RULES`` hold each wire's
+published rule as data; every encoder asks ``ToolNames.of(plan)`` for the ids and names it
+writes, so a call and its result always get the same value.
+
+- A value the wire accepts passes through byte-identical (replay to the same provider
+  does not change it).
+- A value it rejects is rewritten from a sha256 of the original (never a counter or a random
+  seed): the same history gives the same ids in every process. Ids become ``prefix`` + hex
+  digits; names keep their allowed characters (``get.weather`` → ``get_weather_3f1c9a2b``),
+  since the model reads them.
+- Within one request, no two different originals share a value, and a rewritten value never
+  equals one that passed through: on a clash the hash is taken again with a counter appended
+  to the original (``\\x00`` + n), so only a contrived history sees that second form.
+
+Names are rewritten rather than refused: a name a wire rejects cannot be among the request's
+tool definitions either, so the caller has renamed that tool for this target anyway. To give
+the definitions the same names, pass them through ``accepted_name(wire, name)``.
+
+``wire_text`` is the last step of every encoder: lone surrogates (which no SDK can encode as
+UTF-8) become U+FFFD in every string of the payload, dictionary keys included; a surrogate
+pair stored as two code points becomes the character it encodes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from ..content import ToolCall
+from ..messages import Assistant
+from ..plan import Plan, ToolTurn
+
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one wire accepts for one kind of value, and how a rejected value is rewritten.
+
+    ``pattern`` must match the whole value (None: any text), ``max_length`` bounds it (None:
+    unbounded); every value must also be encodable as UTF-8. A rewritten value is ``prefix``
+    + ``digits`` hex digits of its sha256, or, when ``forbidden`` is set (names), the original
+    with every run of ``forbidden`` characters replaced by ``_``, then ``_`` and 8 hex digits
+    (``prefix`` + digits again where that still breaks the rule).
+    """
+
+    pattern: str | None
+    max_length: int | None
+    prefix: str
+    digits: int
+    source: str
+    forbidden: str | None = None
+
+
+def _name(pattern: str | None, max_length: int | None, forbidden: str, source: str) -> Rule:
+    return Rule(pattern, max_length, "tool_", 24, source, forbidden)
+
+
+#: Tool-call ids: anthropic tool_use.id / tool_result.tool_use_id, openai_responses call_id,
+#: openai_chat tool_calls[].id / tool_call_id, google function_call.id / function_response.id,
+#: bedrock toolUseId, mistral and cohere tool call ids. Ollama has no ids on its wire.
+ID_RULES = {
+    # API error "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"; no published
+    # length limit: 64, every other wire's bound (Anthropic's own ids are ~30 characters).
+    "anthropic": Rule(r"[a-zA-Z0-9_-]+", 64, "toolu_", 24, "Messages API validation"),
+    # "Invalid 'input[n].call_id': string too long. Expected … maximum length 64"; any text.
+    "openai_responses": Rule(None, 64, "call_", 24, "Responses API validation"),
+    # "Invalid 'messages[n].tool_calls[0].id': string too long. Expected … maximum length 40".
+    "openai_chat": Rule(None, 40, "call_", 24, "Chat Completions API validation"),
+    # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
+    "google": Rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
+    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64.
+    "bedrock": Rule(r"[a-zA-Z0-9_.:-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId"),
+    # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
+    "mistral": Rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
+    # cohere 7.3.1 ToolCallV2.id: a string, no published rule.
+    "cohere": Rule(None, None, "call_", 24, "cohere ToolCallV2.id"),
+    "ollama": Rule(None, None, "call_", 24, "ollama Message.ToolCall (no id)"),
+}
+
+_TOOL_NAME = r"[a-zA-Z0-9_-]{1,64}"
+_NOT_NAME = r"[^a-zA-Z0-9_-]+"
+_SURROGATES = "[\ud800-\udfff]+"
+#: Tool names in call history: tool_use.name, function.name, function_call.name, toolUse.name,
+#: and the names tool results echo (google function_response.name, mistral name, ollama
+#: tool_name).
+NAME_RULES = {
+    # Anthropic tool docs: name "must match the regex ^[a-zA-Z0-9_-]{1,64}$".
+    "anthropic": _name(_TOOL_NAME, 64, _NOT_NAME, "Anthropic tool use docs"),
+    # OpenAI function name: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
+    # maximum length of 64".
+    "openai_chat": _name(_TOOL_NAME, 64, _NOT_NAME, "OpenAI function name"),
+    "openai_responses": _name(_TOOL_NAME, 64, _NOT_NAME, "OpenAI function name"),
+    # google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore.
+    # Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum
+    # length of 128."
+    "google": _name(
+        r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}", 128, r"[^a-zA-Z0-9_.:-]+", "FunctionDeclaration"
+    ),
+    # botocore bedrock-runtime 2023-09-30 ToolName: pattern [a-zA-Z0-9_-]+, 1-64.
+    "bedrock": _name(_TOOL_NAME, 64, _NOT_NAME, "botocore ToolName"),
+    # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,
+    # with a maximum length of 64".
+    "mistral": _name(_TOOL_NAME, 64, _NOT_NAME, "mistral-common function name"),
+    # cohere and ollama publish no rule for names: only UTF-8.
+    "cohere": _name(None, None, _SURROGATES, "cohere ToolCallV2Function.name"),
+    "ollama": _name(None, None, _SURROGATES, "ollama Message.ToolCall.Function.name"),
+}
+
+#: OpenAI Responses function_call item ids begin with ``fc`` (the API: "Expected an ID that
+#: begins with 'fc'"); any other ``ToolCall.signature`` is left out of the item.
+FUNCTION_CALL_ITEM_PREFIX = "fc"
+
+
+def accepts(rule: Rule, value: str) -> bool:
+    """Whether ``value`` satisfies ``rule`` (and is encodable as UTF-8)."""
+    if rule.max_length is not None and len(value) > rule.max_length:
+        return False
+    if rule.pattern is not None and not re.fullmatch(rule.pattern, value):
+        return False
+    return value.isascii() or _LONE.search(value) is None
+
+
+def rewrite(rule: Rule, original: str, attempt: int = 0) -> str:
+    """The stable replacement for a value ``rule`` rejects (``attempt`` > 0 after a clash)."""
+    data = original.encode("utf-8", "surrogatepass")
+    if attempt:
+        data += b"\x00%d" % attempt
+    digest = hashlib.sha256(data).hexdigest()
+    if rule.forbidden is None:
+        return rule.prefix + digest[: rule.digits]
+    head = re.sub(rule.forbidden, "_", original).strip("_")
+    room = (rule.max_length or 128) - 9
+    readable = f"{head[:room]}_{digest[:8]}"
+    return readable if head and accepts(rule, readable) else rule.prefix + digest[: rule.digits]
+
+
+def accepted_id(wire: str, original: str) -> str:
+    """The tool-call id ``wire`` gets for ``original`` (alone in its request)."""
+    rule = ID_RULES[wire]
+    return original if accepts(rule, original) else rewrite(rule, original)
+
+
+def accepted_name(wire: str, original: str) -> str:
+    """The tool name ``wire`` gets for ``original`` (alone in its request)."""
+    rule = NAME_RULES[wire]
+    return original if accepts(rule, original) else rewrite(rule, original)
+
+
+class _Mapping:
+    """One request's values of one kind: kept where accepted, else rewritten without clashes."""
+
+    def __init__(self, rule: Rule, originals: Iterable[str]) -> None:
+        self.rule = rule
+        unique = list(dict.fromkeys(originals))
+        kept = {value for value in unique if accepts(rule, value)}
+        self._taken = set(kept)
+        self._map = {value: value for value in kept}
+        for value in unique:
+            if value not in self._map:
+                self._assign(value)
+
+    def _assign(self, original: str) -> str:
+        attempt = 0
+        value = rewrite(self.rule, original)
+        while value in self._taken:
+            attempt += 1
+            value = rewrite(self.rule, original, attempt)
+        self._taken.add(value)
+        self._map[original] = value
+        return value
+
+    def __call__(self, original: str) -> str:
+        found = self._map.get(original)
+        if found is not None:
+            return found
+        return original if accepts(self.rule, original) else self._assign(original)
+
+
+class ToolNames:
+    """The ids and names one request's tool calls and results go with on its wire."""
+
+    def __init__(self, wire: str, calls: list[tuple[str, str]]) -> None:
+        self.call_id = _Mapping(ID_RULES[wire], (call_id for call_id, _ in calls))
+        self.name = _Mapping(NAME_RULES[wire], (name for _, name in calls))
+
+    @classmethod
+    def of(cls, plan: Plan) -> ToolNames:
+        """The mapping for every tool call and result of ``plan``, on the plan's wire."""
+        calls: list[tuple[str, str]] = []
+        for step in plan.steps:
+            if isinstance(step, Assistant):
+                calls += [(p.id, p.name) for p in step.content if isinstance(p, ToolCall)]
+            elif isinstance(step, ToolTurn):
+                calls += [(r.call_id, r.name) for r in step.results]
+        return cls(plan.caps.wire, calls)
+
+
+def wire_text(value: Any) -> Any:
+    """``value`` with lone surrogates replaced by U+FFFD in every string and key; the same
+    object (nothing copied) when it has none. Lists, tuples and dicts are walked."""
+    if isinstance(value, str):
+        if value.isascii() or _LONE.search(value) is None:
+            return value
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        items = value.items()
+        if all(wire_text(k) is k and wire_text(v) is v for k, v in items):
+            return value
+        return {wire_text(k): wire_text(v) for k, v in items}
+    if isinstance(value, list | tuple):
+        if all(wire_text(item) is item for item in value):
+            return value
+        return type(value)(wire_text(item) for item in value)
+    return value
+
+
+def wire_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """An encoder's keyword arguments with every string encodable as UTF-8 (``wire_text``)."""
+    cleaned: dict[str, Any] = wire_text(kwargs)
+    return cleaned

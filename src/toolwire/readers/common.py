@@ -7,9 +7,11 @@ File parts it produced.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..content import File, Text
+from ..errors import InvalidFileError, ToolwireError
 from ..headers import human_size
 from ..mediatypes import DOCX, PPTX, XLSX
 from ..messages import ContentOutput
@@ -47,6 +49,28 @@ class Job:
     data: bytes = field(repr=False)
     size: int
     note: str = ""
+
+
+Reader = Callable[[Job], ContentOutput]
+
+
+def parse(reader: Reader, job: Job) -> ContentOutput:
+    """``reader(job)``, with any exception a parser raises on hostile input turned into an
+    InvalidFileError naming the file: no dependency's exception escapes read_file."""
+    try:
+        return reader(job)
+    except ToolwireError:
+        raise
+    except Exception as exc:
+        raise unreadable(job, exc) from exc
+
+
+def unreadable(job: Job, exc: Exception) -> InvalidFileError:
+    """The error for a parser's own failure (not one of toolwire's) on ``job``'s bytes."""
+    return InvalidFileError(
+        f"{job.name} could not be read as {label(job.media_type)} "
+        f"({type(exc).__name__}: {exc}); the file is probably corrupt"
+    )
 
 
 _LABELS = {

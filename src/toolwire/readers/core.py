@@ -14,14 +14,13 @@ with a specific message, and anything else a parser raises on hostile input is w
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import PurePath
 
-from ..errors import InvalidFileError, ToolwireError
+from ..errors import InvalidFileError
 from ..mediatypes import DOCX, PPTX, XLSX, check_declared, from_extension, is_textual, sniff
 from ..messages import ContentOutput
-from . import limits, paths
-from .common import Job, Options, label
+from . import isolation, limits, paths
+from .common import Job, Options, Reader, label
 from .image import read_image
 from .media import read_media
 from .office import read_office
@@ -29,8 +28,6 @@ from .pdf import read_pdf
 from .svg import read_svg
 from .tables import read_csv
 from .text import read_text
-
-Reader = Callable[[Job], ContentOutput]
 
 #: Exact media types with their own reader; after these, a type's top level decides.
 _BY_TYPE: dict[str, Reader] = {
@@ -46,14 +43,15 @@ _BY_TOP_LEVEL: dict[str, Reader] = {"image": read_image, "audio": read_media, "v
 
 #: What each reader may be handed: its size cap, the files the cap is for (named in the
 #: refusal), and whether a larger file is read up to the cap instead of refused.
-_CAPS: dict[Reader, tuple[int, str, bool]] = {
-    read_image: (limits.MAX_IMAGE_BYTES, "images", False),
-    read_svg: (limits.MAX_SVG_BYTES, "SVG files", False),
-    read_pdf: (limits.MAX_PDF_BYTES, "PDFs", False),
-    read_office: (limits.MAX_OFFICE_BYTES, "office documents", False),
-    read_media: (limits.MAX_MEDIA_BYTES, "audio and video files", False),
-    read_csv: (limits.MAX_TEXT_BYTES, "CSV files", True),
-    read_text: (limits.MAX_TEXT_BYTES, "text files", True),
+#: The cap is named, not copied, so it is looked up in ``limits`` at each read.
+_CAPS: dict[Reader, tuple[str, str, bool]] = {
+    read_image: ("MAX_IMAGE_BYTES", "images", False),
+    read_svg: ("MAX_SVG_BYTES", "SVG files", False),
+    read_pdf: ("MAX_PDF_BYTES", "PDFs", False),
+    read_office: ("MAX_OFFICE_BYTES", "office documents", False),
+    read_media: ("MAX_MEDIA_BYTES", "audio and video files", False),
+    read_csv: ("MAX_TEXT_BYTES", "CSV files", True),
+    read_text: ("MAX_TEXT_BYTES", "text files", True),
 }
 
 #: What a name's extension promises for binary formats (text and office come from mediatypes).
@@ -95,14 +93,16 @@ def read_file(
     page_end: int | None = None,
     offset: int = 0,
     limit: int | None = None,
+    allow_hardlinks: bool = False,
 ) -> ContentOutput:
     """Read a file into a tool output: a Text (header and extracted text) and File parts.
 
     ``root`` confines the read to one directory (a relative ``path`` is taken relative to
-    it; ``..`` and symlinks are resolved before the check); without it any regular file the
-    process can read is allowed. ``page_start`` / ``page_end`` choose PDF pages (0-based,
-    end exclusive, 20 per read by default); ``offset`` / ``limit`` choose lines of text and
-    documents or rows of tables. The header says how to continue a partial read.
+    it; the path is opened component by component from the root, never following a symlink
+    out of it); without it any regular file the process can read is allowed. Under a root a
+    file with several hard links is refused unless ``allow_hardlinks=True``.
+    ``page_start`` / ``page_end`` choose PDF pages (0-based, end exclusive, 20 per read by
+    default); ``offset`` / ``limit`` choose lines of text and documents or rows of tables. The header says how to continue a partial read.
 
     Raises PathNotAllowedError (outside ``root``; directories, FIFOs, devices) and
     InvalidFileError (missing, empty, too large, corrupt, encrypted, a bomb, an unknown
@@ -112,27 +112,20 @@ def read_file(
     'report.pdf: PDF, 3 pages, 35 KB, page 3 has no text layer (rendered as report-p3.png). Pages 1-3 of 3.'
     """
     options = _options(page_start, page_end, offset, limit)
-    target = paths.resolve(path, root)
+    target = paths.resolve(path, root, allow_hardlinks=allow_hardlinks)
     head = paths.read_head(target)
     media_type, data = identify(target, head)
     reader = _reader(media_type, target.name)
     note = _name_note(target.name, media_type, data)
     job = Job(target.name, media_type, options, _read(reader, target, data), target.size, note)
-    try:
-        return reader(job)
-    except ToolwireError:
-        raise
-    except Exception as exc:  # a parser's own failure on hostile input: never let it escape
-        raise InvalidFileError(
-            f"{target.name} could not be read as {label(media_type)} "
-            f"({type(exc).__name__}: {exc}); the file is probably corrupt"
-        ) from exc
+    return isolation.run(reader, job)
 
 
 def _read(reader: Reader, target: paths.Target, known: bytes) -> bytes:
     """The bytes ``reader`` is handed: the whole file within its cap (text-like readers: the
     first bytes up to it), reusing ``known`` when it already is the whole file."""
-    cap, what, truncate = _CAPS[reader]
+    cap_name, what, truncate = _CAPS[reader]
+    cap: int = getattr(limits, cap_name)
     if len(known) == target.size and target.size <= cap:
         return known
     return paths.read_bytes(target, cap, what, truncate=truncate)

@@ -62,3 +62,12 @@ SVG_RASTER_MAX_SIDE = 2048
 
 #: Audio and video: larger files are refused (no provider takes more inline).
 MAX_MEDIA_BYTES = 100 * MB
+
+#: The read worker (readers/isolation.py) every file is parsed in: its address-space limit
+#: (RLIMIT_AS, POSIX only; 0 means none), the wall-clock limit per file after which it is
+#: killed and restarted, and how many workers concurrent reads may use. Change them with
+#: ``toolwire.readers.isolation.configure(...)`` or TOOLWIRE_READ_MEMORY_MB,
+#: TOOLWIRE_READ_SECONDS, TOOLWIRE_READ_WORKERS; TOOLWIRE_READ_ISOLATION=0 parses in-process.
+READ_MEMORY_BYTES = 2048 * MB
+READ_SECONDS = 30.0
+READ_WORKERS = 2

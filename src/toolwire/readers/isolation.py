@@ -1,0 +1,473 @@
+"""Parse untrusted files in a reused worker process, under a memory and a time limit.
+
+Checks inside one process cannot bound what a native decoder does with a crafted file: a 3 KB
+PDF can make pdfium allocate 12 GB and abort, a progressive JPEG can decode for minutes. So
+read_file opens and reads the file itself and hands the bytes (a picklable ``Job``) to a worker
+process, which runs the reader and sends the ContentOutput back. The worker:
+
+- is a fresh interpreter (``python -c`` running :func:`serve`), started on the first read and
+  reused by the next ones; it never re-imports the caller's ``__main__`` (as multiprocessing's
+  spawn and forkserver do), and it is not a fork of a threaded parent;
+- limits its own address space (``RLIMIT_AS``, default 2 GiB; POSIX only: elsewhere, and on
+  systems that ignore RLIMIT_AS such as macOS, only the time limit applies);
+- is killed when one file takes longer than the time limit (default 30 s), and replaced on
+  the next read.
+
+A file that exhausts the memory, outlasts the time or crashes the worker (SIGABRT, SIGSEGV,
+the OOM killer) raises ResourceLimitError naming the file, the limit and how to raise it; the
+caller's process never dies, hangs or balloons. ToolwireErrors raised by a reader reach the
+caller as the same class and message. Up to ``workers`` reads run at once, one per worker.
+
+Change the limits with :func:`configure` or, before the first read, with the environment:
+``TOOLWIRE_READ_MEMORY_MB`` (0: no memory limit), ``TOOLWIRE_READ_SECONDS``,
+``TOOLWIRE_READ_WORKERS``, and ``TOOLWIRE_READ_ISOLATION=0`` to parse in the calling process
+(for debugging; no limits then). The defaults are in ``limits``.
+
+The parent accepts from a worker only toolwire's output models and errors (a restricted
+unpickler), so even a worker taken over by an exploited decoder cannot run code in the caller.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import io
+import json
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import threading
+import traceback
+from dataclasses import dataclass, replace
+from typing import IO, Any
+
+from ..errors import InvalidFileError, ResourceLimitError, ToolwireError
+from ..messages import ContentOutput
+from . import limits
+from .common import Job, Reader, label, parse, unreadable
+
+_HEADER = struct.Struct(">Q")
+#: The largest reply a worker may send (outputs are bounded by the readers' caps).
+_MAX_REPLY = 1024 * limits.MB
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from toolwire.readers.isolation import serve; serve(int(sys.argv[2]))"
+)
+_OFF = frozenset({"0", "false", "no", "off"})
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How read_file parses files: in worker processes under these limits, or in-process.
+
+    ``memory_bytes`` is each worker's address-space limit (0: none), ``seconds`` the
+    wall-clock limit per file, ``workers`` how many reads may run at once.
+    """
+
+    enabled: bool = True
+    memory_bytes: int = limits.READ_MEMORY_BYTES
+    seconds: float = limits.READ_SECONDS
+    workers: int = limits.READ_WORKERS
+
+
+_lock = threading.Lock()
+_settings: Settings | None = None
+_pool: _Pool | None = None
+
+
+def settings() -> Settings:
+    """The settings in force: those given to :func:`configure`, else the environment's."""
+    global _settings
+    with _lock:
+        if _settings is None:
+            _settings = _checked(_from_environment(), "the environment")
+        return _settings
+
+
+def configure(
+    *,
+    enabled: bool | None = None,
+    memory_bytes: int | None = None,
+    seconds: float | None = None,
+    workers: int | None = None,
+) -> Settings:
+    """Change how files are parsed; arguments left out keep their value. Returns the settings.
+
+    >>> configure(memory_bytes=4 * 1024**3, seconds=120)  # doctest: +SKIP
+
+    Running workers are replaced when the memory limit or the worker count changes; a new
+    time limit applies from the next read.
+    """
+    given: dict[str, Any] = {"enabled": enabled, "memory_bytes": memory_bytes}
+    given.update(seconds=seconds, workers=workers)
+    current = settings()
+    new = _checked(replace(current, **{k: v for k, v in given.items() if v is not None}), "")
+    global _settings
+    with _lock:
+        _settings = new
+    if (new.memory_bytes, new.workers, new.enabled) != (
+        current.memory_bytes,
+        current.workers,
+        current.enabled,
+    ):
+        shutdown()
+    return new
+
+
+def shutdown() -> None:
+    """Stop the workers; the next read starts a new one. Runs at interpreter exit."""
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.close(kill_busy=False)
+
+
+def run(reader: Reader, job: Job) -> ContentOutput:
+    """``reader(job)`` in a worker under the limits (in this process when isolation is off).
+
+    ``reader`` must be a module-level function (it is sent by name), ``job`` a Job.
+    """
+    current = settings()
+    if not current.enabled:
+        return parse(reader, job)
+    return _current_pool(current).run(reader, job, current)
+
+
+def serve(memory_bytes: int) -> None:
+    """The worker's loop (in the child): read a job, parse it, send the reply; until EOF."""
+    requests, replies = _protocol_streams()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
+    _limit_memory(memory_bytes)
+    while (request := _read_frame(requests)) is not None:
+        reader, job = pickle.loads(request)
+        _write_frame(replies, _reply(reader, job))
+
+
+class _Worker:
+    """One worker process and its pipes; ``call`` sends a request and waits for the reply."""
+
+    def __init__(self, memory_bytes: int) -> None:
+        command = [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(memory_bytes)]
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        except OSError as exc:
+            raise ToolwireError(
+                f"read_file could not start its worker process ({exc}); set "
+                "TOOLWIRE_READ_ISOLATION=0 to parse files in this process instead"
+            ) from exc
+        self.expired = False
+
+    def call(self, request: bytes, seconds: float) -> bytes | None:
+        """The reply, or None when the worker died or was killed for taking too long."""
+        timer = threading.Timer(seconds, self._expire)
+        timer.daemon = True
+        timer.start()
+        try:
+            assert self.process.stdin is not None and self.process.stdout is not None
+            _write_frame(self.process.stdin, request)
+            return _read_frame(self.process.stdout, _MAX_REPLY)
+        except (OSError, ValueError):  # a broken pipe, or a reply that makes no sense
+            return None
+        finally:
+            timer.cancel()
+
+    def _expire(self) -> None:
+        self.expired = True
+        self.process.kill()
+
+    def how_it_ended(self) -> str:
+        """'killed by SIGABRT' or 'exit status 1', once the process has ended."""
+        self.close(kill=True)
+        code = self.process.returncode
+        if code is not None and code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+    def close(self, *, kill: bool = False) -> None:
+        """End the process (at once with ``kill``, else by closing its input) and reap it."""
+        process = self.process
+        if kill:
+            process.kill()
+        for stream in (process.stdin, process.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):  # a broken pipe: the process is gone
+                    stream.close()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+class _Pool:
+    """Up to ``settings.workers`` workers; each serves one read at a time."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pid = os.getpid()
+        self._ready = threading.Condition()
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._starting = 0
+        self._closed = False
+
+    def run(self, reader: Reader, job: Job, current: Settings) -> ContentOutput:
+        worker = self._acquire()
+        healthy = False
+        try:
+            reply = worker.call(
+                pickle.dumps((reader, job), pickle.HIGHEST_PROTOCOL), current.seconds
+            )
+            healthy = reply is not None and not worker.expired
+            if reply is None:
+                raise _stopped(worker, job, current)
+        finally:
+            self._release(worker, healthy)
+        return _outcome(reply, job, current)
+
+    def _acquire(self) -> _Worker:
+        with self._ready:
+            while not self._idle and len(self._busy) + self._starting >= self.settings.workers:
+                self._ready.wait()
+            if self._idle:
+                worker = self._idle.pop()
+                self._busy.add(worker)
+                return worker
+            self._starting += 1
+        try:
+            worker = _Worker(self.settings.memory_bytes)
+        finally:
+            with self._ready:
+                self._starting -= 1
+                self._ready.notify()
+        with self._ready:
+            self._busy.add(worker)
+        return worker
+
+    def _release(self, worker: _Worker, healthy: bool) -> None:
+        with self._ready:
+            self._busy.discard(worker)
+            keep = healthy and not self._closed
+            if keep:
+                self._idle.append(worker)
+            self._ready.notify()
+        if not keep:
+            worker.close(kill=not healthy)
+
+    def close(self, *, kill_busy: bool) -> None:
+        with self._ready:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            busy = list(self._busy) if kill_busy else []
+        for worker in idle:
+            worker.close()
+        for worker in busy:
+            worker.process.kill()  # its reader thread sees the end and reaps it
+
+
+def _current_pool(current: Settings) -> _Pool:
+    global _pool
+    with _lock:
+        if _pool is None or _pool.pid != os.getpid():  # a forked child starts its own
+            if _pool is None:
+                atexit.register(_at_exit)
+            _pool = _Pool(current)
+        return _pool
+
+
+def _at_exit() -> None:
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None and pool.pid == os.getpid():
+        pool.close(kill_busy=True)
+
+
+def _stopped(worker: _Worker, job: Job, current: Settings) -> ResourceLimitError:
+    """The error for a worker that was killed for its time, or died, while parsing ``job``."""
+    what = f"{job.name} could not be read as {label(job.media_type)}"
+    if worker.expired:
+        worker.close(kill=True)
+        return ResourceLimitError(
+            f"{what}: parsing it took longer than the time limit of {current.seconds:g} s per "
+            "file, so the read worker was stopped (a crafted file can keep a decoder busy for "
+            "minutes). If the file is genuine, raise the limit with TOOLWIRE_READ_SECONDS or "
+            "toolwire.readers.isolation.configure(seconds=...)"
+        )
+    ended = worker.how_it_ended()
+    if current.memory_bytes == 0:
+        return ResourceLimitError(
+            f"{what}: its parser crashed the read worker ({ended}); the file is probably "
+            "crafted to crash its decoder"
+        )
+    return ResourceLimitError(f"{what}: {_over_memory(current, f'the worker was {ended}')}")
+
+
+def _over_memory(current: Settings, how: str) -> str:
+    megabytes = current.memory_bytes // limits.MB
+    return (
+        f"its parser crashed or ran out of the read worker's memory limit of {megabytes} MB "
+        f"({how}), as a decompression bomb or a crafted file does. If the file is genuine, "
+        f"raise the limit with TOOLWIRE_READ_MEMORY_MB (e.g. {2 * megabytes}) or "
+        "toolwire.readers.isolation.configure(memory_bytes=...)"
+    )
+
+
+def _outcome(reply: bytes, job: Job, current: Settings) -> ContentOutput:
+    """The output a reply carries, or the error it carries raised."""
+    try:
+        kind, value, cause = _Replies(io.BytesIO(reply)).load()
+    except Exception as exc:  # a reply that is not one the worker sends: never trust it
+        raise InvalidFileError(
+            f"{job.name}: the read worker sent an invalid reply ({exc})"
+        ) from exc
+    if kind == "ok" and isinstance(value, ContentOutput):
+        return value
+    if kind == "error" and isinstance(value, ToolwireError):
+        raise value from (WorkerTraceback(f"in the read worker:\n{cause}") if cause else None)
+    if kind == "memory":
+        what = f"{job.name} could not be read as {label(job.media_type)}"
+        raise ResourceLimitError(f"{what}: {_over_memory(current, 'MemoryError')}")
+    raise InvalidFileError(f"{job.name}: the read worker sent an invalid reply ({kind!r})")
+
+
+class _Replies(pickle.Unpickler):
+    """Unpickles only what a worker sends: toolwire's output models and its errors."""
+
+    _ALLOWED = frozenset(
+        {
+            ("toolwire.messages", "ContentOutput"),
+            ("toolwire.content", "Text"),
+            ("toolwire.content", "File"),
+            ("toolwire.sources", "BytesSource"),
+        }
+    )
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in self._ALLOWED:
+            return super().find_class(module, name)
+        if module == "toolwire.errors":
+            found = super().find_class(module, name)
+            if isinstance(found, type) and issubclass(found, ToolwireError):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not something a read worker sends")
+
+
+class WorkerTraceback(Exception):
+    """The traceback of what went wrong in the worker: the ``__cause__`` of its errors."""
+
+
+def _reply(reader: Reader, job: Job) -> bytes:
+    """The pickled outcome of ``reader(job)`` (in the worker): a kind, a value, a cause."""
+    outcome: tuple[str, object, str]
+    try:
+        outcome = ("ok", reader(job), "")
+    except MemoryError:
+        outcome = ("memory", None, "")
+    except ToolwireError as exc:
+        cause = exc.__cause__
+        kind = "memory" if isinstance(cause, MemoryError) else "error"
+        outcome = (kind, exc, _traceback(cause) if cause else "")
+    except Exception as exc:
+        outcome = ("error", unreadable(job, exc), _traceback(exc))
+    try:
+        return pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+    except MemoryError:
+        return pickle.dumps(("memory", None, ""))
+    except Exception as exc:  # an error class that does not pickle: keep its message
+        return pickle.dumps(("error", InvalidFileError(f"{outcome[1]} ({exc})"), ""))
+
+
+def _traceback(exc: BaseException) -> str:
+    return "".join(traceback.format_exception(exc)).rstrip()
+
+
+def _protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
+    """The request and reply pipes (stdin and stdout as the worker started); anything a
+    library prints afterwards goes to stderr, so it cannot corrupt a reply."""
+    requests = os.fdopen(os.dup(0), "rb")
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    return requests, replies
+
+
+def _limit_memory(memory_bytes: int) -> None:
+    try:
+        import resource
+    except ImportError:  # not POSIX: only the time limit applies
+        return
+    if memory_bytes <= 0:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    with contextlib.suppress(ValueError, OSError):  # refused: only the time limit applies
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+def _write_frame(stream: IO[bytes], payload: bytes) -> None:
+    stream.write(_HEADER.pack(len(payload)))
+    stream.write(payload)
+    stream.flush()
+
+
+def _read_frame(stream: IO[bytes], most: int | None = None) -> bytes | None:
+    """The next frame, or None at the end of the stream (or a frame cut short)."""
+    header = stream.read(_HEADER.size)
+    if len(header) < _HEADER.size:
+        return None
+    (size,) = _HEADER.unpack(header)
+    if most is not None and size > most:
+        raise ValueError(f"a reply of {size} bytes is over the {most}-byte limit")
+    payload = stream.read(size)
+    return payload if len(payload) == size else None
+
+
+def _from_environment() -> Settings:
+    env = os.environ
+    default = Settings()
+    return Settings(
+        enabled=env.get("TOOLWIRE_READ_ISOLATION", "1").strip().lower() not in _OFF,
+        memory_bytes=_number("TOOLWIRE_READ_MEMORY_MB", default.memory_bytes // limits.MB)
+        * limits.MB,
+        seconds=float(_number("TOOLWIRE_READ_SECONDS", default.seconds)),
+        workers=int(_number("TOOLWIRE_READ_WORKERS", default.workers)),
+    )
+
+
+def _number(variable: str, default: float) -> Any:
+    text = os.environ.get(variable, "").strip()
+    if not text:
+        return default
+    try:
+        return int(text) if isinstance(default, int) else float(text)
+    except ValueError:
+        raise ToolwireError(
+            f"{variable}={text!r} is not a number; set it to e.g. {default:g} or unset it"
+        ) from None
+
+
+def _checked(new: Settings, where: str) -> Settings:
+    source = f" (from {where})" if where else ""
+    for field, value, least in (
+        ("memory_bytes", new.memory_bytes, 0),
+        ("seconds", new.seconds, 0.001),
+        ("workers", new.workers, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < least:
+            raise ToolwireError(
+                f"read isolation: {field}={value!r}{source} is not allowed; it must be a "
+                f"number >= {least:g} (memory_bytes 0 means no memory limit)"
+            )
+    if not isinstance(new.workers, int):
+        raise ToolwireError(f"read isolation: workers={new.workers!r} must be an integer")
+    return new

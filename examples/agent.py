@@ -44,6 +44,12 @@ PROMPT = (
 )
 SYSTEM = "You are a helpful assistant. Use the tools; read_file paths are relative to its root."
 NO_CREDENTIALS = 2  # exit status when the provider's key (or local server) is missing
+USAGE = 2  # exit status for a bad --attach file or --mcp command, as for any usage error
+MCP_START_SECONDS = 30  # how long the MCP server may take to answer its initialize request
+
+
+class StartError(Exception):
+    """The agent cannot start: an --attach file or the --mcp server is unusable."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -58,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     if provider is None:
         print(f"{caps.provider} has no entry in examples/_agent_providers.py", file=sys.stderr)
         return 1
-    return asyncio.run(run(args, provider, caps.model))
+    try:
+        first = _first_message(args.prompt, args.attach)
+        return asyncio.run(run(args, provider, caps.model, first))
+    except StartError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return USAGE
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,14 +87,14 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def run(args: argparse.Namespace, provider: Provider, model_id: str) -> int:
+async def run(args: argparse.Namespace, provider: Provider, model_id: str, first: tw.User) -> int:
     """The loop: encode, call, decode, run the tool calls, until the model stops calling tools."""
     reader = read_file_tool.bind(args.root)
     async with mcp_session(args.mcp) as session:
         listed = (await session.list_tools()).tools
         tools = [Tool(reader.name, reader.description, reader.parameters)]
         tools += [_tool(t) for t in listed]
-        history: list[Any] = [tw.System(SYSTEM), _first_message(args.prompt, args.attach)]
+        history: list[Any] = [tw.System(SYSTEM), first]
         client, shown = None, 0
         for turn in range(1, args.max_turns + 1):
             request = encode(history, args.model, on_unsupported="text")
@@ -120,12 +131,36 @@ def _connect(provider: Provider) -> Any:
 
 @asynccontextmanager
 async def mcp_session(command: str) -> AsyncIterator[ClientSession]:
-    """An initialised MCP client session with the server ``command`` started over stdio."""
-    program, *arguments = shlex.split(command)
+    """An initialised MCP client session with the server ``command`` started over stdio.
+
+    A command that cannot run, exits at once or does not answer in MCP_START_SECONDS is a
+    StartError; errors after the session started pass through unchanged.
+    """
+    try:
+        program, *arguments = shlex.split(command)
+    except ValueError as exc:  # an unclosed quote, or nothing at all
+        why = exc if command.strip() else "it is empty"
+        raise StartError(f"--mcp {command!r} is not a command ({why})") from exc
     params = StdioServerParameters(command=program, args=arguments)
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
-        yield session
+    started = False
+    try:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await asyncio.wait_for(session.initialize(), MCP_START_SECONDS)
+            started = True
+            yield session
+    except Exception as exc:
+        if started:
+            raise
+        raise StartError(f"--mcp {command!r} did not start an MCP server ({_cause(exc)})") from exc
+
+
+def _cause(exc: BaseException) -> str:
+    """The innermost error of an exception group (anyio wraps the server's failure in one)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    if isinstance(exc, TimeoutError):
+        return f"no answer to initialize within {MCP_START_SECONDS} s"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _tool(listed: Any) -> Tool:
@@ -135,7 +170,13 @@ def _tool(listed: Any) -> Tool:
 
 
 def _first_message(prompt: str, attachments: list[str]) -> tw.User:
-    files = [tw.File.from_path(path, name=Path(path).name) for path in attachments]
+    """The prompt and the --attach files; a file toolwire cannot read is a StartError."""
+    files = []
+    for path in attachments:
+        try:
+            files.append(tw.File.from_path(path))
+        except tw.ToolwireError as exc:
+            raise StartError(f"--attach: {exc}") from exc
     return tw.User([tw.Text(text=prompt), *files])
 
 

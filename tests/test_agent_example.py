@@ -129,6 +129,32 @@ def test_without_credentials_the_agent_stops_before_the_first_model_call(
     assert not re.search(r"^(assistant:|  call )", output, re.MULTILINE)
 
 
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--attach", "examples/nope.png"], "error: --attach: examples/nope.png: no such file"),
+        (
+            ["--mcp", "nonexistent-binary --stdio"],
+            "error: --mcp 'nonexistent-binary --stdio' did not start an MCP server "
+            "(FileNotFoundError: [Errno 2] No such file or directory: 'nonexistent-binary')",
+        ),
+        (
+            ["--mcp", f"{sys.executable} -c pass"],  # starts, then exits at once
+            f"error: --mcp '{sys.executable} -c pass' did not start an MCP server "
+            "(MCPError: Connection closed)",
+        ),
+        (
+            ["--mcp", '"unclosed'],
+            "error: --mcp '\"unclosed' is not a command (No closing quotation)",
+        ),
+        (["--mcp", " "], "error: --mcp ' ' is not a command (it is empty)"),
+    ],
+)
+def test_a_bad_attach_file_or_mcp_command_is_one_error_line_and_status_2(tmp_path, args, line):
+    run = _agent(MODELS["anthropic"], _clean_env(tmp_path), *args)
+    assert (run.returncode, run.stdout, run.stderr) == (2, "", line + "\n")
+
+
 # --- the tool definitions, against each SDK's strict request types -----------------------------
 
 WIRES_TAKING_THE_MODEL = {"google", "bedrock", "openai_chat"}  # their validate(kwargs, model)

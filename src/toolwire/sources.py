@@ -7,14 +7,17 @@ disk afterwards raises FileChangedError instead of being sent with different con
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_serializer
 
-from .errors import FetchError, FileChangedError, InvalidFileError
+from .errors import FetchError, FileChangedError, InvalidFileError, StoreError
 
 #: Files larger than this are refused when read from disk (a tool result is not a backup).
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -169,12 +172,25 @@ class ProviderFileSource(_Source):
         return f"{self.provider} file {self.file_id}"
 
 
+class BlobError(StoreError, InvalidFileError):
+    """A store's blob is missing, corrupt, not a regular file, or not the size recorded.
+
+    Both a StoreError (the store is damaged) and an InvalidFileError (the file cannot be read).
+    """
+
+
 class BlobSource(_Source):
-    """Bytes kept in a content-addressed BlobStore directory, verified against the hash on read."""
+    """Bytes kept in a content-addressed BlobStore directory, verified against the hash on read.
+
+    The blob is opened without following links and must be a regular file of ``size`` bytes
+    (the size its store recorded; at most MAX_FILE_BYTES when unknown): a symlink, FIFO or
+    device under a blob's name is refused, never followed or waited on.
+    """
 
     type: Literal["blob"] = "blob"
-    digest: str = Field(alias="sha256")
+    digest: str = Field(alias="sha256", pattern=r"^[0-9a-f]{64}$")
     root: str
+    size: int | None = Field(default=None, gt=0, exclude_if=lambda size: size is None)
     _data: bytes | None = PrivateAttr(default=None)
 
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
@@ -185,15 +201,9 @@ class BlobSource(_Source):
 
     def read(self) -> bytes:
         if self._data is None:
-            path = Path(self.root) / self.digest[:2] / self.digest
-            try:
-                data = path.read_bytes()
-            except OSError as exc:
-                raise InvalidFileError(
-                    f"blob {self.digest[:12]}… is missing from {self.root}"
-                ) from exc
+            data = _read_blob(Path(self.root), self.digest, self.size)
             if hashlib.sha256(data).hexdigest() != self.digest:
-                raise InvalidFileError(
+                raise BlobError(
                     f"blob {self.digest[:12]}… in {self.root} is corrupt (its bytes no longer "
                     "match its sha256)"
                 )
@@ -247,3 +257,71 @@ def _read_regular_file(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as exc:
         raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+#: Blobs are opened without following a final symlink, and without waiting on a FIFO.
+_BLOB_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+_SHARD_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+
+
+def _read_blob(root: Path, digest: str, size: int | None) -> bytes:
+    """The bytes of ``root/<digest[:2]>/<digest>``: a regular file (no link followed) of
+    exactly ``size`` bytes, or of at most MAX_FILE_BYTES when the size is unknown."""
+    name = f"blob {digest[:12]}… in {root}"
+    fd = _open_blob(root, digest, name)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BlobError(f"{name} is not a regular file (a FIFO, device or directory)")
+        limit = MAX_FILE_BYTES if size is None else size
+        if info.st_size > limit or (size is not None and info.st_size != size):
+            expected = f"{size} bytes" if size is not None else f"at most {MAX_FILE_BYTES} bytes"
+            raise BlobError(f"{name} is {info.st_size} bytes; the store recorded {expected}")
+        data = _read_up_to(fd, limit + 1, name)
+    finally:
+        os.close(fd)
+    if len(data) > limit or (size is not None and len(data) != size):
+        raise BlobError(f"{name} changed size while being read ({len(data)} bytes)")
+    return data
+
+
+def _open_blob(root: Path, digest: str, name: str) -> int:
+    """A descriptor of the blob, opened through a shard directory that is not a link."""
+    try:
+        if os.open not in os.supports_dir_fd:  # Windows: no O_NOFOLLOW, no dir_fd
+            return os.open(root / digest[:2] / digest, _BLOB_FLAGS)
+        shard = os.open(root / digest[:2], _SHARD_FLAGS)
+        try:
+            return os.open(digest, _BLOB_FLAGS, dir_fd=shard)
+        finally:
+            os.close(shard)
+    except FileNotFoundError as exc:
+        raise BlobError(f"blob {digest[:12]}… is missing from {root}") from exc
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            raise BlobError(
+                f"{name} is a symbolic link (or under one); a store holds its blobs as "
+                "regular files and never follows links"
+            ) from exc
+        raise BlobError(f"{name} cannot be read ({exc.strerror})") from exc
+
+
+def _read_up_to(fd: int, limit: int, name: str) -> bytes:
+    chunks: list[bytes] = []
+    got = 0
+    try:
+        while got < limit:
+            chunk = os.read(fd, min(limit - got, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise BlobError(f"{name} cannot be read ({exc.strerror})") from exc
+    return b"".join(chunks)

@@ -9,7 +9,9 @@ import sys
 
 import pytest
 
+from toolwire import sources
 from toolwire.errors import InvalidFileError, StoreError
+from toolwire.sources import BlobSource
 from toolwire.store import BlobStore
 
 
@@ -99,3 +101,38 @@ def test_sweep_removes_unkept_blobs_and_dead_writers_temp_files(tmp_path):
     assert not blobs.has(dropped)
     assert not dead_temp.exists()
     assert live_temp.exists()
+
+
+def test_a_blob_over_the_size_limit_is_refused_before_reading(tmp_path, monkeypatch):
+    monkeypatch.setattr(sources, "MAX_FILE_BYTES", 1000)
+    blobs = BlobStore(tmp_path)
+    digest = blobs.put(b"small")
+    os.truncate(blobs.path(digest), 32 * 1024**3)  # sparse: reading it would take 32 GiB
+    with pytest.raises(StoreError, match=f"blob {digest[:12]}… .* is {32 * 1024**3} bytes"):
+        blobs.get(digest)
+
+
+def test_a_symlinked_blob_is_neither_present_nor_counted(tmp_path):
+    outside = tmp_path / "outside"
+    outside.write_bytes(b"x" * 4096)
+    blobs = BlobStore(tmp_path / "blobs")
+    digest = blobs.put(b"kept")
+    blobs.path(digest).unlink()
+    blobs.path(digest).symlink_to(outside)
+    assert not blobs.has(digest)
+    assert blobs.size() == 0  # the link itself, not the 4096 bytes it points at
+    assert blobs.put(b"kept") == digest
+    assert blobs.has(digest)
+    assert outside.read_bytes() == b"x" * 4096
+
+
+@pytest.mark.parametrize("digest", ["../../etc/passwd", "A" * 64, "0" * 64 + "\n"])
+def test_a_blob_source_refuses_a_digest_that_is_not_a_sha256(tmp_path, digest):
+    with pytest.raises(ValueError, match="should match pattern"):
+        BlobSource(sha256=digest, root=str(tmp_path))
+
+
+def test_a_blob_source_serialises_its_size_only_when_known(tmp_path):
+    digest = hashlib.sha256(b"x").hexdigest()
+    assert "size" not in BlobSource(sha256=digest, root="r").model_dump()
+    assert BlobSource(sha256=digest, root="r", size=1).model_dump(by_alias=True)["size"] == 1

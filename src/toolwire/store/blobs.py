@@ -12,11 +12,12 @@ import contextlib
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import StoreError
+from ..errors import InvalidFileError, StoreError
 from ..sources import BlobSource
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -48,8 +49,11 @@ class BlobStore:
         return self.root / digest[:2] / digest
 
     def has(self, digest: str) -> bool:
-        """True when a blob with this sha256 is present (its bytes are not checked)."""
-        return self.path(digest).is_file()
+        """True when a regular file holds this sha256 (not a link; its bytes are not checked)."""
+        try:
+            return stat.S_ISREG(self.path(digest).lstat().st_mode)
+        except OSError:
+            return False
 
     def put(self, data: bytes) -> str:
         """Store ``data`` (once) and return its sha256.
@@ -60,7 +64,7 @@ class BlobStore:
         """
         digest = hashlib.sha256(data).hexdigest()
         path = self.path(digest)
-        if _holds(path, digest, len(data)):
+        if _holds(self.root, digest, len(data)):
             _fsync_dir(path.parent)  # another writer's rename may not be durable yet
             return digest
         self._write(path, data)
@@ -78,15 +82,16 @@ class BlobStore:
     def digests(self) -> Iterator[str]:
         """The sha256 of every blob present."""
         for shard in self.root.iterdir():
-            if not (_SHARD.fullmatch(shard.name) and shard.is_dir()):
+            if not (_SHARD.fullmatch(shard.name) and _is_plain_dir(shard)):
                 continue
             for entry in shard.iterdir():
                 if _DIGEST.fullmatch(entry.name) and entry.name.startswith(shard.name):
                     yield entry.name
 
     def size(self) -> int:
-        """Total bytes of all blobs present."""
-        return sum(self.path(d).stat().st_size for d in self.digests())
+        """Total bytes of all blobs present (regular files only: a link is not a blob)."""
+        sizes = (self.path(d).lstat() for d in self.digests())
+        return sum(s.st_size for s in sizes if stat.S_ISREG(s.st_mode))
 
     def sweep(self, keep: Iterable[str]) -> int:
         """Remove every blob not in ``keep`` and the temp files of dead writers; return the count.
@@ -127,14 +132,21 @@ class BlobStore:
             raise StoreError(f"cannot write blob {path.name[:12]}… to {self.root}: {exc}") from exc
 
 
-def _holds(path: Path, digest: str, size: int) -> bool:
-    """True when ``path`` holds exactly the ``size`` bytes whose sha256 is ``digest``."""
+def _holds(root: Path, digest: str, size: int) -> bool:
+    """True when the blob is a regular file of exactly the ``size`` bytes whose sha256 is
+    ``digest`` (read as BlobSource reads: no link followed, no FIFO waited on)."""
     try:
-        with path.open("rb") as fh:
-            if os.fstat(fh.fileno()).st_size != size:
-                return False
-            return hashlib.file_digest(fh, "sha256").hexdigest() == digest
-    except OSError:  # missing or unreadable: writing it afresh says what is wrong, if anything
+        BlobSource(sha256=digest, root=str(root), size=size).read()
+    except InvalidFileError:  # missing, a link, damaged: the atomic rename replaces it
+        return False
+    return True
+
+
+def _is_plain_dir(path: Path) -> bool:
+    """A directory that is not a symlink to one (a swept shard must be inside the store)."""
+    try:
+        return stat.S_ISDIR(path.lstat().st_mode)
+    except OSError:
         return False
 
 

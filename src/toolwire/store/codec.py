@@ -3,7 +3,8 @@
 A File whose bytes are local (inline, a path, a blob) is stored as
 ``{"type": "blob", "sha256": …}`` — no absolute root, so a store directory can be moved —
 and its bytes go to the BlobStore. URL and provider-file sources are stored as they are.
-Loading puts the store's blob root back, so every loaded File reads (and verifies) its blob.
+Loading puts the store's blob root back, so every loaded File reads (and verifies) its blob;
+``trust`` decides which sources a loaded row may hold.
 
 Files sit in exactly two places of a message: a user message's content list and a
 ``content`` tool output's value list. The walks below visit only those, so a Json value
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +28,7 @@ from ..messages import ContentOutput, Message, ToolResult, User
 from ..sources import BlobSource, BytesSource, PathSource
 
 _message: TypeAdapter[Any] = TypeAdapter(Message)
+_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -60,20 +63,34 @@ def to_stored(message: Any, blob_root: str, where: str) -> Stored:
         pending[digest] = data
         return file.model_copy(update={"source": BlobSource(sha256=digest, root=blob_root)})
 
-    data = _message.dump_python(replace_files(message, keep), mode="json")
-    for item in file_dicts(data):
-        if item["source"]["type"] == "blob":
-            del item["source"]["root"]
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    kept = replace_files(message, keep)
+    try:
+        data = _message.dump_python(kept, mode="json")
+        for item in file_dicts(data):
+            if item["source"]["type"] == "blob":
+                del item["source"]["root"]
+        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, RecursionError) as exc:  # e.g. a Json value nested too deeply
+        raise StoreError(f"{where} cannot be stored as JSON: {exc}") from exc
     return Stored(role=data["role"], body=body, blobs=pending)
 
 
-def from_stored(body: str, blob_root: str) -> Any:
-    """The message a row holds, its blob sources pointing at ``blob_root``."""
-    data = json.loads(body)
+def from_stored(data: Any, blob_root: str) -> Any:
+    """The message a row's parsed JSON holds, its blob sources pointing at ``blob_root``.
+
+    Only the shape is checked here; ``trust.confine`` decides which sources may stay.
+    """
+    if not isinstance(data, dict):
+        raise StoreError(f"its body is a JSON {type(data).__name__}, not a message object")
     for item in file_dicts(data):
         source = item.get("source")
         if isinstance(source, dict) and source.get("type") == "blob":
+            digest = source.get("sha256")
+            if not (isinstance(digest, str) and _DIGEST.fullmatch(digest)):
+                raise StoreError(
+                    f"file {item.get('name') or '(unnamed)'!s:.200}: blob digest {digest!r:.80} "
+                    "is not a sha256 (64 lower-case hex characters)"
+                )
             source["root"] = blob_root
     return _message.validate_python(data)
 

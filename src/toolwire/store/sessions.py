@@ -28,15 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StoreError, ToolwireError, suggest
-from ..messages import dump_conversation, load_conversation
+from ..messages import dump_conversation
 from ..sources import BlobSource
-from . import codec
+from . import codec, trust
 from .blobs import BlobStore
 from .migrations import migrate, now
+from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES
 
 #: How long a writer waits for another process's write transaction before giving up.
 BUSY_TIMEOUT_S = 60.0
-EXPORT_FORMAT = "toolwire.session"
 
 
 @dataclass(frozen=True)
@@ -121,26 +121,26 @@ class SessionStore:
         with self._write() as conn:
             return self._collect(conn)
 
-    def import_(self, data: str | bytes | dict[str, Any], session_id: str | None = None) -> str:
-        """Store a session from ``export`` JSON (as ``session_id`` or its own id); return the id."""
-        try:
-            doc = json.loads(data) if isinstance(data, str | bytes) else data
-        except ValueError as exc:
-            raise StoreError(f"the session export is not JSON: {exc}") from exc
-        if not isinstance(doc, dict) or doc.get("format") != EXPORT_FORMAT:
-            raise StoreError(
-                f'not a toolwire session export (expected "format": "{EXPORT_FORMAT}")'
-            )
+    def import_(
+        self,
+        data: str | bytes | dict[str, Any],
+        session_id: str | None = None,
+        *,
+        max_bytes: int = MAX_IMPORT_BYTES,
+    ) -> str:
+        """Store a session from ``export`` JSON (as ``session_id`` or its own id); return the id.
+
+        Exports over ``max_bytes`` (the JSON text, or the files it inlines; 256 MiB by
+        default), of an unknown format version, or naming a local path are refused: see
+        ``store.trust`` for what an import may carry.
+        """
+        doc = trust.export_document(data, max_bytes)
         target = session_id or doc.get("id")
-        if not isinstance(target, str):
+        if not isinstance(target, str) or not target:
             raise StoreError("the export names no session id; pass session_id=…")
         if target in self:  # a quick refusal; the insert's transaction checks again
             raise _exists_error(target)
-        try:
-            messages = load_conversation(doc.get("messages", []))
-        except ValueError as exc:
-            raise StoreError(f"the export of session {target!r} is invalid: {exc}") from exc
-        self._add(target, messages, is_new=True)
+        self._add(target, trust.export_messages(doc, target, self._root, max_bytes), is_new=True)
         return target
 
     # --- reading ------------------------------------------------------------------------
@@ -152,14 +152,18 @@ class SessionStore:
         """
         with self._read() as conn:
             rows = conn.execute(
-                "SELECT position, body FROM messages WHERE session_id = ? ORDER BY position",
+                "SELECT id, position, body FROM messages WHERE session_id = ? ORDER BY position",
                 (session_id,),
             ).fetchall()
             if not rows and not self._exists(conn, session_id):
                 raise StoreError(self._unknown(conn, session_id))
-        messages = [self._message(session_id, position, body) for position, body in rows]
+            sizes = _recorded_sizes(conn, session_id)
+        messages = [
+            self._message(f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
+            for key, position, body in rows
+        ]
         if verify:
-            for (position, _), message in zip(rows, messages, strict=True):
+            for (_, position, _), message in zip(rows, messages, strict=True):
                 _verify(message, f"session {session_id!r}, message {position}")
         return messages
 
@@ -277,13 +281,13 @@ class SessionStore:
         keep = {row[0] for row in conn.execute("SELECT sha256 FROM blobs")}
         return self.blobs.sweep(keep)
 
-    def _message(self, session_id: str, position: int, body: str) -> Any:
+    def _message(self, where: str, body: object, sizes: dict[str, int]) -> Any:
+        """A row's message, its Files confined to what a store trusts (``trust.confine``)."""
         try:
-            return codec.from_stored(body, self._root)
-        except (ValueError, ToolwireError) as exc:
-            raise StoreError(
-                f"session {session_id!r}, message {position} is unreadable: {exc}"
-            ) from exc
+            message = codec.from_stored(trust.load_json(body, "its body"), self._root)
+        except (ValueError, RecursionError, ToolwireError) as exc:
+            raise StoreError(f"{where} is unreadable: {trust.reason(exc)}") from exc
+        return trust.confine(message, where, self._root, sizes)
 
     @staticmethod
     def _exists(conn: sqlite3.Connection, session_id: str) -> bool:
@@ -311,6 +315,22 @@ LEFT JOIN blobs b ON b.sha256 IN (
     WHERE m.session_id = s.id)
 GROUP BY s.id
 ORDER BY s.created_at, s.id
+"""
+
+
+def _recorded_sizes(conn: sqlite3.Connection, session_id: str) -> dict[int, dict[str, int]]:
+    """message id → {sha256: size} of the blobs the store recorded for each message."""
+    found: dict[int, dict[str, int]] = {}
+    for message_id, digest, size in conn.execute(_SIZES_SQL, (session_id,)):
+        if isinstance(size, int) and size > 0 and isinstance(digest, str):
+            found.setdefault(message_id, {})[digest] = size
+    return found
+
+
+_SIZES_SQL = """
+SELECT mb.message_id, b.sha256, b.size
+FROM message_blobs mb JOIN blobs b ON b.sha256 = mb.sha256 JOIN messages m ON m.id = mb.message_id
+WHERE m.session_id = ?
 """
 
 

@@ -1,0 +1,167 @@
+"""What a session store trusts: its own blobs, remote URLs and provider file ids — no paths.
+
+A row read back from SQLite and an export handed to ``import_`` are data from outside this
+process; either may have been written by someone else. So a File coming out of either may
+only be:
+
+- a blob of *this* store: the digest must be a sha256 (64 lower-case hex characters), any
+  root the data names is ignored and replaced by the store's own ``blobs/``, and a row's blob
+  must be one the store recorded for that message (with the size recorded, which the read
+  enforces);
+- a URL with a scheme toolwire knows (http, https, s3, gs) — never ``file:`` or ``data:``;
+- a provider file id;
+- inline bytes, in an export only (that is how ``export`` writes files).
+
+A local path is refused, never read: it names a file on the machine that loads the data,
+which the writer of a row or an export cannot have meant to share. Anything malformed (not
+JSON, nested too deeply, the wrong shape, an unknown export version, an export over the size
+cap) is a StoreError naming the session, never a TypeError, KeyError or RecursionError.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import ValidationError
+
+from ..content import File
+from ..errors import StoreError, ToolwireError
+from ..messages import load_conversation
+from ..sources import BlobSource, BytesSource, ProviderFileSource, UrlSource
+from . import codec
+
+EXPORT_FORMAT = "toolwire.session"
+#: The export versions this code reads; ``export`` writes the last one.
+EXPORT_VERSIONS = (1,)
+#: Exports larger than this (JSON text, or inline file bytes) are refused by ``import_``.
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
+URL_SCHEMES = frozenset({"http", "https", "s3", "gs"})
+#: What ``load_json`` turns into a StoreError: bad JSON, deep nesting, a non-text body.
+_MALFORMED = (ValueError, RecursionError, TypeError)
+
+
+def load_json(text: Any, what: str) -> Any:
+    """``text`` parsed as JSON; StoreError naming ``what`` when it is not (or is too deep)."""
+    if not isinstance(text, str | bytes | bytearray):
+        raise StoreError(f"{what} is not JSON text (it is {type(text).__name__})")
+    try:
+        return json.loads(text)
+    except _MALFORMED as exc:
+        raise StoreError(f"{what} is not JSON data toolwire can read: {reason(exc)}") from exc
+
+
+def export_document(data: Any, max_bytes: int) -> dict[str, Any]:
+    """The export's top-level object, checked for size, format and version."""
+    if isinstance(data, str | bytes | bytearray):
+        if len(data) > max_bytes:
+            raise StoreError(
+                f"the session export is {len(data)} bytes; imports over {max_bytes} bytes are "
+                "refused (pass max_bytes=… to import a larger one)"
+            )
+        data = load_json(data, "the session export")
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise StoreError(f'not a toolwire session export (expected "format": "{EXPORT_FORMAT}")')
+    version = data.get("version")
+    if type(version) is not int or version not in EXPORT_VERSIONS:
+        known = ", ".join(str(v) for v in EXPORT_VERSIONS)
+        raise StoreError(
+            f"the session export has format version {version!r}; this toolwire knows "
+            f"version(s) {known}. Import it with the toolwire that exported it, or upgrade"
+        )
+    return data
+
+
+def export_messages(
+    doc: dict[str, Any], session_id: str, blob_root: str, max_bytes: int
+) -> list[Any]:
+    """The export's messages, each File confined to what an import may carry."""
+    where = f"the export of session {session_id!r}"
+    items = doc.get("messages")
+    if not isinstance(items, list):
+        raise StoreError(f"{where} has no list of messages")
+    try:
+        messages = load_conversation(items)
+    except (*_MALFORMED, ToolwireError) as exc:
+        raise StoreError(f"{where} is invalid: {reason(exc)}") from exc
+    confined = [
+        confine(m, f"{where}, message {k}", blob_root, None) for k, m in enumerate(messages)
+    ]
+    inline = sum(_inline_size(f) for m in confined for f in codec.files_of(m))
+    if inline > max_bytes:
+        raise StoreError(
+            f"{where} carries {inline} bytes of files; imports over {max_bytes} bytes are "
+            "refused (pass max_bytes=… to import a larger one)"
+        )
+    return confined
+
+
+def confine(message: Any, where: str, blob_root: str, sizes: Mapping[str, int] | None) -> Any:
+    """``message`` with every blob re-rooted in ``blob_root``; StoreError for a File whose
+    source a store does not trust.
+
+    ``sizes`` are the blobs recorded for a stored row (digest → size): a row may reference
+    only those, and inline bytes are refused. ``None`` (an import) admits inline bytes and
+    any blob digest, read and verified from this store when the import stores it.
+    """
+
+    def check(file: File) -> File:
+        source = file.source
+        if isinstance(source, BlobSource):
+            blob = _blob(source.digest, f"{where}, file {codec.label(file)}", blob_root, sizes)
+            return file.model_copy(update={"source": blob})
+        if isinstance(source, UrlSource) and urlsplit(source.url).scheme.lower() in URL_SCHEMES:
+            return file
+        if isinstance(source, ProviderFileSource) or (
+            isinstance(source, BytesSource) and sizes is None
+        ):
+            return file
+        raise StoreError(
+            f"{where}, file {codec.label(file)}: a {source.type} source "
+            f"({_shown(file)}) is refused; {_ALLOWED}"
+        )
+
+    return codec.replace_files(message, check)
+
+
+_ALLOWED = (
+    "a stored or imported File may only be a blob of this store, an http(s), s3 or gs URL, "
+    "or a provider file id (an export may also inline its bytes), never a local path"
+)
+
+
+def _blob(digest: str, where: str, blob_root: str, sizes: Mapping[str, int] | None) -> BlobSource:
+    if sizes is None:
+        return BlobSource(sha256=digest, root=blob_root)
+    size = sizes.get(digest)
+    if size is None:
+        raise StoreError(
+            f"{where}: blob {digest[:12]}… is not recorded for this "
+            "message in the store's blobs table; the row was altered outside toolwire"
+        )
+    return BlobSource(sha256=digest, root=blob_root, size=size)
+
+
+def _shown(file: File) -> str:
+    """The source's reference, never its bytes: a path, a URL or a length."""
+    if isinstance(file.source, BytesSource):
+        return f"{len(file.source.data)} inline bytes"
+    return file.source.describe()
+
+
+def _inline_size(file: File) -> int:
+    return len(file.source.data) if isinstance(file.source, BytesSource) else 0
+
+
+def reason(exc: BaseException) -> str:
+    """A short account of why data was refused (the first validation error, not all)."""
+    if isinstance(exc, RecursionError):
+        return "it is nested too deeply"
+    if isinstance(exc, ValidationError) and exc.errors():
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return f"{where}: {first['msg']}" if where else first["msg"]
+    text = str(exc)
+    return text if len(text) <= 300 else text[:300] + "…"

@@ -1,4 +1,5 @@
-"""`toolwire matrix [--model M]`: the capability table, for every target, a provider, or a model.
+"""`toolwire matrix [--model M] [--markdown]`: the capability table, for every target, a provider,
+or a model.
 
 The grid shows what each target does with a file in a tool result — N native, S sibling,
 F fallback (a labelled user message), E error (no route) — for one representative media type
@@ -38,17 +39,25 @@ def matrix(
         typer.Option("--model", "-m", help="provider:model-id, or a provider for its rows."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    as_markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the whole table as docs/capabilities.md.")
+    ] = False,
 ) -> None:
     """Print what each target does with files in tool results (N native, S sibling, F fallback, E error).
 
     Without --model: every target and model family. --model PROVIDER: its rows and the evidence.
     --model PROVIDER:MODEL: that model's cells per media type, with sources, limits and evidence.
+    --markdown: the package's whole table as Markdown (the repository's docs/capabilities.md).
     """
     from ..capability import capabilities, providers, variants
     from ..errors import ToolwireError
 
     one_model = bool(model and ":" in model)
     try:
+        if as_markdown:
+            from .capability_docs import markdown
+
+            return typer.echo(markdown(), nl=False)
         if one_model:
             rows = model_rows(capabilities(str(model)))
         else:

@@ -136,3 +136,15 @@ def test_a_blob_source_serialises_its_size_only_when_known(tmp_path):
     digest = hashlib.sha256(b"x").hexdigest()
     assert "size" not in BlobSource(sha256=digest, root="r").model_dump()
     assert BlobSource(sha256=digest, root="r", size=1).model_dump(by_alias=True)["size"] == 1
+
+
+def test_put_never_writes_through_a_symlinked_shard(tmp_path):
+    blobs = BlobStore(tmp_path / "blobs")
+    digest = hashlib.sha256(b"blob").hexdigest()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (blobs.root / digest[:2]).symlink_to(outside)
+    assert blobs.put(b"blob") == digest
+    assert list(outside.iterdir()) == []
+    assert not (blobs.root / digest[:2]).is_symlink()
+    assert blobs.get(digest) == b"blob"

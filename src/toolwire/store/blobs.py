@@ -121,7 +121,7 @@ class BlobStore:
                     fh.write(data)
                     fh.flush()
                     os.fsync(fh.fileno())
-                path.parent.mkdir(exist_ok=True)
+                _make_shard(path.parent)
                 os.replace(temp, path)
             except BaseException:
                 with contextlib.suppress(FileNotFoundError):
@@ -140,6 +140,14 @@ def _holds(root: Path, digest: str, size: int) -> bool:
     except InvalidFileError:  # missing, a link, damaged: the atomic rename replaces it
         return False
     return True
+
+
+def _make_shard(shard: Path) -> None:
+    """Create the shard directory; a link (or file) in its place is removed, not written through."""
+    if not _is_plain_dir(shard):
+        with contextlib.suppress(FileNotFoundError):
+            shard.unlink()
+        shard.mkdir()
 
 
 def _is_plain_dir(path: Path) -> bool:

@@ -14,6 +14,8 @@ Loaded files hold ``BlobSource(sha256, root=<this store's blobs/>)``.
 ``tw.dump_conversation(store.load(id))`` therefore writes each blob's absolute root, and
 ``tw.load_conversation`` of that text gives files that read as long as the store stays where
 it is. For JSON that reads anywhere, use ``export`` (bytes inlined as base64) and ``import_``.
+Rows and exports are untrusted data: ``trust`` says which File sources they may hold (never a
+local path) and how blobs are read (only this store's, never through a link).
 """
 
 from __future__ import annotations

@@ -199,3 +199,20 @@ def test_the_page_refuses_a_table_changed_by_an_override_file(
     result = matrix("--markdown")
     assert result.exit_code == 1
     assert "unset it" in result.stderr and COMMAND in result.stderr
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_readme_and_the_package_point_at_docs_in_the_repository_not_at_shared() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    for doc in ("docs/capabilities.md", "docs/design.md"):
+        assert f"]({doc})" in readme and (ROOT / doc).is_file(), doc
+    package = [p for p in (ROOT / "src" / "toolwire").rglob("*") if p.suffix in (".py", ".toml")]
+    for path in [ROOT / "README.md", *package]:
+        text = path.read_text("utf-8")
+        assert "shared/CAPABILITIES.md" not in text and "shared/DESIGN.md" not in text, path
+
+
+def test_the_design_page_is_short() -> None:
+    assert len((ROOT / "docs" / "design.md").read_text("utf-8").splitlines()) <= 120

@@ -8,8 +8,8 @@ Models no row matches get ``CONSERVATIVE``: the largest of the capped image form
 
 PDFs that declare no text are charged ``_PDF_TEXT`` = 1,500 text tokens a page on the
 Anthropic and OpenAI families, on top of each page as an image: Anthropic's "PDF support" doc
-puts a page at 1,500-3,000 text tokens (/work/shared/CAPABILITIES.md, "Limits and token
-costs"). The lower bound is taken because an undeclared page is as likely a scan or a chart
+puts a page at 1,500-3,000 text tokens (platform.claude.com/docs/en/build-with-claude/pdf-support).
+The lower bound is taken because an undeclared page is as likely a scan or a chart
 as dense prose, and the page image already charged for it is the larger share of its cost.
 
 Each ``tokens`` method returns ``(tokens, working)``: the count and a short account of how it

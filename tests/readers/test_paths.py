@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import os
+import pickle
+import re
 import sys
+from pathlib import Path
 
 import pytest
 
-from toolwire.errors import InvalidFileError, PathNotAllowedError
+from toolwire.errors import InvalidFileError, PathNotAllowedError, ToolwireError
 from toolwire.readers import paths, read_file
 
 from .helpers import outcome
@@ -123,3 +126,104 @@ def test_a_file_replaced_after_the_check_is_refused(layout):
     os.replace(replacement, layout / "notes.txt")
     with pytest.raises(PathNotAllowedError, match="replaced between the check and the read"):
         paths.read_bytes(target, 1000, "test files")
+
+
+def test_a_symlink_whose_dot_dots_climb_above_the_root_is_refused_even_if_they_come_back(layout):
+    (layout / "sub" / "round.txt").symlink_to(Path("..") / ".." / layout.name / "notes.txt")
+    with pytest.raises(PathNotAllowedError, match="outside the allowed root"):
+        read_file("sub/round.txt", root=layout)
+
+
+def test_a_chain_of_relative_symlinks_that_stays_inside_the_root_is_followed(layout):
+    (layout / "sub" / "deeper").mkdir()
+    (layout / "up").symlink_to("sub/deeper", target_is_directory=True)
+    (layout / "sub" / "deeper" / "back.txt").symlink_to("../../notes.txt")
+    target = paths.resolve("up/back.txt", layout)
+    assert target.parts == ("notes.txt",)
+    assert paths.read_bytes(target, 100, "test files") == b"inside\n"
+
+
+def test_a_target_survives_pickling_and_reads_the_same_file(layout):
+    target = pickle.loads(pickle.dumps(paths.resolve("sub/../notes.txt", layout)))
+    assert paths.read_head(target) == b"inside\n"
+
+
+def test_a_directory_swapped_for_an_outward_symlink_after_the_check_is_refused(layout):
+    (layout / "sub" / "f.txt").write_text("inside\n")
+    (layout.parent / "elsewhere").mkdir()
+    (layout.parent / "elsewhere" / "f.txt").write_text("outside\n")
+    target = paths.resolve("sub/f.txt", layout)
+    os.rename(layout / "sub", layout / "old-sub")
+    (layout / "sub").symlink_to(layout.parent / "elsewhere", target_is_directory=True)
+    with pytest.raises(PathNotAllowedError, match="outside the allowed root"):
+        paths.read_bytes(target, 100, "test files")
+
+
+@posix_only
+def test_a_hard_link_under_the_root_is_refused_by_default_and_names_the_option(layout):
+    os.link(layout.parent / "secret.txt", layout / "linked.txt")
+    with pytest.raises(PathNotAllowedError, match="2 hard links.*allow_hardlinks=True"):
+        read_file("linked.txt", root=layout)
+
+
+@posix_only
+def test_allow_hardlinks_reads_a_hard_linked_file_under_the_root(layout):
+    os.link(layout.parent / "secret.txt", layout / "linked.txt")
+    result = read_file("linked.txt", root=layout, allow_hardlinks=True)
+    assert "outside" in result.value[0].text
+
+
+@posix_only
+def test_without_a_root_a_hard_linked_file_is_read(layout):
+    os.link(layout.parent / "secret.txt", layout / "linked.txt")
+    assert "outside" in read_file(layout / "linked.txt").value[0].text
+
+
+@pytest.mark.parametrize("argument", ["path", "root"])
+def test_a_nul_byte_in_a_path_is_an_error_naming_the_argument(layout, argument):
+    given = {"path": "notes.txt", "root": layout, argument: f"{layout}/notes\0.txt"}
+    with pytest.raises(InvalidFileError, match=f"read_file: {argument} .* holds a NUL byte"):
+        read_file(given["path"], root=given["root"])
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        (None, "path must be a str, bytes or os.PathLike, not NoneType"),
+        (42, "path must be a str, bytes or os.PathLike, not int"),
+        ("", "path is empty"),
+        ("\ud800.txt", "cannot be encoded for the file system"),
+        ("\udc80.txt", "no such file"),
+        ("x" * 5000, "File name too long"),
+        ("d/" * 3000 + "f.txt", "no such file|File name too long"),
+        ("notes.txt/more", "no such file"),
+    ],
+    ids=[
+        "none",
+        "int",
+        "empty",
+        "lone-surrogate",
+        "undecodable-byte",
+        "long-name",
+        "deep",
+        "file-as-dir",
+    ],
+)
+@pytest.mark.parametrize("confined", [True, False], ids=["root", "no-root"])
+def test_odd_paths_are_clean_toolwire_errors_not_os_tracebacks(layout, path, message, confined):
+    if not confined and isinstance(path, str) and path:
+        path = os.path.join(layout, path)
+    error = outcome(lambda: read_file(path, root=layout if confined else None))
+    assert isinstance(error, ToolwireError), repr(error)
+    assert re.search(message, str(error))
+    assert len(str(error)) < 1000
+    str(error).encode("utf-8")  # printable anywhere: odd characters are escaped
+
+
+def test_a_bytes_path_is_read_like_its_decoded_form(layout):
+    assert "inside" in read_file(b"notes.txt", root=layout).value[0].text
+
+
+def test_a_missing_root_says_so(tmp_path):
+    with pytest.raises(InvalidFileError, match="is not an existing directory"):
+        read_file("notes.txt", root=tmp_path / "nowhere")

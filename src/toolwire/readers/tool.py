@@ -6,7 +6,8 @@ The definition is provider-neutral; put its parts where your SDK wants them, e.g
 
 A model's arguments are untrusted, so the tool is always confined to a root directory:
 ``read_file_tool`` reads only under the working directory (taken at each call), and
-``read_file_tool.bind(root="/srv/docs")`` gives a tool confined to another one. Calling it
+``read_file_tool.bind(root="/srv/docs")`` gives a tool confined to another one. Files with
+several hard links are refused unless bound with ``allow_hardlinks=True``. Calling it
 never raises for a bad file or bad arguments: the model gets an ``ErrorTextOutput`` saying
 what went wrong and what to do, as a tool result should. Call ``read_file`` directly to get
 exceptions instead.
@@ -82,6 +83,7 @@ class ReadFileTool:
 
     root: str | None = None
     name: str = "read_file"
+    allow_hardlinks: bool = False
 
     @property
     def description(self) -> str:
@@ -93,18 +95,21 @@ class ReadFileTool:
         """The JSON schema of the arguments (a fresh copy: callers may edit it)."""
         return copy.deepcopy(_PARAMETERS)
 
-    def bind(self, root: str | os.PathLike[str]) -> ReadFileTool:
-        """The same tool confined to ``root``."""
-        return replace(self, root=os.fspath(root))
+    def bind(self, root: str | os.PathLike[str], *, allow_hardlinks: bool = False) -> ReadFileTool:
+        """The same tool confined to ``root`` (reading hard-linked files if allowed)."""
+        return replace(self, root=os.fspath(root), allow_hardlinks=allow_hardlinks)
 
     def __call__(self, **arguments: Any) -> ContentOutput | ErrorTextOutput:
         """Run the tool with a model's arguments; failures become an ErrorTextOutput."""
         problem = _check_arguments(arguments)
         if problem:
             return ErrorTextOutput(value=problem)
-        root = self.root if self.root is not None else os.getcwd()
         try:
-            return read_file(root=root, **arguments)
+            root = self.root if self.root is not None else os.getcwd()
+        except OSError as exc:  # the working directory was removed
+            return ErrorTextOutput(value=f"read_file cannot find its root directory ({exc})")
+        try:
+            return read_file(root=root, allow_hardlinks=self.allow_hardlinks, **arguments)
         except ToolwireError as exc:
             return ErrorTextOutput(value=str(exc))
 

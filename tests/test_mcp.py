@@ -244,3 +244,99 @@ def test_mcp_results_encode_for_every_target_with_a_decision_per_file(results, m
     store = tw.SessionStore(tmp_path)
     store.extend("mcp", conversation)
     assert encode(store.load("mcp"), model, on_unsupported="text").to_json() == request.to_json()
+
+
+WHERE = "MCP result of 'tool' \\(call c1\\), content item"
+
+
+@pytest.mark.parametrize(
+    ("block", "message"),
+    [
+        ({"type": "resource", "resource": "file:///a.pdf"}, "0 \\(resource\\): 'resource' is str"),
+        ({"type": "resource", "resource": ["x"]}, "0 \\(resource\\): 'resource' is list"),
+        ({"type": "resource", "resource": None}, "0 \\(resource\\): 'resource' is NoneType"),
+        ({"type": "resource"}, "0 \\(resource\\): 'resource' is NoneType, not an object"),
+        ("hello", "0 is str, not an object with a 'type'"),
+        (None, "0 is NoneType, not an object with a 'type'"),
+        ({"type": "text", "text": {"a": 1}}, "0: text is dict, not a string"),
+        ({"type": "image", "data": _png(), "mimeType": 5}, "0: mimeType is int, not a string"),
+        (
+            {"type": "resource", "resource": {"uri": "file:///n.md", "text": ["a"]}},
+            "0: text is list, not a string",
+        ),
+        ({"type": "resource", "resource": {"uri": 7, "text": "a"}}, "0: uri is int"),
+        ({"type": "resource_link", "uri": "https://e.com/a.png", "name": 5}, "0: name is int"),
+        ({"type": "resource_link", "uri": ["https://e.com/a.png"]}, "0: uri is list"),
+        (
+            {"type": "resource_link", "uri": "https://e.com/a", "description": {}},
+            "0: description is dict",
+        ),
+        (
+            {"type": "resource_link", "uri": "https://[::1/a.png", "name": "a"},
+            "0 is a malformed 'resource_link' block \\(ValueError: Invalid IPv6 URL",
+        ),
+    ],
+)
+def test_a_malformed_block_is_a_decode_error_naming_the_call_and_item(block, message):
+    with pytest.raises(tw.DecodeError, match=f"{WHERE} {message}"):
+        tw.from_mcp({"content": [block]}, "c1", "tool")
+
+
+def test_the_item_named_in_an_error_is_the_malformed_one():
+    wire = {"content": [{"type": "text", "text": "ok"}, {"type": "resource", "resource": 3}]}
+    with pytest.raises(tw.DecodeError, match=f"{WHERE} 1 \\(resource\\): 'resource' is int"):
+        tw.from_mcp(wire, "c1", "tool")
+
+
+def _blob(payload: bytes) -> dict:
+    blob = base64.b64encode(payload).decode()
+    resource = {"uri": "file:///a.txt", "blob": blob, "mimeType": "text/plain"}
+    return {"content": [{"type": "resource", "resource": resource}]}
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 4, 5, 6])
+def test_embedded_data_is_capped_at_exactly_max_bytes_whatever_its_padding(size):
+    wire = _blob(b"hello!"[:size])
+    (file,) = tw.from_mcp(wire, "c1", "tool", max_bytes=size).output.value
+    assert file.read() == b"hello!"[:size]
+    with pytest.raises(tw.InvalidFileError, match=f"holds {size} bytes, over the {size - 1} B"):
+        tw.from_mcp(wire, "c1", "tool", max_bytes=size - 1)
+
+
+def test_the_default_cap_is_50_mb_and_is_checked_before_decoding():
+    from toolwire.mcp import MAX_EMBEDDED_BYTES
+
+    assert MAX_EMBEDDED_BYTES == 50 * 1024 * 1024
+    length = (MAX_EMBEDDED_BYTES // 3 + 1) * 4  # base64 of 50 MB + 1 or 2 bytes, no padding
+    wire = {"content": [{"type": "image", "data": "!" * length, "mimeType": "image/png"}]}
+    # not valid base64 at all: only a size check made before decoding can report the size
+    with pytest.raises(tw.InvalidFileError, match="item 0 \\(image\\): .* over the 50 MB cap"):
+        tw.from_mcp(wire, "c1", "tool")
+
+
+def _sdk_result(kind: str, payload: bytes):
+    types = mcp.types
+    data = base64.b64encode(payload).decode()
+    block = {
+        "image": lambda: types.ImageContent(type="image", data=data, mimeType="image/png"),
+        "audio": lambda: types.AudioContent(type="audio", data=data, mimeType="audio/wav"),
+        "resource": lambda: types.EmbeddedResource(
+            type="resource",
+            resource=types.BlobResourceContents(
+                uri="file:///photo.png", blob=data, mimeType="image/png"
+            ),
+        ),
+    }[kind]()
+    return types.CallToolResult(content=[block])
+
+
+@pytest.mark.parametrize(
+    ("kind", "example"), [("image", "photo.png"), ("audio", "tone.wav"), ("resource", "photo.png")]
+)
+def test_sdk_results_with_embedded_files_over_the_cap_are_refused(kind, example):
+    payload = (EXAMPLES / example).read_bytes()
+    result = _sdk_result(kind, payload)
+    (file,) = tw.from_mcp(result, "c1", "tool", max_bytes=len(payload)).output.value
+    assert file.read() == payload
+    with pytest.raises(tw.InvalidFileError, match=f"{WHERE} 0 \\({kind}.* over the "):
+        tw.from_mcp(result, "c1", "tool", max_bytes=len(payload) - 1)

@@ -22,6 +22,11 @@ JSON dict, and never imports the SDK. Content order is kept. The mapping:
 - Otherwise: only text → TextOutput (blocks joined by newlines); only structured content →
   JsonOutput; anything else → ContentOutput.
 
+A malformed result (a block or ``resource`` that is not an object, a field of the wrong type)
+is a DecodeError naming the call and the content index. Embedded base64 (image and audio data,
+blob resources) may decode to at most ``max_bytes``, 50 MB by default like the URL fetcher; the
+size is worked out from the base64 length before anything is decoded.
+
 Example, with an MCP ``ClientSession`` and the model's ToolCall ``call``::
 
     result = await session.call_tool(call.name, call.arguments)
@@ -37,7 +42,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from .content import File, Json, Text
-from .errors import DecodeError, InvalidFileError
+from .errors import DecodeError, InvalidFileError, ToolwireError
+from .headers import human_size
 from .messages import (
     ContentOutput,
     ErrorJsonOutput,
@@ -49,15 +55,25 @@ from .messages import (
 
 Part = Text | Json | File
 
+MAX_EMBEDDED_BYTES = 50 * 1024 * 1024  # the URL fetcher's cap (fetch.MAX_FETCH_BYTES)
 
-def from_mcp(result: Any, call_id: str, name: str) -> ToolResult:
-    """The ToolResult for an MCP ``CallToolResult`` (SDK object or JSON dict)."""
+
+def from_mcp(
+    result: Any, call_id: str, name: str, *, max_bytes: int = MAX_EMBEDDED_BYTES
+) -> ToolResult:
+    """The ToolResult for an MCP ``CallToolResult`` (SDK object or JSON dict).
+
+    ``max_bytes`` caps each embedded file (image, audio, blob resource) after decoding.
+    """
     data = _as_dict(result, call_id, name)
     where = f"MCP result of {name!r} (call {call_id})"
     blocks = data.get("content") or []
     if not isinstance(blocks, list):
         raise DecodeError(f"{where}: content is {type(blocks).__name__}, not a list of blocks")
-    parts = [_part(block, f"{where}, content item {i}") for i, block in enumerate(blocks)]
+    parts = [
+        _checked_part(block, f"{where}, content item {i}", max_bytes)
+        for i, block in enumerate(blocks)
+    ]
     structured = _field(data, "structuredContent")
     if structured is not None:
         parts = _with_structured(parts, structured)
@@ -91,39 +107,65 @@ def _field(data: dict[str, Any], camel: str) -> Any:
     return data.get(snake)
 
 
-def _part(block: Any, where: str) -> Part:
-    kind = block.get("type") if isinstance(block, dict) else None
+def _checked_part(block: Any, where: str, max_bytes: int) -> Part:
+    if not isinstance(block, dict):
+        raise DecodeError(f"{where} is {type(block).__name__}, not an object with a 'type'")
+    try:
+        return _part(block, where, max_bytes)
+    except ToolwireError:
+        raise
+    except (AttributeError, TypeError, ValueError) as exc:  # a field of the wrong type
+        raise DecodeError(
+            f"{where} is a malformed {block.get('type')!r} block ({type(exc).__name__}: {exc})"
+        ) from exc
+
+
+def _part(block: dict[str, Any], where: str, max_bytes: int) -> Part:
+    kind = block.get("type")
     if kind == "text":
-        return Text(text=str(block.get("text", "")))
+        return Text(text=_text_field(block, "text", where) or "")
     if kind in ("image", "audio"):
-        data = _decode(block.get("data"), f"{where} ({kind})")
-        return _file(data, _field(block, "mimeType"), None, f"{where} ({kind})")
+        data = _decode(block.get("data"), f"{where} ({kind})", max_bytes)
+        return _file(data, _text_field(block, "mimeType", where), None, f"{where} ({kind})")
     if kind == "resource":
-        return _resource(block.get("resource") or {}, where)
+        return _resource(block.get("resource"), where, max_bytes)
     if kind == "resource_link":
-        return _link(block)
+        return _link(block, where)
     raise DecodeError(
         f"{where} has type {kind!r}; MCP tool results hold text, image, audio, resource and "
         "resource_link blocks"
     )
 
 
-def _resource(resource: dict[str, Any], where: str) -> Part:
-    uri = str(resource.get("uri", ""))
-    media_type = _field(resource, "mimeType")
-    if "text" in resource:
+def _resource(resource: Any, where: str, max_bytes: int) -> Part:
+    if not isinstance(resource, dict):
+        raise DecodeError(
+            f"{where} (resource): 'resource' is {type(resource).__name__}, not an object with "
+            "a uri and a text or blob"
+        )
+    uri = _text_field(resource, "uri", where) or ""
+    media_type = _text_field(resource, "mimeType", where)
+    text = _text_field(resource, "text", where)
+    if text is not None:
         head = f"Resource {uri} ({media_type}):" if media_type else f"Resource {uri}:"
-        return Text(text=f"{head}\n{resource['text']}")
+        return Text(text=f"{head}\n{text}")
     label = f"{where} (resource {uri})"
-    data = _decode(resource.get("blob"), label)
+    data = _decode(resource.get("blob"), label, max_bytes)
     segment = unquote(urlsplit(uri).path.rstrip("/").rsplit("/", 1)[-1])
     return _file(data, media_type, segment or None, label)
 
 
-def _link(link: dict[str, Any]) -> Part:
-    uri = str(link.get("uri", ""))
-    media_type = _field(link, "mimeType")
-    title = link.get("name") or None
+def _text_field(data: dict[str, Any], camel: str, where: str) -> str | None:
+    value = _field(data, camel)
+    if value is not None and not isinstance(value, str):
+        raise DecodeError(f"{where}: {camel} is {type(value).__name__}, not a string")
+    return value
+
+
+def _link(link: dict[str, Any], where: str) -> Part:
+    uri = _text_field(link, "uri", where) or ""
+    media_type = _text_field(link, "mimeType", where)
+    title = _text_field(link, "name", where) or None
     if urlsplit(uri).scheme.lower() in ("http", "https"):
         try:
             return File.from_url(uri, media_type=media_type, name=title)
@@ -132,14 +174,22 @@ def _link(link: dict[str, Any]) -> Part:
     text = f"Resource link: {title} <{uri}>" if title else f"Resource link: <{uri}>"
     if media_type:
         text += f" ({media_type})"
-    if link.get("description"):
-        text += f" — {link['description']}"
+    description = _text_field(link, "description", where)
+    if description:
+        text += f" — {description}"
     return Text(text=text)
 
 
-def _decode(data: Any, where: str) -> bytes:
+def _decode(data: Any, where: str, max_bytes: int) -> bytes:
     if not isinstance(data, str):
         raise InvalidFileError(f"{where}: no base64 data")
+    size = len(data) * 3 // 4 - data[-2:].count("=")  # the decoded size, if the data is valid
+    if size > max_bytes:
+        raise InvalidFileError(
+            f"{where}: the base64 data holds {size} bytes, over the "
+            f"{human_size(max_bytes)} cap on files embedded in MCP results; pass a larger "
+            "max_bytes= to from_mcp to accept it"
+        )
     try:
         return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError) as exc:

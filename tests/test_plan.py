@@ -101,6 +101,47 @@ def test_each_file_gets_one_decision_with_where_and_why() -> None:
     assert tone.reason.startswith("replaced by its text fallback: recorded 400 on gpt-5-mini")
 
 
+def repeat_of(decision: Decision) -> str:
+    """What a decision's reason says it repeats, or ''."""
+    _, found, rest = decision.reason.rpartition("; repeats file ")
+    return f"repeats file {rest}" if found else ""
+
+
+def test_the_same_content_again_in_one_request_is_sent_again_and_says_what_it_repeats() -> None:
+    photo, copy = example("photo.png"), File.from_bytes(example("photo.png").read(), name="b.png")
+    url = File.from_url("https://example.com/cat.png")
+    messages = [
+        User([Text(text="Look"), photo, example("report.pdf")]),
+        calls("a", "b"),
+        result("a", [copy, url, example("report.pdf")]),
+        result("b", [File.from_url("https://example.com/cat.png", name="again.png")]),
+    ]
+    planned = plan(messages, CLAUDE)
+    repeats = [(d.identifier, repeat_of(d)) for d in planned.decisions]
+    assert repeats == [
+        ("photo.png", ""),
+        ("report.pdf", ""),
+        ("b.png", "repeats file photo.png of message 0"),
+        (url.identifier, ""),
+        ("report.pdf", "repeats file report.pdf of message 0"),
+        ("again.png", f"repeats file {url.identifier} of message 2"),
+    ]
+    tool_turn = planned.steps[2]
+    assert isinstance(tool_turn, ToolTurn) and tool_turn.results[0].parts[0] == copy  # still sent
+
+
+def test_a_repeat_is_marked_on_every_encode_even_when_the_history_plan_is_reused() -> None:
+    messages = [User([example("photo.png")]), calls("a"), result("a", example("photo.png"))]
+    first = plan(messages, CHAT).decisions
+    again = plan([*messages, calls("b"), result("b", example("photo.png"))], CHAT).decisions
+    assert [repeat_of(d) for d in again] == [
+        "",
+        "repeats file photo.png of message 0",
+        "repeats file photo.png of message 0",
+    ]
+    assert again[:2] == first
+
+
 def test_a_native_file_stays_inside_its_tool_result() -> None:
     photo = example("photo.png")
     planned = plan([calls("a"), result("a", ["Here:", photo])], CLAUDE)

@@ -18,7 +18,7 @@ pending fallback message, or placed as ``user_after_tool`` says.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from . import turn_cache
@@ -146,7 +146,36 @@ def plan(
         turn_cache.remember(
             caps, context, messages, planner.marks, planner.steps, planner.decisions
         )
-    return Plan(caps, tuple(planner.steps), tuple(planner.decisions))
+    return Plan(caps, tuple(planner.steps), mark_repeats(messages, planner.decisions))
+
+
+def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decision, ...]:
+    """The decisions, where content sent earlier in the request (same bytes, same URL or file
+    id) says which file of which message it repeats.
+
+    The repeat is still sent, so every message stays self-contained: referring back to the
+    first copy on the wire differs per provider. Decisions are in planning order, each
+    message's files in part order, so the n-th decision of a message is its n-th file.
+    """
+    unsent: dict[int, list[File]] = {}
+    first: dict[tuple[str, str], Decision] = {}
+    marked = []
+    for decision in decisions:
+        index = decision.message_index
+        if index not in unsent:
+            message = messages[index]
+            parts = output_parts(message) if isinstance(message, ToolResult) else message.parts
+            unsent[index] = [p for p in reversed(parts) if isinstance(p, File)]
+        source = unsent[index].pop().source
+        key = ("local" if source.is_local else source.type, source.sha256())
+        earlier = first.get(key)
+        if earlier is None:
+            first[key] = decision
+        else:
+            repeat = f"repeats file {earlier.identifier} of message {earlier.message_index}"
+            decision = replace(decision, reason=f"{decision.reason}; {repeat}")
+        marked.append(decision)
+    return tuple(marked)
 
 
 @dataclass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 
 import jsonschema
 import pytest
@@ -109,3 +110,43 @@ def test_the_tool_is_a_frozen_value():
     with pytest.raises(dataclasses.FrozenInstanceError):
         read_file_tool.root = "/"  # type: ignore[misc]
     assert ReadFileTool(root="/srv") == read_file_tool.bind("/srv")
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        ("a\0.txt", "read_file: path 'a\\x00.txt' holds a NUL byte"),
+        ("\ud800.txt", "cannot be encoded for the file system"),
+        ("\udc80.txt", "no such file"),
+        ("x" * 5000, "File name too long"),
+    ],
+    ids=["nul", "lone-surrogate", "undecodable-byte", "long-name"],
+)
+def test_odd_paths_from_a_model_become_error_outputs_it_can_read(tmp_path, path, message):
+    result = read_file_tool.bind(tmp_path)(path=path)
+    assert isinstance(result, ErrorTextOutput)
+    assert message in result.value
+    result.value.encode("utf-8")  # sendable to any provider: odd characters are escaped
+
+
+def test_a_hard_link_is_refused_unless_the_tool_is_bound_with_allow_hardlinks(tmp_path):
+    root = tmp_path / "root"
+    root.mkdir()
+    (tmp_path / "secret.txt").write_text("outside\n")
+    os.link(tmp_path / "secret.txt", root / "linked.txt")
+    refused = read_file_tool.bind(root)(path="linked.txt")
+    assert isinstance(refused, ErrorTextOutput)
+    assert "allow_hardlinks=True" in refused.value
+    allowed = read_file_tool.bind(root, allow_hardlinks=True)(path="linked.txt")
+    assert isinstance(allowed, ContentOutput)
+    assert "outside" in allowed.value[0].text
+
+
+def test_a_removed_working_directory_is_an_error_output_not_a_crash(tmp_path, monkeypatch):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    result = read_file_tool(path="notes.md")
+    assert isinstance(result, ErrorTextOutput)
+    assert "cannot find its root directory" in result.value

@@ -102,7 +102,8 @@ def read_file(
     out of it); without it any regular file the process can read is allowed. Under a root a
     file with several hard links is refused unless ``allow_hardlinks=True``.
     ``page_start`` / ``page_end`` choose PDF pages (0-based, end exclusive, 20 per read by
-    default); ``offset`` / ``limit`` choose lines of text and documents or rows of tables. The header says how to continue a partial read.
+    default); ``offset`` / ``limit`` choose lines of text and documents or rows of tables.
+    The header says how to continue a partial read.
 
     Raises PathNotAllowedError (outside ``root``; directories, FIFOs, devices) and
     InvalidFileError (missing, empty, too large, corrupt, encrypted, a bomb, an unknown

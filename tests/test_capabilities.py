@@ -44,6 +44,7 @@ GRID = [
     ("google-vertex:gemini-3-pro",                             "N N N F F"),
     ("bedrock:anthropic.claude-sonnet-4-5-20250929-v1:0",      "N F F E E"),
     ("bedrock:amazon.nova-pro-v1:0",                           "N S S E S"),
+    ("bedrock:us.amazon.nova-micro-v1:0",                      "E E E E E"),
     ("bedrock:meta.llama3-2-90b-instruct-v1:0",                "F F F E E"),
     ("bedrock:meta.llama3-1-70b-instruct-v1:0",                "E F F E E"),
     ("bedrock:mistral.mistral-large-2407-v1:0",                "F N N E E"),
@@ -241,6 +242,7 @@ def test_variants_list_the_defaults_then_each_model_row_alone() -> None:
         (),
         ("Anthropic Claude on Bedrock",),
         ("Amazon Nova",),
+        ("Amazon Nova Micro (text only)",),
         ("Meta Llama on Bedrock",),
         ("Meta Llama vision models on Bedrock",),
         ("Mistral and Pixtral on Bedrock",),
@@ -334,7 +336,8 @@ def test_bedrock_families_match_cross_region_ids_and_arns(model_id: str, row: st
 #: A model of every family Bedrock Converse serves (botocore names the families, not the ids).
 BEDROCK_FAMILIES = [
     "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "anthropic.claude-3-haiku-20240307-v1:0",
-    "amazon.nova-pro-v1:0", "us.amazon.nova-premier-v1:0", "meta.llama3-1-8b-instruct-v1:0",
+    "amazon.nova-pro-v1:0", "us.amazon.nova-premier-v1:0", "us.amazon.nova-micro-v1:0",
+    "meta.llama3-1-8b-instruct-v1:0",
     "us.meta.llama3-2-90b-instruct-v1:0", "us.meta.llama4-maverick-17b-instruct-v1:0",
     "mistral.mistral-large-2407-v1:0", "us.mistral.pixtral-large-2502-v1:0",
     "cohere.command-r-plus-v1:0", "us.deepseek.r1-v1:0", "qwen.qwen3-32b-v1:0",
@@ -354,7 +357,8 @@ def test_botocore_still_names_only_nova_and_claude_3_and_4_for_images_in_a_tool_
 @pytest.mark.parametrize("model_id", BEDROCK_FAMILIES)
 def test_bedrock_puts_images_inside_a_tool_result_only_for_nova_and_claude(model_id: str) -> None:
     in_result = mode_of(f"bedrock:{model_id}", "image/png") == "native"
-    assert in_result == ("amazon.nova" in model_id or "anthropic.claude" in model_id)
+    seeing_nova = "amazon.nova" in model_id and "nova-micro" not in model_id  # Micro: text only
+    assert in_result == (seeing_nova or "anthropic.claude" in model_id)
 
 
 def test_every_bedrock_row_with_images_in_tool_results_is_a_nova_or_claude_row() -> None:

@@ -60,6 +60,7 @@ def test_a_provider_shows_only_its_rows() -> None:
         None,
         "Anthropic Claude on Bedrock",
         "Amazon Nova",
+        "Amazon Nova Micro (text only)",
         "Meta Llama on Bedrock",
         "Meta Llama vision models on Bedrock",
         "Mistral and Pixtral on Bedrock",

@@ -11,6 +11,7 @@ import toolwire as tw
 from toolwire.errors import InvalidFileError, ToolwireError
 from toolwire.mediatypes import DOCX
 from toolwire.messages import ContentOutput
+from toolwire.readers import limits
 
 from .helpers import copy_example, example, outcome
 
@@ -114,7 +115,24 @@ def test_a_parser_failure_on_hostile_input_is_wrapped_as_invalid_file(tmp_path):
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="needs /proc")
 def test_reading_leaves_no_file_descriptor_open():
+    tw.read_file(example("notes.md"))  # the read worker's two pipes stay open: it is reused
     before = set(os.listdir("/proc/self/fd"))
     for name in ("report.pdf", "memo.docx", "sheet.xlsx", "photo.png", "tone.wav", "data.csv"):
         tw.read_file(example(name))
     assert set(os.listdir("/proc/self/fd")) <= before
+
+
+def test_the_caller_reads_the_bytes_within_the_readers_cap_before_any_parsing(monkeypatch):
+    # The cap is applied where the file is opened (this process), not in the read worker.
+    monkeypatch.setattr(limits, "MAX_PDF_BYTES", 1000)
+    with pytest.raises(InvalidFileError, match=r"report\.pdf is .* PDFs over 1000 B are not read"):
+        tw.read_file(example("report.pdf"))
+
+
+def test_a_text_file_over_its_cap_is_handed_over_cut_at_the_cap(tmp_path, monkeypatch):
+    monkeypatch.setattr(limits, "MAX_TEXT_BYTES", 12)
+    path = tmp_path / "long.txt"
+    path.write_text("first line\nsecond line\nthird line\n")
+    text = tw.read_file(path).value[0].text
+    assert "only the first 12 B are read" in text
+    assert text.endswith("first line")

@@ -20,7 +20,7 @@ import toolwire as tw
 from toolwire.content import Text
 from toolwire.errors import InvalidFileError, PathNotAllowedError, ResourceLimitError, ToolwireError
 from toolwire.messages import ContentOutput
-from toolwire.readers import isolation
+from toolwire.readers import isolation, limits
 from toolwire.readers.common import Job, Options
 
 from .helpers import example, outcome
@@ -49,6 +49,10 @@ def address_space_limit(job: Job) -> ContentOutput:
     import resource
 
     return ContentOutput(value=[Text(text=str(resource.getrlimit(resource.RLIMIT_AS)[0]))])
+
+
+def pixel_cap(job: Job) -> ContentOutput:
+    return ContentOutput(value=[Text(text=str(limits.MAX_IMAGE_PIXELS))])
 
 
 def abort(job: Job) -> ContentOutput:
@@ -155,6 +159,12 @@ def test_the_worker_is_another_process_and_is_reused_across_reads():
     first = worker_pid()
     assert first != os.getpid()
     assert worker_pid() == first
+
+
+def test_a_cap_changed_in_the_caller_applies_in_the_worker(monkeypatch):
+    assert isolation.run(pixel_cap, job()).value[0].text == str(limits.MAX_IMAGE_PIXELS)
+    monkeypatch.setattr(limits, "MAX_IMAGE_PIXELS", 1234)
+    assert isolation.run(pixel_cap, job()).value[0].text == "1234"
 
 
 def test_with_isolation_off_readers_run_in_the_calling_process():

@@ -17,6 +17,8 @@ A file that exhausts the memory, outlasts the time or crashes the worker (SIGABR
 the OOM killer) raises ResourceLimitError naming the file, the limit and how to raise it; the
 caller's process never dies, hangs or balloons. ToolwireErrors raised by a reader reach the
 caller as the same class and message. Up to ``workers`` reads run at once, one per worker.
+Each job carries the caps of ``limits`` as the caller has them, so a cap changed at run time
+applies in the worker too.
 
 Change the limits with :func:`configure` or, before the first read, with the environment:
 ``TOOLWIRE_READ_MEMORY_MB`` (0: no memory limit), ``TOOLWIRE_READ_SECONDS``,
@@ -143,7 +145,8 @@ def serve(memory_bytes: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     _limit_memory(memory_bytes)
     while (request := _read_frame(requests)) is not None:
-        reader, job = pickle.loads(request)
+        reader, job, caps = pickle.loads(request)
+        vars(limits).update(caps)
         _write_frame(replies, _reply(reader, job))
 
 
@@ -221,10 +224,9 @@ class _Pool:
     def run(self, reader: Reader, job: Job, current: Settings) -> ContentOutput:
         worker = self._acquire()
         healthy = False
+        request = pickle.dumps((reader, job, _caps()), pickle.HIGHEST_PROTOCOL)
         try:
-            reply = worker.call(
-                pickle.dumps((reader, job), pickle.HIGHEST_PROTOCOL), current.seconds
-            )
+            reply = worker.call(request, current.seconds)
             healthy = reply is not None and not worker.expired
             if reply is None:
                 raise _stopped(worker, job, current)
@@ -270,6 +272,11 @@ class _Pool:
             worker.close()
         for worker in busy:
             worker.process.kill()  # its reader thread sees the end and reaps it
+
+
+def _caps() -> dict[str, object]:
+    """Every cap in ``limits`` as this process has it, for the worker to use too."""
+    return {name: value for name, value in vars(limits).items() if name.isupper()}
 
 
 def _current_pool(current: Settings) -> _Pool:

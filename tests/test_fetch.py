@@ -10,7 +10,9 @@ carried to a local server, and any other public address is refused as if unreach
 
 from __future__ import annotations
 
+import datetime
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -477,3 +479,81 @@ def test_one_deadline_covers_a_fetch_and_its_redirects(
     else:
         with pytest.raises(FetchError, match=f"{first}/y: not downloaded within the 1 s"):
             fetch_url(f"{first}/y", allow_private=True, deadline=deadline)
+
+
+# -- TLS: the pinned connection still speaks to the host name -----------------------------
+
+
+def _certificate(tmp_path: Any, name: str) -> tuple[str, str]:
+    """A self-signed certificate for ``name`` and its key, as PEM files."""
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, name)])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(days=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path, key_path = tmp_path / f"{name}.pem", tmp_path / f"{name}.key"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return str(cert_path), str(key_path)
+
+
+@pytest.fixture
+def tls_server(tmp_path: Any) -> Iterator[tuple[int, list[str | None], str]]:
+    """An HTTPS server on 127.0.0.1 with a certificate for lan.example only.
+
+    Yields its port, the server names clients asked for (SNI), and the certificate file.
+    """
+    cert, key = _certificate(tmp_path, "lan.example")
+    names: list[str | None] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    context.sni_callback = lambda sock, name, ctx: names.append(name)  # type: ignore[assignment,misc,return-value]
+    Handler.seen, Handler.hosts = [], []
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield httpd.server_address[1], names, cert
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+def test_https_is_verified_against_the_host_name_not_the_pinned_address(
+    tls_server: tuple[int, list[str | None], str],
+    network: Network,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port, names, cert = tls_server
+    network.answers["lan.example"] = [["127.0.0.1"]]
+    network.answers["other.example"] = [["127.0.0.1"]]
+    with pytest.raises(FetchError, match="download failed.*CERTIFICATE_VERIFY_FAILED"):
+        fetch_url(f"https://lan.example:{port}/file", allow_private=True)  # not trusted yet
+    monkeypatch.setenv("SSL_CERT_FILE", cert)  # trust it: the default context reads this
+    assert fetch_url(f"https://lan.example:{port}/file", allow_private=True) == BODY
+    with pytest.raises(FetchError, match="download failed.*[Hh]ostname mismatch"):
+        fetch_url(f"https://other.example:{port}/file", allow_private=True)
+    assert names == ["lan.example", "lan.example", "other.example"]
+    assert Handler.hosts == [f"lan.example:{port}"]

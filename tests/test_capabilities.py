@@ -1,4 +1,4 @@
-"""The capability table: CAPABILITIES.md's grid, model matching, variants and summaries."""
+"""The capability table: its overview grid, evidence sources, model matching, variants, summaries."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from toolwire.capability import (
 )
 from toolwire.errors import UnknownModelError
 
-# --- CAPABILITIES.md "Tool results, per target", transcribed ------------------------------------
+# --- the overview grid of docs/capabilities.md, one representative model per row -------------
 # One representative model per row of the table; the letters are the table's, column by column.
 
 KIND_TYPES = {
@@ -87,13 +87,13 @@ def grid_cases() -> Iterator[Any]:
 
 
 @pytest.mark.parametrize(("model", "media_type", "expected"), list(grid_cases()))
-def test_each_cell_of_capabilities_md_holds_for_a_representative_model(
+def test_each_cell_of_the_overview_grid_holds_for_a_representative_model(
     model: str, media_type: str, expected: str
 ) -> None:
     assert mode_of(model, media_type) == expected
 
 
-def test_the_grid_covers_all_thirteen_targets_of_capabilities_md() -> None:
+def test_the_grid_covers_all_thirteen_targets_of_the_table() -> None:
     assert sorted({model.split(":", 1)[0] for model, _ in GRID}) == providers()
     assert len(providers()) == 13
 
@@ -414,7 +414,7 @@ def test_a_bedrock_arn_without_a_family_gets_the_safe_defaults() -> None:
         "moondream:latest",
         "mistral-small3.1:24b",
         "mistral-small3.2",
-        "mistral-small3.3:24b",  # CAPABILITIES.md: mistral-small3.1 and later
+        "mistral-small3.3:24b",  # the table: mistral-small3.1 and later
         "library/llava:7b",
         "library/llama3.2-vision",
         "hf.co/someone/moondream2:latest",

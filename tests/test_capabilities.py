@@ -58,6 +58,7 @@ GRID = [
     ("ollama:llava:13b",                                       "N E F E E"),
     ("ollama:qwen3:8b",                                        "E E F E E"),
     ("cohere:command-a-vision-07-2025",                        "F E N E E"),
+    ("cohere:command-r-plus-08-2024",                          "E E N E E"),
     ("openai-compatible:meta-llama/Llama-3.1-8B-Instruct",     "F E F E E"),
 ]  # fmt: skip
 MODES = {"N": "native", "S": "sibling", "F": "fallback", "E": "error"}

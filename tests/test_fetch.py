@@ -70,7 +70,7 @@ def server() -> Iterator[str]:
     """A local HTTP server on 127.0.0.1; yields its base URL."""
     Handler.seen, Handler.hosts = [], []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}"
@@ -531,7 +531,7 @@ def tls_server(tmp_path: Any) -> Iterator[tuple[int, list[str | None], str]]:
     Handler.seen, Handler.hosts = [], []
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         yield httpd.server_address[1], names, cert

@@ -24,7 +24,7 @@ from toolwire.readers import read_file
 
 _AT_FDCWD = -100
 _RENAME_EXCHANGE = 2
-TRIES = 4000
+TRIES = 20000
 SECONDS = 4.0
 SECRET = "SECRET-OUTSIDE-THE-ROOT"
 

@@ -1,8 +1,8 @@
 """docs/capabilities.md, written from the package's capabilities.toml (`toolwire matrix --markdown`).
 
-The page is generated so that it cannot drift from the table: tests/test_cli_capability_docs.py fails
-when the committed page differs from ``markdown()``. It documents the package file only: with a ``TOOLWIRE_CAPABILITIES``
-override set it refuses, so the same table always gives the same page.
+The page is generated so that it cannot drift from the table: tests/test_cli_capability_docs.py
+fails when the committed page differs from ``markdown()``. It documents the package file only:
+with a ``TOOLWIRE_CAPABILITIES`` override set it refuses, so one table always gives one page.
 """
 
 from __future__ import annotations

@@ -227,3 +227,17 @@ def test_a_bytes_path_is_read_like_its_decoded_form(layout):
 def test_a_missing_root_says_so(tmp_path):
     with pytest.raises(InvalidFileError, match="is not an existing directory"):
         read_file("notes.txt", root=tmp_path / "nowhere")
+
+
+def test_an_absolute_path_inside_the_root_is_read_through_the_root_as_given(layout, tmp_path):
+    (tmp_path / "root-link").symlink_to(layout, target_is_directory=True)
+    for root in (layout, tmp_path / "root-link"):
+        target = paths.resolve(root / "sub" / ".." / "notes.txt", root)
+        assert target.parts == ("notes.txt",)
+
+
+def test_an_absolute_symlink_naming_the_root_by_its_given_path_is_followed(layout, tmp_path):
+    (tmp_path / "root-link").symlink_to(layout, target_is_directory=True)
+    (layout / "alias.txt").symlink_to(tmp_path / "root-link" / "sub" / ".." / "notes.txt")
+    text = read_file("alias.txt", root=tmp_path / "root-link").value[0].text
+    assert "inside" in text

@@ -4,6 +4,9 @@
    100-page PDF, made here with reportlab; pages per second for each, and the ratio.
 2. Image validation + downscale of a 12-megapixel JPEG to a 1568-pixel long side, with
    Pillow's JPEG draft mode (libjpeg decodes at 1/2, 1/4 or 1/8 scale) and without it.
+3. What parsing in the read worker (readers/isolation.py) costs per read of an ordinary file
+   (PNG, 3-page PDF, DOCX from examples/): read_file with isolation against read_file
+   in-process, once the worker runs; and the worker's start, paid by the first read.
 
 Run: .venv/bin/python bench/read.py [--repeat N]
 Needs the dev environment; pypdf (bench/requirements.txt) only for the pypdf baseline, which
@@ -22,6 +25,7 @@ from pathlib import Path
 from tempfile import TemporaryDirectory
 
 PAGES = 100
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LONG_SIDE = 1568  # the long side Anthropic recommends; other providers are similar
 
 
@@ -163,12 +167,50 @@ def bench_image(repeat: int) -> None:
     print(f"  read_file (validate only, bytes unchanged) {validate * 1000:.1f} ms")
 
 
+def bench_isolation(repeat: int) -> None:
+    from toolwire.readers import isolation, read_file
+
+    saved = isolation.settings()
+    isolation.shutdown()
+    try:
+        start = time.perf_counter()
+        read_file(EXAMPLES / "notes.md")
+        first = time.perf_counter() - start
+        print("Isolation: read_file in the read worker against in-process, per read (median):")
+        for name in ("photo.png", "report.pdf", "memo.docx"):
+            isolated, inline = _isolated_and_inline(EXAMPLES / name, max(repeat, 10))
+            print(
+                f"  {name:<12} {isolated * 1000:7.1f} ms isolated  {inline * 1000:7.1f} ms "
+                f"in-process  {(isolated - inline) * 1000:+6.1f} ms  ratio {isolated / inline:.2f}x"
+            )
+        print(f"  first read, starting the worker: {first * 1000:.0f} ms (notes.md)")
+    finally:
+        isolation.configure(**vars(saved))
+        isolation.shutdown()
+
+
+def _isolated_and_inline(path: Path, repeat: int) -> tuple[float, float]:
+    """Median seconds per read with and without isolation, alternating runs so both see the
+    same machine load."""
+    from toolwire.readers import isolation, read_file
+
+    runs: dict[bool, list[float]] = {True: [], False: []}
+    for _ in range(repeat + 1):
+        for enabled in (True, False):
+            isolation.configure(enabled=enabled)
+            start = time.perf_counter()
+            read_file(path)
+            runs[enabled].append(time.perf_counter() - start)
+    return statistics.median(runs[True][1:]), statistics.median(runs[False][1:])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per case (median)")
     args = parser.parse_args()
     bench_pdf(args.repeat)
     bench_image(args.repeat)
+    bench_isolation(args.repeat)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""bench/read.py: the benchmark still runs (and says what it skipped) without pypdf."""
+"""bench/read.py: the benchmark still runs (and says what it skipped) without pypdf, and
+prints what isolation costs per read."""
 
 from __future__ import annotations
 
@@ -29,3 +30,17 @@ def test_without_pypdf_the_pdf_benchmark_skips_its_baseline_and_carries_on(monke
     assert "pip install -r bench/requirements.txt" in out
     assert "pypdfium2" in out and "toolwire read_file" in out
     assert "ratio pypdfium2/pypdf" not in out
+
+
+def test_the_isolation_benchmark_prints_each_file_isolated_and_in_process_and_restores(capsys):
+    pytest.importorskip("pypdfium2")
+    from toolwire.readers import isolation
+
+    before = isolation.settings()
+    bench_read().bench_isolation(1)
+    out = capsys.readouterr().out
+    lines = [line for line in out.splitlines() if "ms isolated" in line]
+    assert [line.split()[0] for line in lines] == ["photo.png", "report.pdf", "memo.docx"]
+    assert all("ms in-process" in line and "ratio" in line for line in lines)
+    assert "first read, starting the worker:" in out
+    assert isolation.settings() == before

@@ -110,11 +110,7 @@ def configure(
     global _settings
     with _lock:
         _settings = new
-    if (new.memory_bytes, new.workers, new.enabled) != (
-        current.memory_bytes,
-        current.workers,
-        current.enabled,
-    ):
+    if (new.memory_bytes, new.workers) != (current.memory_bytes, current.workers):
         shutdown()
     return new
 

@@ -192,7 +192,7 @@ def conversation(paths: list[Path]) -> list[Any]:
     from ..content import File, ToolCall
     from ..messages import Assistant, ToolResult, User
 
-    files = [File.from_path(path, name=path.name) for path in paths]
+    files = [File.from_path(path) for path in paths]
     call = ToolCall(id="call_1", name="read_files", arguments={"paths": [str(p) for p in paths]})
     return [
         User("Please use the tool."),

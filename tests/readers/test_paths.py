@@ -241,3 +241,18 @@ def test_an_absolute_symlink_naming_the_root_by_its_given_path_is_followed(layou
     (layout / "alias.txt").symlink_to(tmp_path / "root-link" / "sub" / ".." / "notes.txt")
     text = read_file("alias.txt", root=tmp_path / "root-link").value[0].text
     assert "inside" in text
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors in /proc")
+def test_refused_and_successful_walks_leave_no_descriptor_open(layout):
+    (layout / "escape").symlink_to(layout.parent, target_is_directory=True)
+    (layout / "sub" / "deep").mkdir()
+    os.link(layout.parent / "secret.txt", layout / "sub" / "deep" / "linked.txt")
+    before = len(os.listdir("/proc/self/fd"))
+    for path in ["sub/deep/linked.txt", "escape/secret.txt", "sub/deep/../../..", "sub/deep"]:
+        for _ in range(50):
+            with pytest.raises((InvalidFileError, PathNotAllowedError)):
+                paths.resolve(path, layout)
+    for _ in range(50):
+        paths.read_head(paths.resolve("sub/deep/../../notes.txt", layout))
+    assert len(os.listdir("/proc/self/fd")) == before

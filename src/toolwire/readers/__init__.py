@@ -7,7 +7,8 @@ when a file of their kind is read.
 
 Modules: ``paths`` (root confinement, regular-file checks, capped reads), ``core``
 (identification and dispatch), one reader per medium (``image``, ``pdf``, ``office``,
-``tables``, ``text``, ``svg``, ``media``), ``limits`` (every cap), ``tool``.
+``tables``, ``text``, ``svg``, ``media``), ``limits`` (every cap), ``isolation`` (the
+worker process readers run in, under a memory and a time limit), ``tool``.
 """
 
 from __future__ import annotations

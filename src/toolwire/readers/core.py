@@ -7,8 +7,13 @@ file is read as what its bytes are and the header says so
 format read_file knows and are not text are refused. That choice keeps a mislabelled but
 valid file useful, while nonsense (random bytes, unknown binaries) never reaches a parser.
 
+The file is opened and read here, within the matching reader's size cap; the reader gets the
+bytes as a ``Job`` and runs in the read worker (``isolation``: a separate process under a
+memory and a time limit), so a decoder bomb cannot take this process down.
+
 No dependency's exception escapes: readers turn the ones they expect into InvalidFileError
-with a specific message, and anything else a parser raises on hostile input is wrapped here.
+with a specific message, and anything else a parser raises on hostile input is wrapped
+(``common.parse``, or the worker's equivalent).
 """
 
 from __future__ import annotations

@@ -40,6 +40,13 @@ if TYPE_CHECKING:
 KEPT = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 #: Formats that need a plugin Pillow may lack; without it they pass through unvalidated.
 _PLUGIN_FORMATS = {"image/heic": "pillow-heif", "image/heif": "pillow-heif"}
+#: A progressive JPEG's scans each walk every block of the image again (100,000 scans decode
+#: for minutes), so JPEGs with more scans than this are refused, counted before decoding...
+MAX_JPEG_SCANS = 500
+#: ... and so are those whose scans times megapixels pass this budget (about a second of
+#: decoding; an ordinary progressive photo has about 10 scans).
+MAX_JPEG_SCAN_MEGAPIXELS = 5000
+_SOS = b"\xff\xda"  # start of scan; 0xFF in entropy-coded data is always followed by 0x00
 
 
 def read_image(job: Job) -> ContentOutput:
@@ -70,14 +77,32 @@ def open_image(data: bytes, name: str) -> Image:
     image_module = _pillow()
     image = image_module.open(io.BytesIO(data))
     width, height = image.size
-    if width * height > limits.MAX_IMAGE_PIXELS:
+    try:
+        if width * height > limits.MAX_IMAGE_PIXELS:
+            raise InvalidFileError(
+                f"{name} is {width}x{height} ({width * height / 1e6:.0f} megapixels); images "
+                f"over {limits.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels are refused as possible "
+                "decompression bombs. Downscale it first"
+            )
+        if image.format in ("JPEG", "MPO"):
+            _check_scans(data, width * height, name)
+    except InvalidFileError:
         image.close()
-        raise InvalidFileError(
-            f"{name} is {width}x{height} ({width * height / 1e6:.0f} megapixels); images over "
-            f"{limits.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels are refused as possible "
-            "decompression bombs. Downscale it first"
-        )
+        raise
     return image
+
+
+def _check_scans(data: bytes, pixels: int, name: str) -> None:
+    """Refuse a JPEG whose scan count would make decoding it take minutes."""
+    scans = data.count(_SOS)
+    megapixels = pixels / 1e6
+    if scans > MAX_JPEG_SCANS or scans * megapixels > MAX_JPEG_SCAN_MEGAPIXELS:
+        raise InvalidFileError(
+            f"{name} is a JPEG with {scans} scans of {megapixels:.1f} megapixels; JPEGs with "
+            f"more than {MAX_JPEG_SCANS} scans or {MAX_JPEG_SCAN_MEGAPIXELS} scan-megapixels "
+            "(scans x megapixels) are refused, as each scan decodes the whole image again. "
+            "Re-save it as a baseline JPEG"
+        )
 
 
 def downscale(data: bytes, max_side: int, *, name: str = "image", use_draft: bool = True) -> bytes:
@@ -108,14 +133,15 @@ def downscale(data: bytes, max_side: int, *, name: str = "image", use_draft: boo
 def _deliver(image: Image, data: bytes, job: Job) -> tuple[bytes, str, str, list[str]]:
     """The bytes to send, their media type and name, and the facts for the header."""
     name = job.name
-    frames = _frame_count(image, name)
+    frames = _frame_count(image, data, name)
     orientation = 1 if frames > 1 else int(image.getexif().get(0x0112, 1) or 1)
     orientation = orientation if 2 <= orientation <= 8 else 1
     if job.media_type in KEPT and orientation == 1:
+        size = image.size  # before draft: the header reports the stored size
         if image.format == "JPEG":
-            image.draft("RGB", (image.size[0] // 8 or 1, image.size[1] // 8 or 1))
+            image.draft("RGB", (size[0] // 8 or 1, size[1] // 8 or 1))
         image.load()  # validates: a truncated or corrupt image fails here
-        facts = [_dimensions(image.size), size_line(data)]
+        facts = [_dimensions(size), size_line(data)]
         return data, job.media_type, name, facts + _animated(frames)
     image.load()
     upright = _upright(image, orientation)
@@ -149,16 +175,40 @@ def _upright(image: Image, orientation: int) -> Image:
     return upright
 
 
-def _frame_count(image: Image, name: str) -> int:
-    frames = int(getattr(image, "n_frames", 1) or 1)
+def _frame_count(image: Image, data: bytes, name: str) -> int:
+    # Pillow counts a TIFF's pages by parsing every page's tags: count the IFD chain first.
+    pages = _tiff_pages(data, limits.MAX_IMAGE_FRAMES) if image.format == "TIFF" else 0
+    frames = pages if pages > limits.MAX_IMAGE_FRAMES else int(getattr(image, "n_frames", 1) or 1)
     if frames > limits.MAX_IMAGE_FRAMES:
+        counted = f"more than {limits.MAX_IMAGE_FRAMES}" if pages else str(frames)
         raise InvalidFileError(
-            f"{name} has {frames} frames; images with more than {limits.MAX_IMAGE_FRAMES} "
+            f"{name} has {counted} frames; images with more than {limits.MAX_IMAGE_FRAMES} "
             "frames are refused. Pass a still image or a shorter animation"
         )
     if frames > 1:
         image.seek(0)
     return frames
+
+
+def _tiff_pages(data: bytes, most: int) -> int:
+    """A TIFF's page count from its chain of IFD offsets (no tag is parsed), counting at
+    most ``most + 1``; a loop or an offset past the end ends the chain."""
+    order = "<" if data[:2] == b"II" else ">"
+    big = data[2:4] in (b"+\x00", b"\x00+")  # BigTIFF: 64-bit offsets and counts
+    count_format, entry_size, offset_format = ("Q", 20, "Q") if big else ("H", 12, "I")
+    count_size, offset_size = struct.calcsize(count_format), struct.calcsize(offset_format)
+    (offset,) = struct.unpack_from(order + offset_format, data, 8 if big else 4)
+    seen: set[int] = set()
+    while offset and offset not in seen and len(seen) <= most:
+        seen.add(offset)
+        if offset + count_size > len(data):
+            break
+        (entries,) = struct.unpack_from(order + count_format, data, offset)
+        following = offset + count_size + entries * entry_size
+        if following + offset_size > len(data):
+            break
+        (offset,) = struct.unpack_from(order + offset_format, data, following)
+    return len(seen)
 
 
 def _animated(frames: int) -> list[str]:
@@ -193,6 +243,8 @@ def _guard(name: str) -> Iterator[None]:
         with warnings.catch_warnings():
             warnings.simplefilter("error", image_module.DecompressionBombWarning)
             yield
+    except InvalidFileError:  # a ValueError too, but already says what is wrong
+        raise
     except bomb as exc:
         raise InvalidFileError(
             f"{name} is refused as a possible decompression bomb ({exc}); images over "

@@ -1,0 +1,99 @@
+"""Run ``read_file`` on one file in a child process under a memory cap and a deadline.
+
+A hostile file may make a parser allocate gigabytes, abort the process or spin for minutes;
+in a child process that costs the test run nothing, and the child's own peak memory
+(``ru_maxrss`` from ``os.wait4``, which includes any process the child waited for) and wall
+time are measured. The child prints one JSON line: the header of the output, or the
+ToolwireError it raised.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: Address space the child may map: far above what reading any of the files needs, far below
+#: what the undefended readers allocate on the hostile ones.
+MEMORY_LIMIT = 3 * 1024**3
+
+_CHILD = """
+import json, resource, sys
+limit = int(sys.argv[2])
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+from toolwire.errors import ToolwireError
+from toolwire.readers import read_file
+try:
+    out = read_file(sys.argv[1])
+except ToolwireError as exc:
+    result = {"error": type(exc).__name__, "message": str(exc)}
+else:
+    text = out.value[0].text
+    result = {"header": text.split("\\n", 1)[0], "text": text[:2000],
+              "parts": [getattr(p, "media_type", "text") for p in out.value[1:]]}
+print(json.dumps(result))
+"""
+
+
+@dataclass(frozen=True)
+class ChildRead:
+    """What the child reported, how it ended, and what it cost."""
+
+    result: dict[str, Any]
+    status: int  # exit status, or -signal
+    seconds: float
+    peak_mb: float
+    stderr: str
+
+    @property
+    def message(self) -> str:
+        return str(self.result.get("message") or self.result.get("header") or "")
+
+
+def read_in_child(
+    path: Path,
+    timeout: float,
+    memory_limit: int = MEMORY_LIMIT,
+    environment: dict[str, str] | None = None,
+) -> ChildRead:
+    """Read ``path`` in a fresh interpreter; kill it (status -SIGKILL) at ``timeout``.
+
+    ``environment`` is added to this process's environment for the child."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        process = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, str(path), str(memory_limit)],
+            stdout=out,
+            stderr=err,
+            env={**os.environ, **(environment or {})},
+            start_new_session=True,
+        )
+        status, usage = _wait(process, started + timeout)
+        seconds = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        lines = out.read().decode("utf-8", "replace").strip().splitlines()
+        stderr = err.read().decode("utf-8", "replace")
+    result = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
+    return ChildRead(result, status, seconds, usage.ru_maxrss / 1024, stderr)
+
+
+def _wait(process: subprocess.Popen[bytes], deadline: float) -> tuple[int, Any]:
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage
+        if time.monotonic() > deadline:
+            os.killpg(process.pid, signal.SIGKILL)
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
+            return process.returncode, usage
+        time.sleep(0.02)

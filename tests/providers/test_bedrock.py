@@ -15,8 +15,8 @@ from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
 from toolwire.errors import CapabilityError, ConversationError, UnsupportedContentError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
-from toolwire.providers.ids import accepted_id
 from toolwire.providers.bedrock_names import DocumentNames, sanitise
+from toolwire.providers.ids import accepted_id
 from toolwire.request import encode
 
 from . import strict_bedrock
@@ -305,9 +305,7 @@ def test_foreign_tool_call_ids_become_stable_valid_ids_in_the_call_and_its_resul
     call = ToolCall(id="call 1/openai", name="fetch", arguments={})
     messages = [User("Go."), Assistant([call]), ToolResult.of("call 1/openai", "fetch", "done")]
     safe = accepted_id("bedrock", "call 1/openai")
-    assert (
-        safe == "tooluse_5262e230008d26489349f338"
-    )  # the sha256 of the original: the same in every process
+    assert safe == "tooluse_5262e230008d26489349f338"  # sha256 of the original: every process
     assert accepted_id("bedrock", "a.b:c-d_1") == "a.b:c-d_1"
     assert encoded(messages, CLAUDE)["messages"][1:] == [
         {
@@ -316,6 +314,31 @@ def test_foreign_tool_call_ids_become_stable_valid_ids_in_the_call_and_its_resul
         },
         {"role": "user", "content": [result(safe, {"text": "done"})]},
     ]
+
+
+@pytest.mark.parametrize("blank", ["\x85", " \n\t", "\u2028"])
+def test_a_blank_text_in_a_tool_result_is_left_out_and_an_emptied_result_says_no_output(
+    blank: str,
+) -> None:
+    call = ToolCall(id="call_1", name="fetch", arguments={})
+    messages = [
+        User("Go."),
+        Assistant([call]),
+        ToolResult.of("call_1", "fetch", [Text(text=blank), Text(text="ok")]),
+    ]
+    assert encoded(messages, NOVA)["messages"][2]["content"] == [result("call_1", {"text": "ok"})]
+    messages[2] = ToolResult.of("call_1", "fetch", blank)
+    expected = [result("call_1", {"text": "(no output)"})]
+    assert encoded(messages, NOVA)["messages"][2]["content"] == expected
+
+
+def test_a_conversation_whose_only_user_text_is_blank_is_refused_with_a_conversation_error() -> (
+    None
+):
+    call = ToolCall(id="call_1", name="fetch", arguments={})
+    messages = [User(" \x85"), Assistant([call]), ToolResult.of("call_1", "fetch", "ok")]
+    with pytest.raises(ConversationError, match="needs a user message with content first"):
+        encode(messages, NOVA)
 
 
 def test_system_text_goes_in_system_blocks_and_is_left_out_when_there_is_none() -> None:

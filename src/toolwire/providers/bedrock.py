@@ -16,6 +16,8 @@ The planner lays out each model family (table rows in capabilities.toml); this m
   cannot take a medium there, the plan holds a minimal assistant message and a separate user turn.
 - Roles must alternate: consecutive messages of one role (a user message after a user message,
   an assistant message whose every part was dropped) are merged into one message.
+- Blank text blocks (whitespace only, ``\x85`` included) are left out: the service rejects them;
+  a tool result left with nothing says ``(no output)``, as an empty one does.
 - ``status: "error"`` only where ``Capabilities.error_status`` says the family supports it
   (botocore: "only supported by Amazon Nova and Anthropic Claude 3 and 4 models").
 - JSON in a tool result is a ``json`` block when it is an object; the service rejects anything
@@ -46,6 +48,7 @@ from ..mediatypes import DOCX, XLSX
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..sources import UrlSource
+from ..turns import EMPTY_RESULT_TEXT
 from .bedrock_names import DocumentNames
 from .ids import ToolNames, wire_kwargs
 
@@ -90,6 +93,7 @@ def encode(plan: Plan) -> dict[str, Any]:
             _append(messages, "user", results + [spell.part(p) for p in step.extra])
     for message in messages:
         _label_lone_documents(message["content"])
+    _check_starts_with_user(messages)
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
@@ -98,13 +102,28 @@ def encode(plan: Plan) -> dict[str, Any]:
 
 def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
     """Add a message, merged into the previous one when the roles would not alternate."""
-    blocks = [b for b in blocks if not ("text" in b and not b["text"].strip())]  # blank: rejected
+    blocks = [b for b in blocks if not _is_blank(b)]
     if not blocks:
         return
     if messages and messages[-1]["role"] == role:
         messages[-1]["content"].extend(blocks)
     else:
         messages.append({"role": role, "content": blocks})
+
+
+def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:
+    """Converse: "A conversation must start with a user message"; blank text does not count."""
+    if not messages or messages[0]["role"] != "user":
+        raise ConversationError(
+            "Bedrock Converse needs a user message with content first, and this conversation has "
+            "none before the first assistant message (blank text is left out: the service "
+            "rejects it). Start the messages with a User message holding text or a file."
+        )
+
+
+def _is_blank(block: dict[str, Any]) -> bool:
+    """A text block of whitespace only, which the service rejects."""
+    return "text" in block and not block["text"].strip()
 
 
 def _label_lone_documents(blocks: list[dict[str, Any]]) -> None:
@@ -147,6 +166,7 @@ class _Speller:
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:
         content = [self.part(p, in_tool_result=True) for p in result.parts]
+        content = [b for b in content if not _is_blank(b)] or [{"text": EMPTY_RESULT_TEXT}]
         block: dict[str, Any] = {
             "toolUseId": self.tools.call_id(result.call_id),
             "content": content,

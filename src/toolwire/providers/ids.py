@@ -109,9 +109,10 @@ NAME_RULES = {
     # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,
     # with a maximum length of 64".
     "mistral": _name(_TOOL_NAME, 64, _NOT_NAME, "mistral-common function name"),
-    # cohere and ollama publish no rule for names: only UTF-8.
-    "cohere": _name(None, None, _SURROGATES, "cohere ToolCallV2Function.name"),
-    "ollama": _name(None, None, _SURROGATES, "ollama Message.ToolCall.Function.name"),
+    # cohere and ollama publish no rule for names: any UTF-8 text but the empty name (the
+    # ollama client drops an empty tool_name).
+    "cohere": _name(r"(?s).+", None, _SURROGATES, "cohere ToolCallV2Function.name"),
+    "ollama": _name(r"(?s).+", None, _SURROGATES, "ollama Message.ToolCall.Function.name"),
 }
 
 #: OpenAI Responses function_call item ids begin with ``fc`` (the API: "Expected an ID that

@@ -77,6 +77,12 @@ def fail_inside_a_parser(job: Job) -> ContentOutput:
     return {}["missing"]  # type: ignore[no-any-return]
 
 
+def return_a_foreign_object(job: Job) -> ContentOutput:
+    import collections
+
+    return collections.OrderedDict()  # type: ignore[return-value]
+
+
 def render_with_pdfium(job: Job) -> ContentOutput:
     """pdfium itself, without toolwire's PDF checks, rendering the first page."""
     import pypdfium2
@@ -250,6 +256,34 @@ def test_another_exception_in_the_worker_becomes_invalid_file_with_its_traceback
     )
     assert isinstance(error.__cause__, isolation.WorkerTraceback)
     assert "fail_inside_a_parser" in str(error.__cause__)
+
+
+def test_the_caller_accepts_only_toolwire_outputs_and_errors_from_the_worker():
+    error = outcome(lambda: isolation.run(return_a_foreign_object, job("odd.png")))
+    assert type(error) is InvalidFileError
+    assert str(error) == (
+        "odd.png: the read worker sent an invalid reply (collections.OrderedDict is not "
+        "something a read worker sends)"
+    )
+    assert worker_pid() != os.getpid()  # the worker itself is fine and still serves
+
+
+@pytest.mark.parametrize(
+    ("executable", "message"),
+    [
+        ("/bin/false", "read_file's worker process did not start (exit status 1;"),
+        ("/nonexistent/python", "read_file could not start its worker process ("),
+    ],
+)
+def test_a_worker_that_cannot_start_is_an_error_saying_how_to_read_in_process(
+    monkeypatch, executable, message
+):
+    if not os.path.exists("/bin/false") and executable == "/bin/false":
+        pytest.skip("no /bin/false here")
+    monkeypatch.setattr(sys, "executable", executable)
+    error = outcome(lambda: tw.read_file(example("notes.md")))
+    assert isinstance(error, ToolwireError) and str(error).startswith(message)
+    assert "TOOLWIRE_READ_ISOLATION=0" in str(error)
 
 
 def test_reads_from_many_threads_each_get_their_own_result_while_one_crashes():

@@ -2,31 +2,26 @@
 
 Checks inside one process cannot bound what a native decoder does with a crafted file: a 3 KB
 PDF can make pdfium allocate 12 GB and abort, a progressive JPEG can decode for minutes. So
-read_file opens and reads the file itself and hands the bytes (a picklable ``Job``) to a worker
-process, which runs the reader and sends the ContentOutput back. The worker:
-
-- is a fresh interpreter (``python -c`` running :func:`serve`), started on the first read and
-  reused by the next ones; it never re-imports the caller's ``__main__`` (as multiprocessing's
-  spawn and forkserver do), and it is not a fork of a threaded parent;
-- limits its own address space (``RLIMIT_AS``, default 2 GiB; POSIX only: elsewhere, and on
-  systems that ignore RLIMIT_AS such as macOS, only the time limit applies);
-- is killed when one file takes longer than the time limit (default 30 s), and replaced on
-  the next read.
+read_file reads the file itself and hands the bytes (a picklable ``Job``) to a worker process
+(``worker.serve``), which runs the reader and sends the ContentOutput back. The worker is a
+fresh interpreter (``python -c``; unlike multiprocessing's spawn and forkserver it never
+re-imports the caller's ``__main__``, and it is no fork of a threaded parent), started on the
+first read and reused by the next ones. It limits its own address space (``RLIMIT_AS``; POSIX
+only: elsewhere, and where RLIMIT_AS is not enforced such as macOS, only the time limit
+applies), and it is killed when one file takes longer than the time limit.
 
 A file that exhausts the memory, outlasts the time or crashes the worker (SIGABRT, SIGSEGV,
 the OOM killer) raises ResourceLimitError naming the file, the limit and how to raise it; the
 caller's process never dies, hangs or balloons. ToolwireErrors raised by a reader reach the
 caller as the same class and message. Up to ``workers`` reads run at once, one per worker.
-Each job carries the caps of ``limits`` as the caller has them, so a cap changed at run time
-applies in the worker too.
+Each job carries the caps of ``limits`` as the caller has them.
 
 Change the limits with :func:`configure` or, before the first read, with the environment:
 ``TOOLWIRE_READ_MEMORY_MB`` (0: no memory limit), ``TOOLWIRE_READ_SECONDS``,
-``TOOLWIRE_READ_WORKERS``, and ``TOOLWIRE_READ_ISOLATION=0`` to parse in the calling process
-(for debugging; no limits then). The defaults are in ``limits``.
-
-The parent accepts from a worker only toolwire's output models and errors (a restricted
-unpickler), so even a worker taken over by an exploited decoder cannot run code in the caller.
+``TOOLWIRE_READ_WORKERS``; ``TOOLWIRE_READ_ISOLATION=0`` parses in the calling process (for
+debugging; no limits then). The defaults are in ``limits``. The caller unpickles only
+toolwire's output models and errors, so even a worker taken over by an exploited decoder
+cannot make it run code.
 """
 
 from __future__ import annotations
@@ -38,26 +33,26 @@ import json
 import os
 import pickle
 import signal
-import struct
 import subprocess
 import sys
 import threading
-import traceback
 from dataclasses import dataclass, replace
-from typing import IO, Any
+from typing import Any
 
 from ..errors import InvalidFileError, ResourceLimitError, ToolwireError
 from ..messages import ContentOutput
 from . import limits
-from .common import Job, Reader, label, parse, unreadable
+from .common import Job, Reader, label, parse
+from .worker import READY, read_frame, write_frame
 
-_HEADER = struct.Struct(">Q")
 #: The largest reply a worker may send (outputs are bounded by the readers' caps).
 _MAX_REPLY = 1024 * limits.MB
 _BOOT = (
     "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from toolwire.readers.isolation import serve; serve(int(sys.argv[2]))"
+    "from toolwire.readers.worker import serve; serve(int(sys.argv[2]))"
 )
+#: How long a new worker may take to start (a fresh interpreter importing toolwire).
+_START_SECONDS = 60.0
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -78,6 +73,7 @@ class Settings:
 _lock = threading.Lock()
 _settings: Settings | None = None
 _pool: _Pool | None = None
+_exit_registered = False
 
 
 def settings() -> Settings:
@@ -135,17 +131,6 @@ def run(reader: Reader, job: Job) -> ContentOutput:
     return _current_pool(current).run(reader, job, current)
 
 
-def serve(memory_bytes: int) -> None:
-    """The worker's loop (in the child): read a job, parse it, send the reply; until EOF."""
-    requests, replies = _protocol_streams()
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
-    _limit_memory(memory_bytes)
-    while (request := _read_frame(requests)) is not None:
-        reader, job, caps = pickle.loads(request)
-        vars(limits).update(caps)
-        _write_frame(replies, _reply(reader, job))
-
-
 class _Worker:
     """One worker process and its pipes; ``call`` sends a request and waits for the reply."""
 
@@ -159,16 +144,23 @@ class _Worker:
                 "TOOLWIRE_READ_ISOLATION=0 to parse files in this process instead"
             ) from exc
         self.expired = False
+        if self.call(None, _START_SECONDS) != READY:
+            raise ToolwireError(
+                f"read_file's worker process did not start ({self.how_it_ended()}; its error "
+                "is on stderr); set TOOLWIRE_READ_ISOLATION=0 to parse files in this process"
+            )
 
-    def call(self, request: bytes, seconds: float) -> bytes | None:
-        """The reply, or None when the worker died or was killed for taking too long."""
+    def call(self, request: bytes | None, seconds: float) -> bytes | None:
+        """The reply to ``request`` (None: the next frame), or None when the worker died or
+        was killed for taking longer than ``seconds``."""
         timer = threading.Timer(seconds, self._expire)
         timer.daemon = True
         timer.start()
         try:
             assert self.process.stdin is not None and self.process.stdout is not None
-            _write_frame(self.process.stdin, request)
-            return _read_frame(self.process.stdout, _MAX_REPLY)
+            if request is not None:
+                write_frame(self.process.stdin, request)
+            return read_frame(self.process.stdout, _MAX_REPLY)
         except (OSError, ValueError):  # a broken pipe, or a reply that makes no sense
             return None
         finally:
@@ -276,11 +268,12 @@ def _caps() -> dict[str, object]:
 
 
 def _current_pool(current: Settings) -> _Pool:
-    global _pool
+    global _pool, _exit_registered
     with _lock:
         if _pool is None or _pool.pid != os.getpid():  # a forked child starts its own
-            if _pool is None:
+            if not _exit_registered:
                 atexit.register(_at_exit)
+                _exit_registered = True
             _pool = _Pool(current)
         return _pool
 
@@ -367,74 +360,6 @@ class WorkerTraceback(Exception):
     """The traceback of what went wrong in the worker: the ``__cause__`` of its errors."""
 
 
-def _reply(reader: Reader, job: Job) -> bytes:
-    """The pickled outcome of ``reader(job)`` (in the worker): a kind, a value, a cause."""
-    outcome: tuple[str, object, str]
-    try:
-        outcome = ("ok", reader(job), "")
-    except MemoryError:
-        outcome = ("memory", None, "")
-    except ToolwireError as exc:
-        cause = exc.__cause__
-        kind = "memory" if isinstance(cause, MemoryError) else "error"
-        outcome = (kind, exc, _traceback(cause) if cause else "")
-    except Exception as exc:
-        outcome = ("error", unreadable(job, exc), _traceback(exc))
-    try:
-        return pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
-    except MemoryError:
-        return pickle.dumps(("memory", None, ""))
-    except Exception as exc:  # an error class that does not pickle: keep its message
-        return pickle.dumps(("error", InvalidFileError(f"{outcome[1]} ({exc})"), ""))
-
-
-def _traceback(exc: BaseException) -> str:
-    return "".join(traceback.format_exception(exc)).rstrip()
-
-
-def _protocol_streams() -> tuple[IO[bytes], IO[bytes]]:
-    """The request and reply pipes (stdin and stdout as the worker started); anything a
-    library prints afterwards goes to stderr, so it cannot corrupt a reply."""
-    requests = os.fdopen(os.dup(0), "rb")
-    replies = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
-    return requests, replies
-
-
-def _limit_memory(memory_bytes: int) -> None:
-    try:
-        import resource
-    except ImportError:  # not POSIX: only the time limit applies
-        return
-    if memory_bytes <= 0:
-        return
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    soft = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
-    with contextlib.suppress(ValueError, OSError):  # refused: only the time limit applies
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _write_frame(stream: IO[bytes], payload: bytes) -> None:
-    stream.write(_HEADER.pack(len(payload)))
-    stream.write(payload)
-    stream.flush()
-
-
-def _read_frame(stream: IO[bytes], most: int | None = None) -> bytes | None:
-    """The next frame, or None at the end of the stream (or a frame cut short)."""
-    header = stream.read(_HEADER.size)
-    if len(header) < _HEADER.size:
-        return None
-    (size,) = _HEADER.unpack(header)
-    if most is not None and size > most:
-        raise ValueError(f"a reply of {size} bytes is over the {most}-byte limit")
-    payload = stream.read(size)
-    return payload if len(payload) == size else None
-
-
 def _from_environment() -> Settings:
     env = os.environ
     default = Settings()
@@ -466,11 +391,10 @@ def _checked(new: Settings, where: str) -> Settings:
         ("seconds", new.seconds, 0.001),
         ("workers", new.workers, 1),
     ):
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < least:
+        kind = int if field == "workers" else int | float
+        if isinstance(value, bool) or not isinstance(value, kind) or value < least:
             raise ToolwireError(
                 f"read isolation: {field}={value!r}{source} is not allowed; it must be a "
                 f"number >= {least:g} (memory_bytes 0 means no memory limit)"
             )
-    if not isinstance(new.workers, int):
-        raise ToolwireError(f"read isolation: workers={new.workers!r} must be an integer")
     return new

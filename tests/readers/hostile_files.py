@@ -339,9 +339,10 @@ _W = b'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 _R = b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"'
 
 
-def docx_many_headers(headers: int, header_bytes: int) -> bytes:
+def docx_many_headers(headers: int, header_bytes: int, suffix: str = ".xml") -> bytes:
     """A DOCX with ``headers`` header parts of ``header_bytes`` each (below the 1 MB floor
-    of the zip-ratio check), all related from the document, so python-docx parses them."""
+    of the zip-ratio check), all related from the document, so python-docx parses them.
+    Their names end in ``suffix``: the content type, not the name, makes them XML parts."""
     base = _docx_base()
     with zipfile.ZipFile(io.BytesIO(base)) as archive:
         rels = archive.read("word/_rels/document.xml.rels")
@@ -351,11 +352,12 @@ def docx_many_headers(headers: int, header_bytes: int) -> bytes:
     header_type = b"application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"
     new_rels = b"".join(
         b'<Relationship Id="rIdH%d" Type="http://schemas.openxmlformats.org/officeDocument/'
-        b'2006/relationships/header" Target="header%d.xml"/>' % (i, i)
+        b'2006/relationships/header" Target="header%d%s"/>' % (i, i, suffix.encode())
         for i in range(headers)
     )
     new_types = b"".join(
-        b'<Override PartName="/word/header%d.xml" ContentType="%s"/>' % (i, header_type)
+        b'<Override PartName="/word/header%d%s" ContentType="%s"/>'
+        % (i, suffix.encode(), header_type)
         for i in range(headers)
     )
     replaced = {
@@ -364,7 +366,7 @@ def docx_many_headers(headers: int, header_bytes: int) -> bytes:
         ),
         "[Content_Types].xml": types.replace(b"</Types>", new_types + b"</Types>"),
     }
-    added = {f"word/header{i}.xml": part for i in range(headers)}
+    added = {f"word/header{i}{suffix}": part for i in range(headers)}
     return _replace_members(base, replaced, added)
 
 

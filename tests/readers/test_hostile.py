@@ -60,6 +60,26 @@ REFUSED = [
         lambda: hostile.tiff_many_pages(60_000),
         r"more than 1000 frames; images with more than 1000 frames are refused",
     ),
+    Case(
+        "6-million-shared-strings.xlsx",
+        lambda: hostile.xlsx_shared_strings(6_000_000),
+        r"shared strings table holds more than 250,000 entries",
+    ),
+    Case(
+        "240-headers-of-1-MB.docx",
+        lambda: hostile.docx_many_headers(240, 1_000_000),
+        r"XML parts unpack to 230 MB; .*more than 40 MB of XML is refused",
+    ),
+    Case(
+        "240-headers-named-bin.docx",
+        lambda: hostile.docx_many_headers(240, 1_000_000, ".bin"),
+        r"XML parts unpack to 230 MB; .*more than 40 MB of XML is refused",
+    ),
+    Case(
+        "200-MB-of-empty-paragraphs.docx",
+        lambda: hostile.docx_huge_document(200 * MB),
+        r"XML parts unpack to 2\d\d MB; .*more than 40 MB of XML is refused",
+    ),
 ]
 
 

@@ -53,13 +53,24 @@ _UTF16 = (
     (b"\x00<", "utf-16-be"),
 )
 _UNPACK_ERRORS = ZIP_ERRORS
+#: python-docx and python-pptx parse every XML part whole, into trees of about 20 bytes of
+#: memory per byte of XML (250 MB of empty paragraphs took 5.6 GB), and openpyxl parses an
+#: XLSX's parts but its worksheets whole too: XML parsed that way may unpack to at most this
+#: much in total (DOCX, PPTX) or per part (XLSX), whatever its compression ratio.
+MAX_PARSED_XML_BYTES = 40 * limits.MB
+#: openpyxl turns each shared string into Python objects (about 70,000 a second), so a
+#: workbook whose sharedStrings part holds more entries than this is refused.
+MAX_SHARED_STRINGS = 250_000
+#: An ``<si>`` element, with any namespace prefix: one shared string.
+_SHARED_STRING = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,40}:)?si[\s/>]")
+_WORKSHEET = re.compile(r"xl/worksheets/[^/]+$")
 
 
 def read_office(job: Job) -> ContentOutput:
     """A DOCX, PPTX or XLSX file as a header, its Markdown, and the original File."""
     name = job.name
     data = job.data
-    check_zip(data, name)
+    check_zip(data, name, job.media_type)
     facts = [human_size(len(data))]
     if job.media_type == XLSX:
         markdown, summary, count = _xlsx(data, job)
@@ -82,9 +93,10 @@ def read_office(job: Job) -> ContentOutput:
     return output(f"{header(job, *facts)} {summary}", body, [original])
 
 
-def check_zip(data: bytes, name: str) -> None:
+def check_zip(data: bytes, name: str, media_type: str | None = None) -> None:
     """Refuse a corrupt, encrypted or bomb-like zip, or an XML part with a DTD, before any
-    office library opens it."""
+    office library opens it; with ``media_type``, also XML that its library would take too
+    much memory or time to parse."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
@@ -94,9 +106,78 @@ def check_zip(data: bytes, name: str) -> None:
     with archive:
         members = archive.infolist()
         _check_members(members, name)
-        for member in members:
-            if member.filename.lower().endswith(_XML_MEMBER):
-                _check_xml_start(_xml_head(archive, member, name), member, name)
+        xml = [member for member in members if _checked_xml(archive, member, name)]
+        if media_type == XLSX:
+            _check_workbook_parts(archive, xml, name)
+        elif media_type is not None:
+            _check_xml_total(xml, media_type, name)
+
+
+def _checked_xml(archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str) -> bool:
+    """Whether the member is XML, by its name or by its first bytes whatever its name (the
+    content type, not the name, tells a library to parse a part). Members named .xml/.rels
+    are checked for a DTD; others (an SVG image may have a DOCTYPE) only count as XML."""
+    if member.is_dir() or not member.file_size:
+        return False
+    head = _xml_head(archive, member, name)
+    if member.filename.lower().endswith(_XML_MEMBER):
+        _check_xml_start(head, member, name)
+        return True
+    return _xml_text(head[:64]).lstrip()[:1] == "<"
+
+
+def _check_xml_total(xml: list[zipfile.ZipInfo], media_type: str, name: str) -> None:
+    total = sum(member.file_size for member in xml)
+    if total > MAX_PARSED_XML_BYTES:
+        raise InvalidFileError(
+            f"{name}: its XML parts unpack to {human_size(total)}; a {label(media_type)} is "
+            f"parsed whole (about 20 times that in memory), so more than "
+            f"{human_size(MAX_PARSED_XML_BYTES)} of XML is refused. Split the document"
+        )
+
+
+def _check_workbook_parts(archive: zipfile.ZipFile, xml: list[zipfile.ZipInfo], name: str) -> None:
+    """Every part openpyxl parses whole within its size cap, and the shared strings counted
+    in every part (the content types, not the part's name, say which one openpyxl loads)."""
+    strings = 0
+    for member in xml:
+        if member.file_size > MAX_PARSED_XML_BYTES and not _WORKSHEET.match(member.filename):
+            raise InvalidFileError(
+                f"{name}: member {member.filename!r} unpacks to {human_size(member.file_size)}; "
+                f"workbook parts other than worksheets are parsed whole, so parts over "
+                f"{human_size(MAX_PARSED_XML_BYTES)} are refused. Export the sheet as CSV"
+            )
+        strings += _count_shared_strings(archive, member, name, MAX_SHARED_STRINGS - strings)
+        if strings > MAX_SHARED_STRINGS:
+            raise InvalidFileError(
+                f"{name}: its shared strings table holds more than {MAX_SHARED_STRINGS:,} "
+                "entries; workbooks with more are refused, as openpyxl loads them all before "
+                "the first row. Export the sheet as CSV"
+            )
+
+
+def _count_shared_strings(
+    archive: zipfile.ZipFile, member: zipfile.ZipInfo, name: str, most: int
+) -> int:
+    """``<si>`` elements in the part, counted while it is inflated 1 MB at a time; stops
+    once past ``most``."""
+    count = 0
+    carry = b""
+    try:
+        with archive.open(member) as stream:
+            while count <= most and (chunk := stream.read(limits.MB)):
+                buffer = carry + chunk
+                # A match holds one "<", at its start: cutting before a "<" splits none.
+                split = buffer.rfind(b"<", max(len(buffer) - 64, 0))
+                split = len(buffer) if split < 0 else split
+                count += len(_SHARED_STRING.findall(buffer, 0, split))
+                carry = buffer[split:]
+    except _UNPACK_ERRORS as exc:
+        raise InvalidFileError(
+            f"{name}: member {member.filename!r} cannot be unpacked ({exc}); "
+            "the file is probably corrupt"
+        ) from exc
+    return count + len(_SHARED_STRING.findall(carry))
 
 
 def _check_members(members: list[zipfile.ZipInfo], name: str) -> None:

@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 _CONTENT = ("File", "Json", "Text", "Thinking", "ToolCall")
 _ERRORS = (
     "CapabilityError",
+    "ConflictError",
     "ConversationError",
     "DecodeError",
     "FetchError",
@@ -81,6 +82,7 @@ __all__ = [
     "BlobStore",
     "CapabilityError",
     "Capabilities",
+    "ConflictError",
     "Cell",
     "ContentOutput",
     "ContextBudgetError",
@@ -155,6 +157,7 @@ if TYPE_CHECKING:
     from .decoders import decode
     from .errors import (
         CapabilityError,
+        ConflictError,
         ConversationError,
         DecodeError,
         FetchError,

@@ -60,6 +60,18 @@ class StoreError(ToolwireError):
     """The session store is unreadable, corrupt, or was given something it cannot keep."""
 
 
+class ConflictError(StoreError):
+    """An ``append``/``extend`` with ``expect=N`` found the session holding another count.
+
+    ``current`` is how many messages the session holds now: reload it, decide again, and
+    retry with ``expect=current``.
+    """
+
+    def __init__(self, message: str, current: int) -> None:
+        super().__init__(message)
+        self.current = current
+
+
 @dataclass(frozen=True)
 class Unsupported:
     """One file that no route to the target can carry."""

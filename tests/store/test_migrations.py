@@ -26,7 +26,7 @@ def test_a_new_store_records_every_migration_once(tmp_path):
 
 def test_the_database_runs_in_wal_mode_with_foreign_keys_enforced(tmp_path):
     store = SessionStore(tmp_path)
-    conn = store._conn
+    conn = store._rows._conn
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
     assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
     with pytest.raises(sqlite3.IntegrityError, match="FOREIGN KEY"):

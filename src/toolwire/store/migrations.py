@@ -1,4 +1,4 @@
-"""The session database's schema, changed only through numbered migrations.
+"""The SQLite session database's schema, changed only through numbered migrations.
 
 Each migration is a list of statements applied in one transaction and recorded in
 ``schema_version``; a database is brought up to date when it is opened. A database whose
@@ -42,6 +42,17 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
                 PRIMARY KEY (message_id, sha256)
             )""",
             "CREATE INDEX message_blobs_by_sha256 ON message_blobs(sha256)",
+        ),
+    ),
+    (
+        2,
+        "store_state: gc_epoch, moved on by every collection (see store.rows)",
+        (
+            """CREATE TABLE store_state (
+                name TEXT PRIMARY KEY,
+                value INTEGER NOT NULL
+            )""",
+            "INSERT INTO store_state (name, value) VALUES ('gc_epoch', 0)",
         ),
     ),
 ]

@@ -1,44 +1,55 @@
-"""SessionStore: conversations kept in SQLite as neutral JSON, file bytes in a BlobStore.
+"""SessionStore: conversations kept as neutral JSON rows, file bytes in content-addressed blobs.
 
-A store is a directory: ``sessions.db`` (SQLite, WAL mode, foreign keys on) and ``blobs/``.
-Every File's bytes are stored once, by sha256, so a stored session replays exactly: it
-re-encodes byte-identically for the same model after the original file is moved, changed or
-deleted, and re-encodes for any other model like the original conversation would.
+Rows and blobs are separate choices. Rows: a directory's ``sessions.db`` (SQLite, WAL mode,
+the default, no extra dependency) or a PostgreSQL database (``postgresql://…``, psycopg 3 with
+a connection pool). Blobs: a directory (by default the store directory's ``blobs/``) or object
+storage (``s3://bucket/prefix``, ``gs://…``). Every File's bytes are stored once, by sha256,
+so a stored session replays exactly: it re-encodes byte-identically for the same model after
+the original file is moved, changed or deleted, and re-encodes for any other model like the
+original conversation would.
 
-Concurrency: any number of processes may append to the same or different sessions. Each
-append is one ``BEGIN IMMEDIATE`` transaction that assigns the message's position; its blobs
-are written and fsynced before the row that references them commits, so a process killed
-mid-append leaves at most an unreferenced blob, collected by the next ``delete`` or ``gc``.
+Concurrency: any number of processes (on any number of hosts, with PostgreSQL) may append to
+the same or different sessions. Each append is one transaction that assigns the message's
+position; appends to one session are serialised, ``expect=N`` makes one conditional. Blobs are
+written before the row that references them commits, so a process killed mid-append leaves at
+most an unreferenced blob, collected by the next ``delete`` or ``gc``; ``store.rows`` says why
+a collection can never remove a blob an append is about to reference.
 
-Loaded files hold ``BlobSource(sha256, root=<this store's blobs/>)``.
-``tw.dump_conversation(store.load(id))`` therefore writes each blob's absolute root, and
+Loaded files hold ``BlobSource(sha256, root=<this store's blob location>, size)``. With a
+directory, ``tw.dump_conversation(store.load(id))`` writes the directory's absolute path and
 ``tw.load_conversation`` of that text gives files that read as long as the store stays where
-it is. For JSON that reads anywhere, use ``export`` (bytes inlined as base64) and ``import_``.
-Rows and exports are untrusted data: ``trust`` says which File sources they may hold (never a
-local path) and how blobs are read (only this store's, never through a link).
+it is; object-storage blobs are fetched and checked by ``load`` itself. For JSON that reads
+anywhere, use ``export`` (bytes inlined as base64) and ``import_``. Rows and exports are
+untrusted data: ``trust`` says which File sources they may hold (never a local path) and how
+blobs are read (only this store's, never through a link).
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
-import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from ..errors import StoreError, ToolwireError, suggest
+from ..content import File
+from ..errors import ConflictError, StoreError, ToolwireError
 from ..messages import dump_conversation
-from ..sources import BlobSource
+from ..sources import MAX_FILE_BYTES, BlobSource
 from . import codec, trust
 from .blobs import BlobStore
-from .migrations import migrate, now
+from .objects import ObjectBlobs, is_object_url
+from .rows import Rows
+from .sqlite import BUSY_TIMEOUT_S, SqliteRows
 from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES
 
-#: How long a writer waits for another process's write transaction before giving up.
-BUSY_TIMEOUT_S = 60.0
+__all__ = ["BUSY_TIMEOUT_S", "SessionInfo", "SessionStore"]
+
+#: Object-storage blobs a ``load`` fetches at once.
+FETCH_THREADS = 8
+_POSTGRES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -56,72 +67,112 @@ class SessionInfo:
 class SessionStore:
     """Conversations by session id, appended message by message, replayed exactly.
 
-    ``path`` is the store's directory (created unless ``create=False``). Sessions are created
-    by their first append; ``list_sessions``, ``delete``, ``export`` and ``import_`` manage
-    them, and ``gc`` collects blobs left by a process killed mid-append. Example::
+    ``location`` is the store's directory (created unless ``create=False``; its
+    ``sessions.db`` holds the rows, ``blobs/`` the bytes) or a ``postgresql://`` URL.
+    ``blobs`` puts the bytes elsewhere: a directory, or object storage such as
+    ``s3://bucket/prefix`` (required with PostgreSQL); ``blob_options`` are the object
+    store's settings (by default the standard environment: ``AWS_ENDPOINT_URL``, …).
+    Sessions are created by their first append; ``list_sessions``, ``delete``, ``export``,
+    ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a process
+    killed mid-append. Example::
 
         store = tw.SessionStore("agent-store")
         store.append("s1", tw.User("What is on the screen?"))
         store.append("s1", tw.ToolResult.of("c1", "screenshot", tw.File.from_path("shot.png")))
         request = tw.encode(store.load("s1"), "anthropic:claude-sonnet-4-5")
+
+        shared = tw.SessionStore("postgresql://db/agents", blobs="s3://media/sessions")
+        shared.append("s1", message, expect=len(history))  # ConflictError if it moved on
     """
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
-        self.path = Path(path).absolute()
-        if not create and not (self.path / "sessions.db").is_file():
-            raise StoreError(f"no session store at {self.path} (no sessions.db there)")
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StoreError(f"cannot create the session store {self.path}: {exc}") from exc
-        self.blobs = BlobStore(self.path / "blobs")
+    def __init__(
+        self,
+        location: str | Path,
+        *,
+        blobs: str | Path | None = None,
+        blob_options: Mapping[str, Any] | None = None,
+        create: bool = True,
+    ) -> None:
+        self.path: Path | None = None
+        self.location = str(location)
+        if self.location.startswith(_POSTGRES):
+            if blobs is None:
+                raise StoreError(
+                    "a PostgreSQL session store needs somewhere for file bytes: pass "
+                    "blobs='s3://bucket/prefix' (or a directory every worker shares)"
+                )
+            self.blobs = _open_blobs(blobs, blob_options)
+            from .postgres import PostgresRows
+
+            self._rows: Rows = PostgresRows(self.location)
+        else:
+            self.path = _store_dir(Path(location).absolute(), create)
+            self.location = str(self.path)
+            self.blobs = _open_blobs(blobs or self.path / "blobs", blob_options)
+            self._rows = SqliteRows(self.path / "sessions.db")
         self._root = str(self.blobs.root)
-        self._lock = threading.RLock()
-        self._conn = self._connect()
 
     # --- writing ------------------------------------------------------------------------
 
-    def append(self, session_id: str, message: Any) -> int:
-        """Add one message at the end of the session (created if new); return its position."""
-        return self.extend(session_id, [message])[0]
+    def append(self, session_id: str, message: Any, *, expect: int | None = None) -> int:
+        """Add one message at the end of the session (created if new); return its position.
 
-    def extend(self, session_id: str, messages: Iterable[Any]) -> list[int]:
-        """Add messages at the end of the session in one transaction; return their positions."""
-        return self._add(session_id, messages, is_new=False)
+        With ``expect=N`` the message is added only if the session holds N messages now
+        (0 for a new one); otherwise ConflictError, whose ``current`` is the count found.
+        """
+        return self.extend(session_id, [message], expect=expect)[0]
 
-    def _add(self, session_id: str, messages: Iterable[Any], *, is_new: bool) -> list[int]:
-        """``extend``; with ``is_new``, the session must not exist when the insert runs."""
+    def extend(
+        self, session_id: str, messages: Iterable[Any], *, expect: int | None = None
+    ) -> list[int]:
+        """Add messages at the end of the session in one transaction; return their positions.
+
+        ``expect`` as for ``append``: all are added, or none.
+        """
+        if expect is not None and (type(expect) is not int or expect < 0):
+            raise StoreError(f"expect is a message count (an int >= 0), not {expect!r}")
+        positions = self._add(session_id, messages, is_new=False, expect=expect)
+        assert positions is not None
+        return positions
+
+    def _add(
+        self, session_id: str, messages: Iterable[Any], *, is_new: bool, expect: int | None
+    ) -> list[int] | None:
+        """``extend``; with ``is_new``, None when the session exists as the insert runs."""
         _check_id(session_id)
         rows = []
         for k, message in enumerate(messages):
             where = f"session {session_id!r}, new message {k}"
             rows.append(codec.to_stored(codec.validate(message, where), self._root, where))
-        try:  # written and fsynced before the transaction: the slow part, unlocked
-            for row in rows:
+        try:
+            epoch = self._rows.epoch()
+            for row in rows:  # written before the transaction: the slow part, unlocked
                 for data in row.blobs.values():
                     self.blobs.put(data)
-            with self._write() as conn:
-                # Checked under the write lock: another importer of the same id may have
-                # committed since any earlier look (the blobs put above go at the next gc).
-                taken = is_new and self._exists(conn, session_id)
-                positions = [] if taken else self._insert(conn, session_id, rows)
+            return self._rows.insert(
+                session_id, rows, is_new=is_new, expect=expect, epoch=epoch, ensure=self._ensure
+            )
+        except ConflictError:
+            raise
         except StoreError as exc:
             raise StoreError(f"session {session_id!r}: {exc}") from exc
-        if taken:
-            raise _exists_error(session_id)
-        return positions
+
+    def _ensure(self, digest: str, data: bytes) -> None:
+        """Put a blob back if a collection removed it after this append wrote it."""
+        if not self.blobs.has(digest):
+            self.blobs.put(data)
 
     def delete(self, session_id: str) -> int:
         """Remove a session and collect blobs no longer referenced; return how many went."""
-        with self._write() as conn:
-            if conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount == 0:
-                raise StoreError(self._unknown(conn, session_id))
-            return self._collect(conn)
+        return self._rows.delete(session_id, self.blobs.sweep)
 
     def gc(self) -> int:
-        """Collect unreferenced blobs (e.g. left by a process killed mid-append)."""
-        with self._write() as conn:
-            return self._collect(conn)
+        """Collect unreferenced blobs (e.g. left by a process killed mid-append).
+
+        Appends wait while it runs; one whose blobs it removed writes them back before
+        committing (``store.rows``), so it never breaks a session being written.
+        """
+        return self._rows.collect(self.blobs.sweep)
 
     def import_(
         self,
@@ -142,38 +193,56 @@ class SessionStore:
             raise StoreError("the export names no session id; pass session_id=…")
         if target in self:  # a quick refusal; the insert's transaction checks again
             raise _exists_error(target)
-        self._add(target, trust.export_messages(doc, target, self._root, max_bytes), is_new=True)
+        messages = trust.export_messages(doc, target, self._root, max_bytes)
+        self._add_new(target, messages)
         return target
+
+    def copy_to(self, other: SessionStore, session_ids: Iterable[str] | None = None) -> list[str]:
+        """Copy sessions (all by default) into ``other``, e.g. SQLite to PostgreSQL + S3.
+
+        Each is read and verified here, then stored there under the same id with its blobs;
+        one that ``other`` already holds is refused (StoreError) before anything is copied.
+        """
+        ids = list(self._rows.ids() if session_ids is None else session_ids)
+        taken = [i for i in ids if i in other]
+        if taken:
+            raise StoreError(
+                f"{other!r} already holds session(s) {', '.join(map(repr, taken))}; "
+                "delete them there first or copy the others by id"
+            )
+        for session_id in ids:
+            other._add_new(session_id, self.load(session_id))
+        return ids
+
+    def _add_new(self, session_id: str, messages: list[Any]) -> None:
+        if self._add(session_id, messages, is_new=True, expect=None) is None:
+            raise _exists_error(session_id)
 
     # --- reading ------------------------------------------------------------------------
 
     def load(self, session_id: str, *, verify: bool = True) -> list[Any]:
         """The session's messages in order; every blob is read and checked against its hash.
 
-        With ``verify=False`` blobs are read (and checked) lazily, when a File is first read.
+        With ``verify=False`` a directory's blobs are read (and checked) lazily, when a File
+        is first read; object-storage blobs are always fetched and checked here.
         """
-        with self._read() as conn:
-            rows = conn.execute(
-                "SELECT id, position, body FROM messages WHERE session_id = ? ORDER BY position",
-                (session_id,),
-            ).fetchall()
-            if not rows and not self._exists(conn, session_id):
-                raise StoreError(self._unknown(conn, session_id))
-            sizes = _recorded_sizes(conn, session_id)
+        rows, sizes = self._rows.messages(session_id)
         messages = [
             self._message(f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
             for key, position, body in rows
         ]
-        if verify:
-            for (_, position, _), message in zip(rows, messages, strict=True):
-                _verify(message, f"session {session_id!r}, message {position}")
+        if verify or isinstance(self.blobs, ObjectBlobs):
+            self._fetch(
+                [
+                    (f"session {session_id!r}, message {p}", m)
+                    for (_, p, _), m in zip(rows, messages, strict=True)
+                ]
+            )
         return messages
 
     def list_sessions(self) -> list[SessionInfo]:
         """Every session, oldest first."""
-        with self._read() as conn:
-            rows = conn.execute(_LIST_SQL).fetchall()
-        return [SessionInfo(*row) for row in rows]
+        return [SessionInfo(*row) for row in self._rows.sessions()]
 
     def export(self, session_id: str) -> str:
         """The session as self-contained JSON (file bytes inlined as base64) for ``import_``."""
@@ -183,13 +252,11 @@ class SessionStore:
         return json.dumps(doc, ensure_ascii=False)
 
     def __contains__(self, session_id: object) -> bool:
-        with self._read() as conn:
-            return isinstance(session_id, str) and self._exists(conn, session_id)
+        return isinstance(session_id, str) and self._rows.exists(session_id)
 
     def close(self) -> None:
-        """Close the database connection (the store is unusable afterwards)."""
-        with self._lock:
-            self._conn.close()
+        """Close the database connection(s) (the store is unusable afterwards)."""
+        self._rows.close()
 
     def __enter__(self) -> SessionStore:
         return self
@@ -198,90 +265,11 @@ class SessionStore:
         self.close()
 
     def __repr__(self) -> str:
-        return f"SessionStore({str(self.path)!r})"
+        if self.path is not None and self._root == str(self.path / "blobs"):
+            return f"SessionStore({self.location!r})"
+        return f"SessionStore({self._rows.where!r}, blobs={self._root!r})"
 
     # --- internals ----------------------------------------------------------------------
-
-    def _connect(self) -> sqlite3.Connection:
-        database = self.path / "sessions.db"
-        try:
-            conn = sqlite3.connect(
-                database, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
-            )
-            conn.execute("PRAGMA foreign_keys = ON")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
-            migrate(conn, str(database))
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the session database {database}: {exc}") from exc
-        return conn
-
-    @contextlib.contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction; other writers wait (busy timeout) instead of failing."""
-        with self._lock, self._sqlite_errors():
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
-
-    @contextlib.contextmanager
-    def _read(self) -> Iterator[sqlite3.Connection]:
-        with self._lock, self._sqlite_errors():
-            yield self._conn
-
-    @contextlib.contextmanager
-    def _sqlite_errors(self) -> Iterator[None]:
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise StoreError(f"session store {self.path}: {exc}") from exc
-
-    def _insert(
-        self, conn: sqlite3.Connection, session_id: str, rows: list[codec.Stored]
-    ) -> list[int]:
-        stamp = now()
-        conn.execute(
-            "INSERT INTO sessions (id, created_at, updated_at) VALUES (?, ?, ?) "
-            "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at",
-            (session_id, stamp, stamp),
-        )
-        (start,) = conn.execute(
-            "SELECT COALESCE(MAX(position) + 1, 0) FROM messages WHERE session_id = ?",
-            (session_id,),
-        ).fetchone()
-        for offset, row in enumerate(rows):
-            message_id = conn.execute(
-                "INSERT INTO messages (session_id, position, role, body, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (session_id, start + offset, row.role, row.body, stamp),
-            ).lastrowid
-            for digest, data in row.blobs.items():
-                self._reference(conn, message_id, digest, data)
-        return [start + offset for offset in range(len(rows))]
-
-    def _reference(
-        self, conn: sqlite3.Connection, message_id: int | None, digest: str, data: bytes
-    ) -> None:
-        # A gc that ran between our blob write and this transaction may have removed it:
-        # under the write lock no gc runs, so checking (and rewriting) here is enough.
-        if not self.blobs.has(digest):
-            self.blobs.put(data)
-        conn.execute(
-            "INSERT OR IGNORE INTO blobs (sha256, size) VALUES (?, ?)", (digest, len(data))
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO message_blobs (message_id, sha256) VALUES (?, ?)",
-            (message_id, digest),
-        )
-
-    def _collect(self, conn: sqlite3.Connection) -> int:
-        conn.execute("DELETE FROM blobs WHERE sha256 NOT IN (SELECT sha256 FROM message_blobs)")
-        keep = {row[0] for row in conn.execute("SELECT sha256 FROM blobs")}
-        return self.blobs.sweep(keep)
 
     def _message(self, where: str, body: object, sizes: dict[str, int]) -> Any:
         """A row's message, its Files confined to what a store trusts (``trust.confine``)."""
@@ -291,56 +279,53 @@ class SessionStore:
             raise StoreError(f"{where} is unreadable: {trust.reason(exc)}") from exc
         return trust.confine(message, where, self._root, sizes)
 
-    @staticmethod
-    def _exists(conn: sqlite3.Connection, session_id: str) -> bool:
-        return (
-            conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone()
-            is not None
-        )
+    def _fetch(self, located: list[tuple[str, Any]]) -> None:
+        """Read every blob once, checked against its hash (object storage: several at once,
+        the bytes kept in each loaded File's source)."""
+        files = [
+            (where, file, file.source)
+            for where, message in located
+            for file in codec.files_of(message)
+            if isinstance(file.source, BlobSource)
+        ]
+        if not isinstance(self.blobs, ObjectBlobs):
+            for where, file, _ in files:
+                codec.read(file, where)
+            return
+        blobs = self.blobs
+        first = {source.digest: (where, file, source) for where, file, source in reversed(files)}
 
-    @staticmethod
-    def _unknown(conn: sqlite3.Connection, session_id: str) -> str:
-        names = [row[0] for row in conn.execute("SELECT id FROM sessions")]
-        return f"no session {session_id!r} in this store.{suggest(session_id, names)}"
+        def fetch(item: tuple[str, File, BlobSource]) -> bytes:
+            where, file, source = item
+            try:
+                return blobs.fetch(source.digest, source.size, MAX_FILE_BYTES)
+            except ToolwireError as exc:
+                raise type(exc)(f"{where}, file {codec.label(file)}: {exc}") from exc
 
-
-_LIST_SQL = """
-SELECT s.id,
-       (SELECT COUNT(*) FROM messages m WHERE m.session_id = s.id),
-       COUNT(b.sha256),
-       COALESCE(SUM(b.size), 0),
-       s.created_at,
-       s.updated_at
-FROM sessions s
-LEFT JOIN blobs b ON b.sha256 IN (
-    SELECT mb.sha256 FROM message_blobs mb JOIN messages m ON m.id = mb.message_id
-    WHERE m.session_id = s.id)
-GROUP BY s.id
-ORDER BY s.created_at, s.id
-"""
-
-
-def _recorded_sizes(conn: sqlite3.Connection, session_id: str) -> dict[int, dict[str, int]]:
-    """message id → {sha256: size} of the blobs the store recorded for each message."""
-    found: dict[int, dict[str, int]] = {}
-    for message_id, digest, size in conn.execute(_SIZES_SQL, (session_id,)):
-        if isinstance(size, int) and size > 0 and isinstance(digest, str):
-            found.setdefault(message_id, {})[digest] = size
-    return found
+        with ThreadPoolExecutor(min(FETCH_THREADS, len(first) or 1)) as pool:
+            found = dict(zip(first, pool.map(fetch, first.values()), strict=True))
+        for _, _, source in files:
+            source._data = found[source.digest]
 
 
-_SIZES_SQL = """
-SELECT mb.message_id, b.sha256, b.size
-FROM message_blobs mb JOIN blobs b ON b.sha256 = mb.sha256 JOIN messages m ON m.id = mb.message_id
-WHERE m.session_id = ?
-"""
+def _open_blobs(location: str | Path, options: Mapping[str, Any] | None) -> BlobStore | ObjectBlobs:
+    """A directory (path or file:// URL) is a BlobStore; s3://, gs://, … are ObjectBlobs."""
+    text = str(location)
+    if is_object_url(text):
+        return ObjectBlobs(text, options)
+    if text.startswith("file://"):
+        text = urlsplit(text).path
+    return BlobStore(Path(text))
 
 
-def _verify(message: Any, where: str) -> None:
-    """Read every blob of ``message`` once; BlobSource checks the bytes against the hash."""
-    for file in codec.files_of(message):
-        if isinstance(file.source, BlobSource):
-            codec.read(file, where)
+def _store_dir(path: Path, create: bool) -> Path:
+    if not create and not (path / "sessions.db").is_file():
+        raise StoreError(f"no session store at {path} (no sessions.db there)")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the session store {path}: {exc}") from exc
+    return path
 
 
 def _exists_error(session_id: str) -> StoreError:

@@ -1,0 +1,124 @@
+"""PostgreSQL rows (psycopg 3 with a connection pool), for many workers on many hosts.
+
+Each append is one READ COMMITTED transaction. Its upsert of the session's row takes that
+row's lock until commit, so appends to one session are serialised (the position query after
+the lock sees the previous writer's rows) while other sessions' appends run in parallel.
+Appends hold a shared advisory lock and ``delete``/``gc`` an exclusive one (session-level,
+held across the epoch moves): see ``store.rows`` for why that makes collection safe.
+
+Connections come from a ``psycopg_pool.ConnectionPool`` (1 to ``POOL_SIZE`` per store, i.e.
+per process); psycopg is imported only when such a store is opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from ..errors import MissingDependencyError, StoreError
+from .pg_migrations import migrate
+from .rows import Cursor, Rows, bump_epoch
+
+#: The advisory-lock key appends share and collections take exclusively.
+COLLECT_LOCK = 0x746F6F6C_67630000
+#: Connections a store's pool opens at most (one per thread using the store at once).
+POOL_SIZE = 4
+#: How long to wait for a connection from the pool, or for the database to answer at all.
+CONNECT_TIMEOUT_S = 30.0
+
+
+class PostgresRows(Rows):
+    """The rows of a store in the PostgreSQL database ``url`` names (postgresql://…)."""
+
+    def __init__(self, url: str) -> None:
+        self.where = _redacted(url)
+        psycopg, pool_module = _import()
+        self._psycopg = psycopg
+        try:
+            self._pool = pool_module.ConnectionPool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True},
+                open=False,
+                timeout=CONNECT_TIMEOUT_S,
+            )
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+            with self._pool.connection() as conn:
+                migrate(conn, self.where)
+        except (psycopg.Error, pool_module.PoolTimeout) as exc:
+            self._close_quietly()
+            raise StoreError(f"cannot open the session database {self.where}: {exc}") from exc
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    def close(self) -> None:
+        self._pool.close()
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Cursor]:
+        with self._errors(), self._pool.connection() as conn, conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock_shared(%s)", (COLLECT_LOCK,))
+            yield _Qmark(conn)
+
+    @contextlib.contextmanager
+    def _collecting(self) -> Iterator[Cursor]:
+        with self._errors(), self._pool.connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(%s)", (COLLECT_LOCK,))
+            try:
+                bump_epoch(_Qmark(conn))
+                with conn.transaction():
+                    yield _Qmark(conn)
+            finally:
+                bump_epoch(_Qmark(conn))
+                conn.execute("SELECT pg_advisory_unlock(%s)", (COLLECT_LOCK,))
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Cursor]:
+        with self._errors(), self._pool.connection() as conn:
+            yield _Qmark(conn)
+
+    @contextlib.contextmanager
+    def _errors(self) -> Iterator[None]:
+        try:
+            yield
+        except self._psycopg.Error as exc:
+            raise StoreError(f"session store {self.where}: {exc}") from exc
+
+    def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):
+            self._pool.close()
+
+
+class _Qmark:
+    """A psycopg connection that takes the shared SQL's ``?`` placeholders."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        return self._conn.execute(sql.replace("?", "%s"), params)
+
+
+def _import() -> tuple[Any, Any]:
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError as exc:
+        raise MissingDependencyError(
+            "a postgresql:// session store needs psycopg 3 and psycopg-pool: "
+            "pip install 'toolwire[postgres]'"
+        ) from exc
+    return psycopg, psycopg_pool
+
+
+def _redacted(url: str) -> str:
+    """The URL with any password replaced by ***, for messages."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))

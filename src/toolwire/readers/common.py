@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from ..content import File, Text
 from ..errors import InvalidFileError, ToolwireError
@@ -52,9 +53,11 @@ class Job:
 
 
 Reader = Callable[[Job], ContentOutput]
+#: A Job or a subclass of it (a conversion's job), for functions that run any such reader.
+AnyJob = TypeVar("AnyJob", bound=Job)
 
 
-def parse(reader: Reader, job: Job) -> ContentOutput:
+def parse(reader: Callable[[AnyJob], ContentOutput], job: AnyJob) -> ContentOutput:
     """``reader(job)``, with any exception a parser raises on hostile input turned into an
     InvalidFileError naming the file: no dependency's exception escapes read_file."""
     try:

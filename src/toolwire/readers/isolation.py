@@ -27,32 +27,20 @@ cannot make it run code.
 from __future__ import annotations
 
 import atexit
-import contextlib
 import io
-import json
 import os
 import pickle
-import signal
-import subprocess
-import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import InvalidFileError, ResourceLimitError, ToolwireError
 from ..messages import ContentOutput
 from . import limits
-from .common import Job, Reader, label, parse
-from .worker import READY, read_frame, write_frame
+from .common import AnyJob, Job, label, parse
+from .worker import Worker
 
-#: The largest reply a worker may send (outputs are bounded by the readers' caps).
-_MAX_REPLY = 1024 * limits.MB
-_BOOT = (
-    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-    "from toolwire.readers.worker import serve; serve(int(sys.argv[2]))"
-)
-#: How long a new worker may take to start (a fresh interpreter importing toolwire).
-_START_SECONDS = 60.0
 _OFF = frozenset({"0", "false", "no", "off"})
 
 
@@ -120,81 +108,16 @@ def shutdown() -> None:
         pool.close(kill_busy=False)
 
 
-def run(reader: Reader, job: Job) -> ContentOutput:
+def run(reader: Callable[[AnyJob], ContentOutput], job: AnyJob) -> ContentOutput:
     """``reader(job)`` in a worker under the limits (in this process when isolation is off).
 
-    ``reader`` must be a module-level function (it is sent by name), ``job`` a Job.
+    ``reader`` must be a module-level function (it is sent by name), ``job`` a Job or a
+    picklable subclass; conversions of untrusted bytes run through here too.
     """
     current = settings()
     if not current.enabled:
         return parse(reader, job)
     return _current_pool(current).run(reader, job, current)
-
-
-class _Worker:
-    """One worker process and its pipes; ``call`` sends a request and waits for the reply."""
-
-    def __init__(self, memory_bytes: int) -> None:
-        command = [sys.executable, "-c", _BOOT, json.dumps(sys.path), str(memory_bytes)]
-        try:
-            self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        except OSError as exc:
-            raise ToolwireError(
-                f"read_file could not start its worker process ({exc}); set "
-                "TOOLWIRE_READ_ISOLATION=0 to parse files in this process instead"
-            ) from exc
-        self.expired = False
-        if self.call(None, _START_SECONDS) != READY:
-            raise ToolwireError(
-                f"read_file's worker process did not start ({self.how_it_ended()}; its error "
-                "is on stderr); set TOOLWIRE_READ_ISOLATION=0 to parse files in this process"
-            )
-
-    def call(self, request: bytes | None, seconds: float) -> bytes | None:
-        """The reply to ``request`` (None: the next frame), or None when the worker died or
-        was killed for taking longer than ``seconds``."""
-        timer = threading.Timer(seconds, self._expire)
-        timer.daemon = True
-        timer.start()
-        try:
-            assert self.process.stdin is not None and self.process.stdout is not None
-            if request is not None:
-                write_frame(self.process.stdin, request)
-            return read_frame(self.process.stdout, _MAX_REPLY)
-        except (OSError, ValueError):  # a broken pipe, or a reply that makes no sense
-            return None
-        finally:
-            timer.cancel()
-
-    def _expire(self) -> None:
-        self.expired = True
-        self.process.kill()
-
-    def how_it_ended(self) -> str:
-        """'killed by SIGABRT' or 'exit status 1', once the process has ended."""
-        self.close(kill=True)
-        code = self.process.returncode
-        if code is not None and code < 0:
-            try:
-                return f"killed by {signal.Signals(-code).name}"
-            except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit status {code}"
-
-    def close(self, *, kill: bool = False) -> None:
-        """End the process (at once with ``kill``, else by closing its input) and reap it."""
-        process = self.process
-        if kill:
-            process.kill()
-        for stream in (process.stdin, process.stdout):
-            if stream is not None:
-                with contextlib.suppress(OSError):  # a broken pipe: the process is gone
-                    stream.close()
-        try:
-            process.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 class _Pool:
@@ -204,12 +127,14 @@ class _Pool:
         self.settings = settings
         self.pid = os.getpid()
         self._ready = threading.Condition()
-        self._idle: list[_Worker] = []
-        self._busy: set[_Worker] = set()
+        self._idle: list[Worker] = []
+        self._busy: set[Worker] = set()
         self._starting = 0
         self._closed = False
 
-    def run(self, reader: Reader, job: Job, current: Settings) -> ContentOutput:
+    def run(
+        self, reader: Callable[..., ContentOutput], job: Job, current: Settings
+    ) -> ContentOutput:
         worker = self._acquire()
         healthy = False
         request = pickle.dumps((reader, job, _caps()), pickle.HIGHEST_PROTOCOL)
@@ -222,7 +147,7 @@ class _Pool:
             self._release(worker, healthy)
         return _outcome(reply, job, current)
 
-    def _acquire(self) -> _Worker:
+    def _acquire(self) -> Worker:
         with self._ready:
             while not self._idle and len(self._busy) + self._starting >= self.settings.workers:
                 self._ready.wait()
@@ -232,7 +157,7 @@ class _Pool:
                 return worker
             self._starting += 1
         try:
-            worker = _Worker(self.settings.memory_bytes)
+            worker = Worker(self.settings.memory_bytes)
         finally:
             with self._ready:
                 self._starting -= 1
@@ -241,7 +166,7 @@ class _Pool:
             self._busy.add(worker)
         return worker
 
-    def _release(self, worker: _Worker, healthy: bool) -> None:
+    def _release(self, worker: Worker, healthy: bool) -> None:
         with self._ready:
             self._busy.discard(worker)
             keep = healthy and not self._closed
@@ -286,7 +211,7 @@ def _at_exit() -> None:
         pool.close(kill_busy=True)
 
 
-def _stopped(worker: _Worker, job: Job, current: Settings) -> ResourceLimitError:
+def _stopped(worker: Worker, job: Job, current: Settings) -> ResourceLimitError:
     """The error for a worker that was killed for its time, or died, while parsing ``job``."""
     what = f"{job.name} could not be read as {label(job.media_type)}"
     if worker.expired:

@@ -5,8 +5,8 @@
 2. Image validation + downscale of a 12-megapixel JPEG to a 1568-pixel long side, with
    Pillow's JPEG draft mode (libjpeg decodes at 1/2, 1/4 or 1/8 scale) and without it.
 3. What parsing in the read worker (readers/isolation.py) costs per read of an ordinary file
-   (PNG, 3-page PDF, DOCX from examples/): read_file with isolation against read_file
-   in-process, once the worker runs; and the worker's start, paid by the first read.
+   (PNG, 3-page PDF, DOCX from examples/) and of a 40 MB WAV: read_file with isolation
+   against read_file in-process, once the worker runs; and the worker's start (first read).
 
 Run: .venv/bin/python bench/read.py [--repeat N]
 Needs the dev environment; pypdf (bench/requirements.txt) only for the pypdf baseline, which
@@ -72,6 +72,20 @@ def make_jpeg(width: int = 4000, height: int = 3000) -> bytes:
     )
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90)
+    return buffer.getvalue()
+
+
+def make_wav(size: int) -> bytes:
+    """A silent 16-bit stereo WAV with ``size`` bytes of samples (large files cross the
+    worker's pipes twice: the bytes in, the File out)."""
+    import wave
+
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(2)
+        out.setsampwidth(2)
+        out.setframerate(44100)
+        out.writeframes(bytes(size))
     return buffer.getvalue()
 
 
@@ -177,12 +191,17 @@ def bench_isolation(repeat: int) -> None:
         read_file(EXAMPLES / "notes.md")
         first = time.perf_counter() - start
         print("Isolation: read_file in the read worker against in-process, per read (median):")
-        for name in ("photo.png", "report.pdf", "memo.docx"):
-            isolated, inline = _isolated_and_inline(EXAMPLES / name, max(repeat, 10))
-            print(
-                f"  {name:<12} {isolated * 1000:7.1f} ms isolated  {inline * 1000:7.1f} ms "
-                f"in-process  {(isolated - inline) * 1000:+6.1f} ms  ratio {isolated / inline:.2f}x"
-            )
+        with TemporaryDirectory() as folder:
+            large = Path(folder) / "40mb.wav"
+            large.write_bytes(make_wav(40 * 1024 * 1024))
+            files = [EXAMPLES / "photo.png", EXAMPLES / "report.pdf", EXAMPLES / "memo.docx"]
+            for path in [*files, large]:
+                isolated, inline = _isolated_and_inline(path, max(repeat, 10))
+                print(
+                    f"  {path.name:<12} {isolated * 1000:7.1f} ms isolated  "
+                    f"{inline * 1000:7.1f} ms in-process  {(isolated - inline) * 1000:+6.1f} ms  "
+                    f"ratio {isolated / inline:.2f}x"
+                )
         print(f"  first read, starting the worker: {first * 1000:.0f} ms (notes.md)")
     finally:
         isolation.configure(**vars(saved))

@@ -40,7 +40,8 @@ def test_the_isolation_benchmark_prints_each_file_isolated_and_in_process_and_re
     bench_read().bench_isolation(1)
     out = capsys.readouterr().out
     lines = [line for line in out.splitlines() if "ms isolated" in line]
-    assert [line.split()[0] for line in lines] == ["photo.png", "report.pdf", "memo.docx"]
+    names = [line.split()[0] for line in lines]
+    assert names == ["photo.png", "report.pdf", "memo.docx", "40mb.wav"]
     assert all("ms in-process" in line and "ratio" in line for line in lines)
     assert "first read, starting the worker:" in out
     assert isolation.settings() == before

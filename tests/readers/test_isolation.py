@@ -45,6 +45,11 @@ def process_id(job: Job) -> ContentOutput:
     return ContentOutput(value=[Text(text=str(os.getpid()))])
 
 
+def nested_process_id(job: Job) -> ContentOutput:
+    inner = isolation.run(process_id, job).value[0].text
+    return ContentOutput(value=[Text(text=f"{os.getpid()} {inner}")])
+
+
 def address_space_limit(job: Job) -> ContentOutput:
     import resource
 
@@ -165,6 +170,11 @@ def test_the_worker_is_another_process_and_is_reused_across_reads():
     first = worker_pid()
     assert first != os.getpid()
     assert worker_pid() == first
+
+
+def test_a_read_inside_the_worker_runs_in_that_worker_not_in_another_process():
+    outer, inner = isolation.run(nested_process_id, job()).value[0].text.split()
+    assert outer == inner != str(os.getpid())
 
 
 def test_a_cap_changed_in_the_caller_applies_in_the_worker(monkeypatch):

@@ -135,9 +135,9 @@ class _Pool:
     def run(
         self, reader: Callable[..., ContentOutput], job: Job, current: Settings
     ) -> ContentOutput:
+        request = pickle.dumps((reader, job, _caps()), pickle.HIGHEST_PROTOCOL)
         worker = self._acquire()
         healthy = False
-        request = pickle.dumps((reader, job, _caps()), pickle.HIGHEST_PROTOCOL)
         try:
             reply = worker.call(request, current.seconds)
             healthy = reply is not None and not worker.expired

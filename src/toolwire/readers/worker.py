@@ -49,6 +49,7 @@ READY = b"ready"
 
 def serve(memory_bytes: int) -> None:
     """The worker's loop (in the child): read a job, parse it, send the reply; until EOF."""
+    os.environ["TOOLWIRE_READ_ISOLATION"] = "0"  # a read inside the worker runs right here
     requests, replies = _protocol_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     _limit_memory(memory_bytes)

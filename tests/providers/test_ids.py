@@ -11,9 +11,11 @@ from typing import Any
 
 import pytest
 
+from toolwire.capability import capabilities
 from toolwire.content import Text, Thinking, ToolCall
 from toolwire.messages import Assistant, ToolResult, User
-from toolwire.providers.ids import accepted_id, accepted_name, wire_text
+from toolwire.plan import plan
+from toolwire.providers.ids import accepted_id, accepted_name, wire_kwargs, wire_text
 from toolwire.request import encode
 
 from .strict_anthropic import validate as validate_anthropic
@@ -195,3 +197,16 @@ def test_wire_text_joins_split_surrogate_pairs_and_copies_only_what_changes() ->
     assert cleaned["keep"] is arguments["a"] and arguments["b"] == "\ud83d\ude00\ud800"
     same = {"m": [{"t": "plain é"}]}
     assert wire_text(same) is same
+
+
+def test_a_payload_without_lone_surrogates_is_not_copied_and_a_later_turn_with_one_is_cleaned() -> (
+    None
+):
+    messages = history(("call_1", "t"))
+    laid_out = plan(messages, capabilities(ANTHROPIC))
+    kwargs: dict[str, Any] = {"messages": [{"role": "user", "content": "Go."}]}
+    assert wire_kwargs(kwargs, laid_out) is kwargs
+    assert wire_kwargs(kwargs, laid_out) is kwargs  # the steps are remembered as clean
+    encode(messages, ANTHROPIC)
+    later = encode([*messages, User("more \ud800")], ANTHROPIC).kwargs
+    assert later["messages"][-1]["content"][-1]["text"] == "more \ufffd"

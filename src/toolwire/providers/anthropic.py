@@ -44,7 +44,7 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system is not None:
         kwargs["system"] = plan.system
-    return wire_kwargs(kwargs)
+    return wire_kwargs(kwargs, plan)
 
 
 def _tool_result(result: PlannedResult, names: ToolNames) -> dict[str, Any]:

@@ -97,12 +97,12 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
-    return wire_kwargs(kwargs)
+    return wire_kwargs(kwargs, plan)
 
 
 def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
     """Add a message, merged into the previous one when the roles would not alternate."""
-    blocks = [b for b in blocks if not _is_blank(b)]
+    blocks = [b for b in blocks if not ("text" in b and not b["text"].strip())]  # blank: rejected
     if not blocks:
         return
     if messages and messages[-1]["role"] == role:
@@ -119,11 +119,6 @@ def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:
             "none before the first assistant message (blank text is left out: the service "
             "rejects it). Start the messages with a User message holding text or a file."
         )
-
-
-def _is_blank(block: dict[str, Any]) -> bool:
-    """A text block of whitespace only, which the service rejects."""
-    return "text" in block and not block["text"].strip()
 
 
 def _label_lone_documents(blocks: list[dict[str, Any]]) -> None:
@@ -166,7 +161,9 @@ class _Speller:
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:
         content = [self.part(p, in_tool_result=True) for p in result.parts]
-        content = [b for b in content if not _is_blank(b)] or [{"text": EMPTY_RESULT_TEXT}]
+        content = [b for b in content if not ("text" in b and not b["text"].strip())] or [
+            {"text": EMPTY_RESULT_TEXT}  # blank text is rejected; an empty result says so
+        ]
         block: dict[str, Any] = {
             "toolUseId": self.tools.call_id(result.call_id),
             "content": content,

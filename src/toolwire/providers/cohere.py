@@ -56,7 +56,7 @@ def encode(plan: Plan) -> dict[str, Any]:
             messages.extend(_tool(result, names) for result in step.results)
             if step.extra:  # only a capabilities override merges files into a tool turn here
                 messages.append(_user(step.extra))
-    return wire_kwargs({"messages": messages})
+    return wire_kwargs({"messages": messages}, plan)
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:

@@ -83,7 +83,7 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"contents": contents}
     if plan.system:
         kwargs["config"] = {"system_instruction": plan.system}
-    return wire_kwargs(kwargs)
+    return wire_kwargs(kwargs, plan)
 
 
 def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:

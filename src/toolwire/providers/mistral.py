@@ -62,7 +62,7 @@ def encode(plan: Plan) -> dict[str, Any]:
             if step.extra:
                 raise _no_shared_message(step.extra)
             messages.extend(_tool(result, names) for result in step.results)
-    return wire_kwargs({"messages": messages})
+    return wire_kwargs({"messages": messages}, plan)
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:

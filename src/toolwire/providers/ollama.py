@@ -55,7 +55,7 @@ def encode(plan: Plan) -> dict[str, Any]:
                 messages.append(_message("tool", result.parts, tool, error=result.is_error))
             if step.extra:  # only a capabilities override merges files into a tool turn here
                 messages.append(_message("user", step.extra))
-    return wire_kwargs({"messages": messages})
+    return wire_kwargs({"messages": messages}, plan)
 
 
 def _message(

@@ -67,7 +67,7 @@ def encode(plan: Plan) -> dict[str, Any]:
         messages = [message for step in plan.steps for message in _messages(step, names)]
     except CannotSpell as exc:
         raise unspellable(plan, WIRE, exc) from None
-    return wire_kwargs({"messages": messages})
+    return wire_kwargs({"messages": messages}, plan)
 
 
 def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:

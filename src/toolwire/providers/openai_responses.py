@@ -58,7 +58,7 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"input": items}
     if plan.system is not None:
         kwargs["instructions"] = plan.system
-    return wire_kwargs(kwargs)
+    return wire_kwargs(kwargs, plan)
 
 
 def _items(step: Any, names: ToolNames) -> list[dict[str, Any]]:

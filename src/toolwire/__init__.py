@@ -22,6 +22,7 @@ _ERRORS = (
     "InvalidFileError",
     "MissingDependencyError",
     "PathNotAllowedError",
+    "ResourceLimitError",
     "StoreError",
     "ToolwireError",
     "UnknownModelError",
@@ -73,6 +74,7 @@ _LAZY = {
     "SessionStore": "toolwire.store",
     "BlobStore": "toolwire.store",
     "from_mcp": "toolwire.mcp",
+    "view": "toolwire.viewer",
 }
 
 # Literal, so that type checkers see what is exported; tests/test_import.py checks that it
@@ -106,6 +108,7 @@ __all__ = [
     "PathNotAllowedError",
     "ReadFileTool",
     "Request",
+    "ResourceLimitError",
     "SessionInfo",
     "SessionStore",
     "StoreError",
@@ -134,6 +137,7 @@ __all__ = [
     "read_file",
     "read_file_tool",
     "to_output",
+    "view",
 ]
 
 
@@ -165,6 +169,7 @@ if TYPE_CHECKING:
         InvalidFileError,
         MissingDependencyError,
         PathNotAllowedError,
+        ResourceLimitError,
         StoreError,
         ToolwireError,
         UnknownModelError,
@@ -194,3 +199,4 @@ if TYPE_CHECKING:
     from .request import Request, encode
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
+    from .viewer import view

@@ -31,6 +31,7 @@ COLUMNS = {
     "reason": "reason",
     "notes": "notes",
 }
+HTML_HELP = "Write the HTML view of what MODEL sees (as `toolwire view`) to PATH instead."
 #: One spelling of the text-fallback switch for every command that encodes.
 OnUnsupportedOption = Annotated[
     Literal["error", "text"],
@@ -55,11 +56,16 @@ def render(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     full: Annotated[bool, typer.Option("--full", help="Do not shorten base64.")] = False,
     on_unsupported: OnUnsupportedOption = "error",
+    html: Annotated[Path | None, typer.Option("--html", metavar="PATH", help=HTML_HELP)] = None,
 ) -> None:
     """Show the request MODEL would get if a tool returned FILES (or for a stored
     --conversation), and each file's decision."""
     with clean_errors():
         messages = messages_from(files, conversation_file)
+        if html is not None:
+            from .view import write_view
+
+            return write_view(messages, [model], on_unsupported, html)
         notice_defaults(model)
         report = _report(messages, model, on_unsupported, full)
     if as_json:

@@ -1,0 +1,215 @@
+"""What each target receives, turn by turn: the planner's layout in the view's own terms.
+
+``laid_out`` is the only place the view touches the planner (``toolwire.plan``): it plans the
+conversation as ``encode`` would (images fitted, ``on_unsupported`` as given) and cuts the
+plan's steps into turns, one per group of the conversation — a message, or a run of tool
+results with the user message that follows them. Every target groups the same messages, so
+turns line up side by side across models. A refactor of the planner changes this module only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..capability import Capabilities
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..imagefit import fit_image
+from ..messages import Assistant, System, ToolResult, User
+from ..plan import Decision, PlannedResult, ToolTurn, label_this, plan
+from ..turns import output_parts
+
+#: How a part came to be where it is.
+Role = Literal["sent", "text-fallback", "pointer", "label"]
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One part as the target receives it; ``original`` is the file a text stands for."""
+
+    part: Text | Json | File | Thinking | ToolCall
+    role: Role = "sent"
+    decision: Decision | None = None
+    original: File | None = None
+
+
+@dataclass(frozen=True)
+class Block:
+    """Parts under one heading: a tool result, or the parts after the results."""
+
+    heading: str
+    parts: tuple[Shown, ...]
+    flag: str = ""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One provider message; ``added`` says why toolwire added it ("" for the user's own)."""
+
+    role: str
+    blocks: tuple[Block, ...]
+    added: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """The steps one group of messages (``first``..``last``) becomes, with its decisions."""
+
+    first: int
+    last: int
+    steps: tuple[Step, ...]
+    decisions: tuple[Decision, ...]
+
+
+BRIDGE_ADDED = "added by toolwire: roles must alternate before the next user turn"
+FALLBACK_ADDED = "added by toolwire: carries what the tool result could not"
+AFTER_TOOL_ADDED = "placed after the tool turn, as this target requires"
+
+
+def laid_out(
+    messages: Sequence[Any], caps: Capabilities, on_unsupported: Literal["error", "text"]
+) -> tuple[Turn, ...]:
+    """The conversation as ``caps``' target receives it, cut into turns (see module doc)."""
+    messages = list(messages)
+    planned = plan(messages, caps, on_unsupported=on_unsupported, fit=fit_image)
+    steps, decisions = list(planned.steps), planned.decisions
+    turns: list[Turn] = []
+    i = k = 0
+    while k < len(steps):
+        step = steps[k]
+        if isinstance(step, ToolTurn):
+            end, taken, shown = _tool_group(messages, i, steps, k, decisions, caps)
+        else:
+            end, taken, shown = i + 1, 1, [_plain(step, messages[i], decisions, i)]
+        mine = tuple(d for d in decisions if i <= d.message_index < end)
+        turns.append(Turn(i, end - 1, tuple(shown), mine))
+        i, k = end, k + taken
+    return tuple(turns)
+
+
+def _tool_group(
+    messages: list[Any],
+    start: int,
+    steps: list[Any],
+    k: int,
+    decisions: Sequence[Decision],
+    caps: Capabilities,
+) -> tuple[int, int, list[Step]]:
+    """(end index, steps taken, shown steps) of the tool turn at steps[k]: its results, then
+    a bridging assistant turn and a user message where the plan added them."""
+    j = start
+    while j < len(messages) and isinstance(messages[j], ToolResult):
+        j += 1
+    follow = j < len(messages) and isinstance(messages[j], User)
+    end = j + int(follow)
+    queues = _queues(d for d in decisions if start <= d.message_index < end)
+    originals = {m.call_id: m for m in messages[start:j]}
+    turn: ToolTurn = steps[k]
+    shown = [_tool_step(turn, originals, queues)]
+    after = messages[end] if end < len(messages) else None
+    rest = steps[k + 1 : k + 3]
+    if rest and isinstance(rest[0], Assistant) and rest[0] is not after:
+        shown.append(Step("assistant", (Block("", _parts(rest[0].content, queues)),), BRIDGE_ADDED))
+        shown.append(_pending(rest[1], queues, FALLBACK_ADDED))
+        return end, 3, shown
+    has_fallback = any(d.mode == "fallback" for d in decisions if start <= d.message_index < j)
+    pending = (has_fallback and caps.followup != "merge") or (
+        follow and caps.user_after_tool != "merge"
+    )
+    if pending and rest and isinstance(rest[0], User):
+        why = FALLBACK_ADDED if has_fallback else AFTER_TOOL_ADDED
+        shown.append(_pending(rest[0], queues, why))
+        return end, 2, shown
+    return end, 1, shown
+
+
+def _tool_step(
+    turn: ToolTurn, originals: dict[str, ToolResult], queues: dict[str, list[Decision]]
+) -> Step:
+    blocks = [_result(r, originals.get(r.call_id), queues) for r in turn.results]
+    if turn.extra:
+        blocks.append(Block("in the same message, after the results", _parts(turn.extra, queues)))
+    return Step("tool", tuple(blocks))
+
+
+def _result(
+    result: PlannedResult, original: ToolResult | None, queues: dict[str, list[Decision]]
+) -> Block:
+    before: list[Any] = output_parts(original) if original is not None else []
+    shown = []
+    for position, part in enumerate(result.parts):
+        was = before[position] if position < len(before) else None
+        if isinstance(was, File) and not isinstance(part, File):
+            decision = _peek(queues, was.identifier)
+            if decision is not None and decision.mode == "text":
+                shown.append(Shown(part, "text-fallback", _take(queues, was.identifier), was))
+            else:
+                shown.append(Shown(part, "pointer", None, was))
+        else:
+            shown.append(_one(part, queues))
+    flag = "denied" if result.denied else "error" if result.is_error else ""
+    return Block(f"result of {result.name} ({result.call_id})", tuple(shown), flag)
+
+
+def _plain(step: Any, message: Any, decisions: Sequence[Decision], index: int) -> Step:
+    """A system, user or assistant message of the conversation, as planned."""
+    if isinstance(step, System):
+        return Step("system", (Block("", (Shown(Text(text=step.text)),)),))
+    queues = _queues(d for d in decisions if d.message_index == index)
+    if isinstance(step, User):
+        shown = _user_parts(step.parts, message.parts, queues)
+        return Step("user", (Block("", shown),))
+    return Step("assistant", (Block("", _parts(step.content, queues)),))
+
+
+def _user_parts(
+    sent: Sequence[Any], before: Sequence[Any], queues: dict[str, list[Decision]]
+) -> tuple[Shown, ...]:
+    """A user message's parts; a File that became text is its text fallback."""
+    shown = []
+    for part, was in zip(sent, before, strict=False):
+        if isinstance(was, File) and not isinstance(part, File):
+            shown.append(Shown(part, "text-fallback", _take(queues, was.identifier), was))
+        else:
+            shown.append(_one(part, queues))
+    return tuple(shown)
+
+
+def _pending(step: Any, queues: dict[str, list[Decision]], why: str) -> Step:
+    return Step("user", (Block("", _parts(step.parts, queues)),), why)
+
+
+def _parts(parts: Sequence[Any], queues: dict[str, list[Decision]]) -> tuple[Shown, ...]:
+    """Parts in order; the planner's ``This is file X:`` before file X is marked a label."""
+    shown = []
+    for position, part in enumerate(parts):
+        after = parts[position + 1] if position + 1 < len(parts) else None
+        if isinstance(part, Text) and isinstance(after, File) and part == label_this(after):
+            shown.append(Shown(part, "label"))
+        else:
+            shown.append(_one(part, queues))
+    return tuple(shown)
+
+
+def _one(part: Any, queues: dict[str, list[Decision]]) -> Shown:
+    if isinstance(part, File):
+        return Shown(part, "sent", _take(queues, part.identifier))
+    return Shown(part)
+
+
+def _queues(decisions: Any) -> dict[str, list[Decision]]:
+    queues: dict[str, list[Decision]] = {}
+    for d in decisions:
+        queues.setdefault(d.identifier, []).append(d)
+    return queues
+
+
+def _peek(queues: dict[str, list[Decision]], identifier: str) -> Decision | None:
+    queue = queues.get(identifier)
+    return queue[0] if queue else None
+
+
+def _take(queues: dict[str, list[Decision]], identifier: str) -> Decision | None:
+    queue = queues.get(identifier)
+    return queue.pop(0) if queue else None

@@ -1,0 +1,138 @@
+"""What the page embeds for a file: a thumbnail of the image sent, a PDF's first page, a player.
+
+Everything becomes a ``data:`` URL built from bytes and a media type the sniffer checked,
+never from conversation text. Images above ``THUMB_EDGE`` px or in a format browsers may not
+show are downscaled with Pillow (the page says so); audio and video above ``MAX_EMBED_BYTES``
+are not embedded (the page says that too). Thumbnails are kept per content and size, so a file
+sent to several targets or repeated in a session is converted once.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from dataclasses import dataclass
+
+from ..content import File
+from ..headers import human_size
+
+#: Longest edge of an image shown in the page.
+THUMB_EDGE = 480
+#: Audio or video larger than this is described, not embedded.
+MAX_EMBED_BYTES = 8 * 1024 * 1024
+#: Image types every current browser decodes, embedded as sent when small enough.
+BROWSER_IMAGES = ("image/png", "image/jpeg", "image/gif", "image/webp")
+#: Media types a player may take; other audio/video is described only.
+PLAYABLE = (
+    "audio/wav",
+    "audio/mpeg",
+    "audio/ogg",
+    "audio/webm",
+    "audio/flac",
+    "audio/aac",
+    "audio/mp4",
+    "video/mp4",
+    "video/webm",
+    "video/ogg",
+)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image to show: its data URL, the size sent, the size shown, and how it was made."""
+
+    url: str
+    width: int
+    height: int
+    shown_width: int
+    shown_height: int
+    note: str = ""
+
+
+_pictures: dict[tuple[str, str, int], Picture | str] = {}
+
+
+def data_url(media_type: str, data: bytes) -> str:
+    return f"data:{media_type};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+def picture(file: File) -> Picture | str:
+    """The image as sent, or a thumbnail of it; a str says why nothing can be shown."""
+    key = (file.source.sha256(), file.media_type, THUMB_EDGE)
+    if key not in _pictures:
+        if len(_pictures) > 512:
+            _pictures.clear()
+        _pictures[key] = _picture(file.read(), file.media_type)
+    return _pictures[key]
+
+
+def _picture(data: bytes, media_type: str) -> Picture | str:
+    try:
+        from PIL import Image, ImageOps
+    except ImportError:
+        return "not shown: Pillow is not installed (pip install 'toolwire[files]')"
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            size = image.size
+            if media_type in BROWSER_IMAGES and max(size) <= THUMB_EDGE:
+                return Picture(data_url(media_type, data), *size, *size)
+            image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
+            alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+            shown = ImageOps.exif_transpose(image.convert("RGBA" if alpha else "RGB"))
+            shown.thumbnail((THUMB_EDGE, THUMB_EDGE))
+            out = io.BytesIO()
+            shown.save(out, "PNG" if alpha else "JPEG", quality=85)
+    except Exception as exc:  # a hostile or unknown image must not stop the page
+        return f"not shown: Pillow cannot decode it ({type(exc).__name__})"
+    url = data_url("image/png" if alpha else "image/jpeg", out.getvalue())
+    note = f"shown downscaled to {shown.width}x{shown.height}"
+    return Picture(url, size[0], size[1], shown.width, shown.height, note)
+
+
+def pdf_first_page(file: File) -> tuple[int, Picture | str]:
+    """(page count, the first page rendered as a PNG picture or why not)."""
+    key = (file.source.sha256(), "pdf", THUMB_EDGE)
+    cached = _pages.get(key)
+    if cached is None:
+        cached = _pages[key] = _render_pdf(file.read())
+    return cached
+
+
+_pages: dict[tuple[str, str, int], tuple[int, Picture | str]] = {}
+
+
+def _render_pdf(data: bytes) -> tuple[int, Picture | str]:
+    try:
+        import pypdfium2
+    except ImportError:
+        return 0, "not rendered: pypdfium2 is not installed (pip install 'toolwire[files]')"
+    try:
+        pdf = pypdfium2.PdfDocument(data)
+        try:
+            count = len(pdf)
+            page = pdf[0]
+            width, height = page.get_size()
+            scale = THUMB_EDGE / max(width, height, 1)
+            image = page.render(scale=scale).to_pil()
+        finally:
+            pdf.close()
+    except Exception as exc:  # pypdfium2 raises its own errors for damaged files
+        return 0, f"not rendered: pypdfium2 cannot open it ({type(exc).__name__})"
+    out = io.BytesIO()
+    image.save(out, "PNG")
+    url = data_url("image/png", out.getvalue())
+    picture = Picture(url, image.width, image.height, image.width, image.height)
+    return count, picture
+
+
+def player_source(file: File) -> str:
+    """A data URL for an audio or video player, or (starting "not embedded") why not."""
+    if file.media_type not in PLAYABLE:
+        return f"not embedded: browsers do not play {file.media_type}"
+    data = file.read()
+    if len(data) > MAX_EMBED_BYTES:
+        return (
+            f"not embedded: {human_size(len(data))} is over the "
+            f"{human_size(MAX_EMBED_BYTES)} the page embeds"
+        )
+    return data_url(file.media_type, data)

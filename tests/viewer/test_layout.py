@@ -1,0 +1,117 @@
+"""layout.laid_out: each target's steps cut into turns that line up across models."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from toolwire import Assistant, ToolResult, User, capabilities
+from toolwire.plan import plan
+from toolwire.viewer.layout import (
+    AFTER_TOOL_ADDED,
+    BRIDGE_ADDED,
+    FALLBACK_ADDED,
+    Turn,
+    laid_out,
+)
+
+from .conversations import example, tour
+
+MISTRAL = capabilities("mistral:mistral-large-latest")
+GROQ = capabilities("groq:llama-3.3-70b-versatile")
+CLAUDE = capabilities("anthropic:claude-sonnet-4-5")
+
+
+def roles(turn: Turn) -> list[tuple[str, str]]:
+    return [(step.role, step.added) for step in turn.steps]
+
+
+def parts(turn: Turn, step: int) -> list[Any]:
+    return [shown for block in turn.steps[step].blocks for shown in block.parts]
+
+
+def test_mistral_shows_its_bridging_assistant_turn_before_the_fallback_message() -> None:
+    turns = laid_out(tour(), MISTRAL, "text")
+    tool_turn = turns[3]
+    assert (tool_turn.first, tool_turn.last) == (3, 3)
+    assert roles(tool_turn) == [("tool", ""), ("assistant", BRIDGE_ADDED), ("user", FALLBACK_ADDED)]
+    assert [s.part.text for s in parts(tool_turn, 1)] == ["(continuing)"]
+
+
+def test_fallback_files_are_pointers_in_the_result_and_labelled_in_the_added_message() -> None:
+    turns = laid_out(tour(), GROQ, "text")
+    tool_turn = turns[3]
+    assert roles(tool_turn) == [("tool", ""), ("user", FALLBACK_ADDED)]
+    in_result = parts(tool_turn, 0)
+    assert [(s.role, s.part.text) for s in in_result] == [("pointer", "See file photo.png.")] + [
+        ("text-fallback", in_result[1].part.text)
+    ]
+    assert in_result[1].original is not None and in_result[1].original.name == "report.pdf"
+    added = parts(tool_turn, 1)
+    assert [s.role for s in added] == ["label", "sent"]
+    assert added[1].decision is not None and added[1].decision.mode == "fallback"
+
+
+def test_a_user_question_after_the_results_shares_their_message_where_the_target_merges() -> None:
+    turns = laid_out(tour(), CLAUDE, "text")
+    memo_turn = turns[5]
+    assert (memo_turn.first, memo_turn.last) == (5, 6)  # the results and the user's question
+    assert roles(memo_turn) == [("tool", "")]
+    blocks = memo_turn.steps[0].blocks
+    assert blocks[-1].heading == "in the same message, after the results"
+    assert [s.part.text for s in blocks[-1].parts] == ["Is the memo consistent with the report?"]
+
+
+def test_a_file_the_target_cannot_take_is_its_labelled_text_fallback_with_its_decision() -> None:
+    turns = laid_out(tour(), CLAUDE, "text")
+    memo = parts(turns[5], 0)[1]
+    assert memo.role == "text-fallback"
+    assert memo.decision is not None and memo.decision.mode == "text"
+    assert memo.part.text.startswith("[Audio: tone.wav")
+
+
+def test_every_target_cuts_the_same_conversation_into_the_same_turns() -> None:
+    spans = {
+        caps.model: [(t.first, t.last) for t in laid_out(tour(), caps, "text")]
+        for caps in (MISTRAL, GROQ, CLAUDE)
+    }
+    assert len(set(map(tuple, spans.values()))) == 1
+    assert spans[CLAUDE.model][0] == (0, 0) and spans[CLAUDE.model][-1] == (7, 7)
+
+
+def placements() -> list[list[Any]]:
+    """Tool turns with fallbacks, followed by a user message, another user message, and an
+    assistant message whose text is the bridge's: the layouts where cutting could go wrong."""
+    photo, pdf = example("photo.png"), example("report.pdf")
+    call = Assistant.model_validate(
+        {"content": [{"type": "tool_call", "id": "a", "name": "t", "arguments": {}}]}
+    )
+    result = ToolResult.of("a", "t", ["done", photo, pdf])
+    return [
+        [User("go"), call, result],
+        [User("go"), call, result, User("and?"), User([photo]), Assistant("(continuing)")],
+        [User("go"), call, result, Assistant("(continuing)"), User("more")],
+        [User("go"), call, ToolResult.of("a", "t", "plain"), User("next"), Assistant("ok")],
+    ]
+
+
+@pytest.mark.parametrize("followup", ["merge", "message", "turn"])
+@pytest.mark.parametrize("user_after_tool", ["merge", "message", "turn"])
+@pytest.mark.parametrize("messages", placements())
+def test_every_planned_step_and_decision_lands_in_exactly_one_turn_for_every_placement(
+    followup: str, user_after_tool: str, messages: list[Any]
+) -> None:
+    caps = replace(GROQ, followup=followup, user_after_tool=user_after_tool)
+    turns = laid_out(messages, caps, "text")
+    planned = plan(messages, caps, on_unsupported="text")
+    assert sum(len(t.steps) for t in turns) == len(planned.steps)
+    assert [d for t in turns for d in t.decisions] == list(planned.decisions)
+    covered = [i for t in turns for i in range(t.first, t.last + 1)]
+    assert covered == list(range(len(messages)))
+    for turn in turns:
+        for step in turn.steps:
+            if step.added == BRIDGE_ADDED:
+                assert step.role == "assistant"
+            assert step.added in ("", BRIDGE_ADDED, FALLBACK_ADDED, AFTER_TOOL_ADDED)

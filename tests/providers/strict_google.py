@@ -23,6 +23,10 @@ PARAMETERS = set(inspect.signature(models.Models.generate_content).parameters) -
 #: Gemini 3 docs: the media types a function response may nest.
 NESTED_TYPES = {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
 _VERSION = re.compile(r"gemini-(\d{1,2}(?:\.\d+)?)(?:-|$)")
+#: google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore. Must
+#: be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum length of
+#: 128." A call or response naming anything else names no declarable function.
+FUNCTION_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}")
 
 
 def validate(kwargs: dict[str, Any], model: str) -> None:
@@ -36,6 +40,18 @@ def validate(kwargs: dict[str, Any], model: str) -> None:
         _exact("config", types.GenerateContentConfig, kwargs["config"])
     wire_body(kwargs, model)
     check_rules(kwargs["contents"], model)
+    check_names(kwargs["contents"])
+
+
+def check_names(contents: list[dict[str, Any]]) -> None:
+    """Function call and response names follow FunctionDeclaration.name's rule."""
+    for index, content in enumerate(contents):
+        for part in content["parts"]:
+            call = part.get("function_call") or part.get("function_response") or {}
+            if call and not FUNCTION_NAME.fullmatch(call["name"]):
+                raise ValueError(
+                    f"contents[{index}]: function name {call['name']!r} breaks the rule"
+                )
 
 
 def wire_body(kwargs: dict[str, Any], model: str) -> dict[str, Any]:

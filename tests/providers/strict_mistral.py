@@ -32,6 +32,9 @@ NEXT_ROLES = {
     "tool": {"assistant", "tool"},
 }
 _CALL_ID = re.compile(r"[a-zA-Z0-9]{9}")
+#: mistral-common: a function name "must be a-z, A-Z, 0-9, or contain underscores and dashes,
+#: with a maximum length of 64".
+_FUNCTION_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 
 
 def validate(kwargs: dict[str, Any]) -> None:
@@ -62,4 +65,8 @@ def check_rules(messages: list[dict[str, Any]]) -> None:
         bad = [i for i in ids if not _CALL_ID.fullmatch(i)]
         if bad:
             raise ValueError(f"message {index}: tool call ids {bad} are not 9 letters/digits")
+        names = [call["function"]["name"] for call in message.get("tool_calls") or []]
+        bad = [n for n in names if not _FUNCTION_NAME.fullmatch(n)]
+        if bad:
+            raise ValueError(f"message {index}: function names {bad} break mistral-common's rule")
     check_calls_answered(messages, lambda call: call["id"], lambda result: result["tool_call_id"])

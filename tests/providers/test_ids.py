@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -210,3 +212,44 @@ def test_a_payload_without_lone_surrogates_is_not_copied_and_a_later_turn_with_o
     encode(messages, ANTHROPIC)
     later = encode([*messages, User("more \ud800")], ANTHROPIC).kwargs
     assert later["messages"][-1]["content"][-1]["text"] == "more \ufffd"
+
+
+def _break_anthropic(kwargs: dict[str, Any]) -> None:
+    kwargs["messages"][1]["content"][0]["id"] = "functions.x:0"
+
+
+def _break_responses(kwargs: dict[str, Any]) -> None:
+    kwargs["input"][1]["call_id"] = "c" * 65
+
+
+def _break_chat(kwargs: dict[str, Any]) -> None:
+    kwargs["messages"][1]["tool_calls"][0]["function"]["name"] = "get.weather"
+
+
+def _break_google(kwargs: dict[str, Any]) -> None:
+    kwargs["contents"][1]["parts"][0]["function_call"]["name"] = "3d render"
+    kwargs["contents"][2]["parts"][0]["function_response"]["name"] = "3d render"
+
+
+def _break_mistral(kwargs: dict[str, Any]) -> None:
+    kwargs["messages"][1]["tool_calls"][0]["function"]["name"] = "a/b"
+
+
+@pytest.mark.parametrize(
+    ("model", "validate", "damage"),
+    [
+        (ANTHROPIC, validate_anthropic, _break_anthropic),
+        (RESPONSES, validate_responses, _break_responses),
+        (CHAT, validate_openai_chat, _break_chat),
+        (GEMINI, lambda kwargs: validate_google(kwargs, GEMINI), _break_google),
+        (MISTRAL, validate_mistral, _break_mistral),
+    ],
+)
+def test_the_strict_validators_reject_an_id_or_name_the_target_rejects(
+    model: str, validate: Callable[[dict[str, Any]], None], damage: Callable[[Any], None]
+) -> None:
+    kwargs = copy.deepcopy(encode(history(("call_1", "fetch")), model).kwargs)
+    validate(kwargs)
+    damage(kwargs)
+    with pytest.raises(ValueError, match=r"name|id|call_id"):
+        validate(kwargs)

@@ -174,7 +174,7 @@ def _function_call(call: ToolCall, provider: str, names: ToolNames) -> dict[str,
     spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
     block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
     if call.signature is not None and call.provider == provider:
-        block["thought_signature"] = _signature(call.signature, f"tool call {call.id}")
+        block["thought_signature"] = _signature(call.signature, f"tool call {call.id!r}")
     return block
 
 

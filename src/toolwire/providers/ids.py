@@ -20,9 +20,11 @@ Names are rewritten rather than refused: a name a wire rejects cannot be among t
 tool definitions either, so the caller has renamed that tool for this target anyway. To give
 the definitions the same names, pass them through ``accepted_name(wire, name)``.
 
-``wire_text`` is the last step of every encoder: lone surrogates (which no SDK can encode as
-UTF-8) become U+FFFD in every string of the payload, dictionary keys included; a surrogate
-pair stored as two code points becomes the character it encodes.
+``wire_kwargs`` is the last step of every encoder: lone surrogates (which no SDK can encode
+as UTF-8; ``json.dumps(..., ensure_ascii=False).encode()`` raised UnicodeEncodeError) become
+U+FFFD in every string of the payload, dictionary keys included, and a surrogate pair stored
+as two code points becomes the character it encodes. Thought signatures are bytes on some
+wires: one holding a surrogate is not base64, and its encoder raises ConversationError.
 """
 
 from __future__ import annotations

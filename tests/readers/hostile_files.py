@@ -204,6 +204,23 @@ def pdf_inflating_stream(inflated: int) -> bytes:
     return _pdf(objects)
 
 
+def pdf_nested_flate(inflated: int) -> bytes:
+    """One page whose content stream is Flate inside Flate: the outer layer inflates to a
+    few MB, the inner one to ``inflated`` bytes."""
+    data = zlib.compress(zlib_bomb(inflated, ord(" "), prefix=b"0 0 m ", suffix=b" 10 10 l S"))
+    objects = _pages(1, b"4 0 R", b"<< >>")
+    objects.append(_stream(data, b"/Filter [/FlateDecode /FlateDecode] "))
+    return _pdf(objects)
+
+
+def pdf_many_streams(count: int) -> bytes:
+    """A one-page PDF followed by ``count`` tiny Flate stream objects."""
+    empty = zlib.compress(b"")
+    objects = _pages(1, b"4 0 R", b"<< >>")
+    objects += [_stream(empty, b"/Filter /FlateDecode ")] * count
+    return _pdf(objects)
+
+
 def pdf_text_operators(operators: int, pages: int) -> bytes:
     """``pages`` pages sharing one content stream of ``operators`` text-showing operators."""
     content = b"BT /F1 1 Tf 72 700 Td " + b"(a) Tj " * operators + b"ET"

@@ -51,6 +51,31 @@ REFUSED = [
         environment={"TOOLWIRE_READ_MEMORY_MB": "384"},
     ),
     Case(
+        "content-stream-inflating-to-4-GB.pdf",
+        lambda: hostile.pdf_inflating_stream(4 * GB),
+        r"a stream at byte \d+ inflates to more than 256 MB",
+    ),
+    Case(
+        "flate-inside-flate-to-4-GB.pdf",
+        lambda: hostile.pdf_nested_flate(4 * GB),
+        r"a stream at byte \d+ inflates to more than 256 MB",
+    ),
+    Case(
+        "20-pages-sharing-a-million-text-operators.pdf",
+        lambda: hostile.pdf_text_operators(1_000_000, 20),
+        r"page 1 alone draws 1,000,000 objects; one read covers at most 500,000",
+    ),
+    Case(
+        "3-pages-of-300000-text-operators.pdf",
+        lambda: hostile.pdf_text_operators(300_000, 3),
+        r"pages 1-2 draw more than 500,000 objects, .*\(page_start=0, page_end=1\)",
+    ),
+    Case(
+        "250000-compressed-streams.pdf",
+        lambda: hostile.pdf_many_streams(250_000),
+        r"holds more than 200,000 compressed streams",
+    ),
+    Case(
         "progressive-5000-scans.jpg",
         lambda: hostile.jpeg_many_scans(8000, 5000),
         r"5001 scans of 64\.0 megapixels; .*more than 500 scans",

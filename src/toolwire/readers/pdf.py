@@ -19,8 +19,11 @@ pdfium is not thread-safe, so every use is serialised by one lock.
 from __future__ import annotations
 
 import io
+import itertools
+import re
 import threading
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -35,6 +38,32 @@ from .common import Job, Options, header, output, plural, size_line
 _LOCK = threading.Lock()
 _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
 
+#: pdfium inflates a stream whole when a page needs it (a 4 MB Flate content stream becomes
+#: 4 GB), so before pdfium sees the file every zlib stream in it is inflated here, and the
+#: output dropped, to check that none inflates to more than this...
+MAX_PDF_STREAM_BYTES = 256 * limits.MB
+#: ... and that all of them together stay within this.
+MAX_PDF_INFLATED_BYTES = 1024 * limits.MB
+#: Drawing objects (text runs, paths, images) on the pages one read covers: each costs pdfium
+#: about 600 bytes and 1.3 microseconds to load and extract text from. Pages are counted as
+#: they are loaded, before their text is extracted.
+MAX_PDF_OBJECTS_PER_READ = 500_000
+#: zlib streams checked at most; a PDF with more is refused (a 1,000-page book has a few
+#: thousand; each costs the check about 2 microseconds even when it is tiny).
+MAX_PDF_ZLIB_STREAMS = 200_000
+#: A zlib header (RFC 1950, 2.2): method 8 with a window of at most 32 KB, and a check byte
+#: that makes the pair a multiple of 31.
+_ZLIB_HEADERS = b"|".join(
+    re.escape(bytes([method, check]))
+    for method in range(0x08, 0x80, 0x10)
+    for check in range(256)
+    if (method * 256 + check) % 31 == 0
+)
+#: Where stream data begins (PDF 32000-1, 7.3.8.1: the keyword, then CRLF or LF), when it
+#: begins with a zlib header.
+_STREAM = re.compile(rb"(?<!end)stream\r?\n(?=" + _ZLIB_HEADERS + rb")")
+_PIECE = 64 * 1024  # zlib allocates its output buffer up front: keep it small
+
 
 @dataclass(frozen=True)
 class _Page:
@@ -48,6 +77,7 @@ def read_pdf(job: Job) -> ContentOutput:
     """A window of a PDF's pages as text, the PDF (or the window's pages) and page images."""
     name = job.name
     data = job.data
+    check_streams(data, name)
     pdfium = _pdfium()
     with _LOCK, _document(pdfium, data, name) as pdf:
         count = len(pdf)
@@ -86,12 +116,90 @@ def window(options: Options, count: int, name: str) -> tuple[int, int]:
     return start, min(end, count, start + limits.PDF_MAX_PAGES_PER_READ)
 
 
+def check_streams(data: bytes, name: str) -> None:
+    """Refuse a PDF with a zlib stream that inflates past ``MAX_PDF_STREAM_BYTES``, or
+    streams that together inflate past ``MAX_PDF_INFLATED_BYTES``, without keeping any.
+
+    Every ``stream`` keyword is tried, whatever its dictionary says (a stream's filter may be
+    an indirect object); data that is not zlib fails within its first bytes.
+    """
+    total = 0
+    for number, match in enumerate(_STREAM.finditer(data)):
+        if number >= MAX_PDF_ZLIB_STREAMS:
+            raise InvalidFileError(
+                f"{name} holds more than {MAX_PDF_ZLIB_STREAMS:,} compressed streams; PDFs "
+                "with more are refused (a crafted file: books have a few thousand)"
+            )
+        size = _inflated_size(data, match.end(), MAX_PDF_STREAM_BYTES)
+        total += size
+        if size > MAX_PDF_STREAM_BYTES or total > MAX_PDF_INFLATED_BYTES:
+            what = (
+                f"a stream at byte {match.end()} inflates to more than "
+                f"{MAX_PDF_STREAM_BYTES // limits.MB} MB"
+                if size > MAX_PDF_STREAM_BYTES
+                else f"its streams inflate to more than {MAX_PDF_INFLATED_BYTES // limits.MB} MB"
+            )
+            raise InvalidFileError(
+                f"{name}: {what}; PDFs over that limit are refused as possible decompression "
+                "bombs (the PDF reader inflates each stream whole)"
+            )
+
+
+def _inflated_size(data: bytes, start: int, most: int) -> int:
+    """The size of the zlib data at ``start`` inflated (0 if it is not zlib), through one
+    nested zlib layer (``/Filter [/FlateDecode /FlateDecode]``); counts to ``most + 1``."""
+    view = memoryview(data)
+    outer = _inflate((view[i : i + _PIECE] for i in range(start, len(data), _PIECE)), most)
+    first = next(outer, b"")
+    if len(first) >= 2 and first[0] & 0x0F == 8 and int.from_bytes(first[:2], "big") % 31 == 0:
+        counted = _Counted(itertools.chain([first], outer))
+        inner = sum(len(piece) for piece in _inflate(counted, most))
+        return max(inner, counted.size + sum(len(piece) for piece in outer))
+    return len(first) + sum(len(piece) for piece in outer)
+
+
+class _Counted:
+    """An iterable of pieces that counts the bytes taken from it."""
+
+    def __init__(self, pieces: Iterator[bytes]) -> None:
+        self.pieces = pieces
+        self.size = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for piece in self.pieces:
+            self.size += len(piece)
+            yield piece
+
+
+def _inflate(chunks: Iterable[bytes | memoryview], most: int) -> Iterator[bytes]:
+    """The zlib data in ``chunks`` inflated piece by piece, until its end, an error, or more
+    than ``most`` bytes."""
+    inflater = zlib.decompressobj()
+    produced = 0
+    for chunk in chunks:
+        pending: bytes | memoryview = chunk
+        while pending and produced <= most and not inflater.eof:
+            try:
+                piece = inflater.decompress(pending, _PIECE)
+            except zlib.error:
+                return
+            pending = inflater.unconsumed_tail
+            produced += len(piece)
+            yield piece
+        if inflater.eof or produced > most:
+            return
+
+
 def _pages(pdf: Any, start: int, end: int, name: str) -> list[_Page]:
     pages = []
     rendered = 0
+    objects = 0
     for index in range(start, end):
         page = pdf[index]
         try:
+            objects += _object_count(page)
+            if objects > MAX_PDF_OBJECTS_PER_READ:
+                raise _too_many_objects(name, start, index, objects)
             text = _page_text(page)
             scanned = not text and _draws_something(page)
             image = None
@@ -102,6 +210,26 @@ def _pages(pdf: Any, start: int, end: int, name: str) -> list[_Page]:
             page.close()
         pages.append(_Page(index + 1, text, image, scanned))
     return pages
+
+
+def _object_count(page: Any) -> int:
+    import pypdfium2.raw as pdfium_c
+
+    return int(pdfium_c.FPDFPage_CountObjects(page.raw))
+
+
+def _too_many_objects(name: str, start: int, index: int, objects: int) -> InvalidFileError:
+    limit = f"{MAX_PDF_OBJECTS_PER_READ:,}"
+    if index == start:
+        return InvalidFileError(
+            f"{name}: page {index + 1} alone draws {objects:,} objects; one read covers at "
+            f"most {limit} drawing objects, so the page is refused (a crafted page, or a "
+            "drawing too detailed to extract text from)"
+        )
+    return InvalidFileError(
+        f"{name}: pages {start + 1}-{index + 1} draw more than {limit} objects, the most one "
+        f"read covers; read fewer pages at a time (page_start={start}, page_end={index})"
+    )
 
 
 def _page_text(page: Any) -> str:

@@ -48,7 +48,9 @@ def docx() -> bytes:
     document.add_heading("Quarterly memo", level=1)
     document.add_paragraph("Revenue grew in every region this quarter.")
     table = document.add_table(rows=3, cols=2)
-    for row, (region, amount) in enumerate([("Region", "Revenue"), ("North", "120"), ("South", "95")]):
+    for row, (region, amount) in enumerate(
+        [("Region", "Revenue"), ("North", "120"), ("South", "95")]
+    ):
         table.cell(row, 0).text = region
         table.cell(row, 1).text = amount
     buffer = io.BytesIO()
@@ -149,7 +151,13 @@ def photo(width: int = 96, height: int = 64) -> object:
     from PIL import Image
 
     image = Image.new("RGB", (width, height))
-    image.putdata([(x * 255 // width, y * 255 // height, (x + y) % 256) for y in range(height) for x in range(width)])
+    image.putdata(
+        [
+            (x * 255 // width, y * 255 // height, (x + y) % 256)
+            for y in range(height)
+            for x in range(width)
+        ]
+    )
     return image
 
 

@@ -69,7 +69,9 @@ def test_a_pdf_for_a_text_only_target_is_its_text_layer_page_by_page(report):
     assert images(conversion) == []
     whole = "\n".join(texts(conversion))
     assert whole.startswith("report.pdf: PDF, 3 pages")
-    assert whole.index("--- Page 1 ---") < whole.index("Revenue grew") < whole.index("--- Page 3 ---")
+    assert (
+        whole.index("--- Page 1 ---") < whole.index("Revenue grew") < whole.index("--- Page 3 ---")
+    )
     assert conversion.reason.startswith("extracted the text layer of 3 pages")
 
 

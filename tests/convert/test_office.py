@@ -1,0 +1,88 @@
+"""Documents as Markdown (convert/office.py, convert/html.py): DOCX, PPTX, XLSX, CSV, HTML."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolwire.content import File, Text
+from toolwire.convert import convert
+from toolwire.convert.html import markdown
+from toolwire.errors import InvalidFileError
+
+from . import files
+from .conftest import TEXT_ONLY, VISION
+
+PAGE = (
+    b"<!doctype html><html><head><title>t</title><style>p{color:red}</style></head><body>"
+    b"<h1>Launch plan</h1><p>Ship   the <a href='https://example.com/x'>beta</a> soon.</p>"
+    b"<ul><li>write docs</li><li>fix bugs</li></ul>"
+    b"<table><tr><th>Team</th><th>Owner</th></tr><tr><td>Docs</td><td>Ann</td></tr></table>"
+    b"<pre>  keep\n    indent</pre><script>alert('no')</script></body></html>"
+)
+
+
+def text_of(data: bytes, name: str, media_type: str | None = None) -> str:
+    conversion = convert(File.from_bytes(data, media_type, name), TEXT_ONLY)
+    assert conversion is not None and conversion.converted_to == "text"
+    (part,) = conversion.parts
+    assert isinstance(part, Text)
+    assert conversion.reason.startswith("converted ") and "to Markdown text" in conversion.reason
+    return part.text
+
+
+def test_a_docx_becomes_markdown_with_its_heading_and_table():
+    text = text_of(files.docx(), "memo.docx")
+    assert text.startswith("memo.docx: Word document (DOCX)")
+    assert "# Quarterly memo" in text and "Revenue grew in every region" in text
+    assert "| Region | Revenue |\n|---|---|\n| North | 120 |" in text
+
+
+def test_a_pptx_becomes_markdown_slide_by_slide():
+    text = text_of(files.pptx(), "deck.pptx")
+    assert "## Slide 1: Roadmap" in text and "Ship conversions in March" in text
+
+
+def test_an_xlsx_becomes_a_markdown_table_without_padding_columns():
+    text = text_of(files.xlsx(), "sales.xlsx")
+    assert "## Sheet: Sales" in text
+    assert "| Product | Units |\n|---|---|\n| Widget | 42 |\n| Gadget | 7 |" in text
+
+
+def test_a_csv_becomes_a_markdown_table():
+    text = text_of(b"city,people\nOslo,700000\n", "cities.csv")
+    assert "| city | people |\n|---|---|\n| Oslo | 700000 |" in text
+
+
+def test_a_long_csv_says_how_much_is_left_out_without_read_file_arguments():
+    rows = "n\n" + "".join(f"{n}\n" for n in range(1200))
+    text = text_of(rows.encode(), "long.csv")
+    assert "Rows 1-500 of 1200. The rest is left out." in text and "offset=" not in text
+
+
+def test_an_html_page_becomes_markdown_without_scripts_or_styles():
+    text = text_of(PAGE, "page.html", "text/html")
+    assert "# Launch plan" in text
+    assert "Ship the [beta](https://example.com/x) soon." in text
+    assert "- write docs\n- fix bugs" in text
+    assert "| Team | Owner |\n|---|---|\n| Docs | Ann |" in text
+    assert "alert" not in text and "color:red" not in text
+
+
+def test_html_preformatted_text_keeps_its_indentation():
+    assert "```\n  keep\n    indent\n```" in markdown(PAGE.decode())
+
+
+def test_documents_become_text_for_image_targets_too():
+    conversion = convert(File.from_bytes(files.docx(), name="memo.docx"), VISION)
+    assert conversion is not None and conversion.converted_to == "text"
+
+
+def test_a_corrupt_docx_raises_invalid_file_error_naming_it():
+    data = files.docx()
+    broken = data[:200] + bytes(len(data) - 200)
+    docx = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+    file = File.model_validate(
+        {"source": {"type": "bytes", "data": broken}, "media_type": docx, "name": "memo.docx"}
+    )
+    with pytest.raises(InvalidFileError, match="memo.docx"):
+        convert(file, TEXT_ONLY)

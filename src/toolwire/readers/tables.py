@@ -159,5 +159,6 @@ def _sheet_rows(sheet: Any, options: Options) -> list[tuple[Any, ...]]:
     """The header row and the data rows up to the window's end (never the whole sheet)."""
     limit = options.limit or limits.TABLE_ROWS_PER_READ
     last = 1 + options.offset + limit
-    columns = limits.MAX_TABLE_COLUMNS
+    # read-only openpyxl pads every row to max_col: ask for no more columns than the sheet has
+    columns = min(limits.MAX_TABLE_COLUMNS, sheet.max_column or limits.MAX_TABLE_COLUMNS)
     return list(sheet.iter_rows(values_only=True, max_row=last, max_col=columns))

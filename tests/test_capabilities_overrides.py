@@ -168,9 +168,9 @@ def test_an_environment_file_that_is_not_toml_is_a_capability_error(
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('title = "x"\n', "expected only \\[targets.NAME\\] tables, found title"),
-        ("", "expected only \\[targets.NAME\\] tables, found none"),
-        ('targets = "x"\n', "found none"),
+        ('title = "x"\n', "unknown key 'title'"),
+        ("", "missing 'targets' \\(\\[targets.NAME\\] tables\\)"),
+        ('targets = "x"\n', "'targets' must be \\[targets.NAME\\] tables, not 'x'"),
         (
             "[targets.anthropic]\nfolowup = 'merge'\n",
             "unknown key 'folowup'. Did you mean 'followup'",
@@ -201,14 +201,14 @@ CELL = {"types": ["image/png"], "tool_result": "native"}
         ({"followup": "merged"}, "followup = 'merged' is not one of merge, message, turn. Did you mean 'merge'"),
         ({"user_after_tool": "next"}, "user_after_tool = 'next' is not one of"),
         ({"wire": "openai-chat"}, "wire = 'openai-chat' is not one of .*Did you mean 'openai_chat'"),
-        ({"wire": 3}, "'wire' must be a wire name, not 3"),
+        ({"wire": 3}, "wire = 3 is not one of anthropic, openai_chat"),
         ({"error_status": "yes"}, "'error_status' must be true or false, not 'yes'"),
         ({"file_ids": ["openai"]}, "'file_ids' must be a provider name"),
         ({"version_pattern": "gemini-("}, "version_pattern is not a regex"),
         ({"version_pattern": "gemini-3"}, "version_pattern needs a group"),
         ({"media": {"types": ["image/png"]}}, "'media' must be an array of tables"),
         ({"media": ["image/png"]}, "media\\[0\\]: expected a table, found str"),
-        ({"media": [{"tool_result": "native"}]}, "'types' must be a non-empty list"),
+        ({"media": [{"tool_result": "native"}]}, "media\\[0\\]: missing 'types' \\(a non-empty list of media types or group names\\)"),
         ({"media": [{"types": [], "tool_result": "native"}]}, "'types' must be a non-empty list"),
         ({"media": [{"types": "image/png", "tool_result": "native"}]}, "'types' must be a non-empty"),
         ({"media": [{"types": ["image/png"]}]}, "missing 'tool_result' \\(one of native, sibling"),
@@ -221,7 +221,7 @@ CELL = {"types": ["image/png"], "tool_result": "native"}
         ({"media": [{**CELL, "max_pixels": 1.5}]}, "'max_pixels' must be a positive integer"),
         ({"media": [{**CELL, "evidence": 7}]}, "'evidence' must be a string"),
         ({"media": [{**CELL, "evidense": "x"}]}, "Did you mean 'evidence'"),
-        ({"models": [{"media": [CELL]}]}, "models\\[0\\]: 'match' must be a non-empty list"),
+        ({"models": [{"media": [CELL]}]}, "models\\[0\\]: missing 'match' \\(a non-empty list of glob patterns\\)"),
         ({"models": [{"match": []}]}, "'match' must be a non-empty list of glob patterns"),
         ({"models": [{"match": "gpt-*"}]}, "'match' must be a non-empty list"),
         ({"models": [{"match": ["x"], "min_version": "3"}]}, "'min_version' must be a number"),
@@ -243,7 +243,7 @@ def test_override_errors_say_where_what_is_allowed_and_suggest(
 
 def test_the_package_table_requires_a_wire_for_every_target() -> None:
     with pytest.raises(CapabilityError, match="capabilities.toml targets.x: missing 'wire'"):
-        caps_module._validate_table("capabilities.toml", {"targets": {"x": {}}})
+        caps_module.load_table("capabilities.toml", {"targets": {"x": {}}})
 
 
 def test_valid_numeric_and_version_fields_are_accepted() -> None:

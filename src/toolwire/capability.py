@@ -1,9 +1,9 @@
 """What a target model accepts, per media type: loaded from capabilities.toml, matched, merged.
 
-The table is data (see the vocabulary at the top of capabilities.toml); this module only
-loads it, validates it, picks the rows that match a model id, and applies user overrides
-(the ``capabilities=`` argument of ``encode`` or a TOML file named by TOOLWIRE_CAPABILITIES,
-both in the same shape as the package file).
+The table is data (see the vocabulary at the top of capabilities.toml); its schema is
+capability_schema.py. This module loads it, picks the rows that match a model id, merges them
+field by field, and applies user overrides (the ``capabilities=`` argument of ``encode`` or a
+TOML file named by TOOLWIRE_CAPABILITIES, both in the same shape as the package file).
 
 >>> caps = capabilities("google:gemini-3-pro-preview")
 >>> caps.cell("image/png").tool_result
@@ -21,64 +21,33 @@ from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
+from .capability_schema import (
+    CELL_DEFAULTS,
+    CELL_FIELDS,
+    MODES,
+    PLACEMENTS,
+    SOURCES,
+    WIRES,
+    Cell,
+    CellSpec,
+    Layout,
+    Row,
+    Table,
+    Target,
+    load_table,
+    validate,
+    whole_cell,
+)
 from .errors import CapabilityError, UnknownModelError, suggest
-from .providers import WIRES
 
-MODES = ("native", "sibling", "fallback", "error")
-SOURCES = ("bytes", "url", "s3", "gcs", "file_id")
-PLACEMENTS = ("merge", "message", "turn")
-SIGNATURES = ("optional", "required")
+__all__ = [
+    "MODES", "PLACEMENTS", "SOURCES", "WIRES", "Capabilities", "Cell", "CellSpec", "capabilities",
+    "is_known", "load_table", "providers", "shapes", "split_model", "target_spec", "variants", "with_cell",
+]  # fmt: skip
 
-_TARGET_KEYS = {
-    "wire", "extra", "followup", "user_after_tool", "error_status", "file_ids",
-    "version_pattern", "thought_signatures", "thinking_issuer", "media", "models",
-}  # fmt: skip
-_ROW_KEYS = {
-    "label", "match", "min_version", "media", "followup", "user_after_tool", "error_status",
-    "thought_signatures", "thinking_issuer",
-}  # fmt: skip
-_CELL_KEYS = {
-    "types", "tool_result", "tool_sources", "user_sources", "max_bytes", "max_edge",
-    "fit_edge", "fit_short_edge", "max_pixels", "max_count", "evidence",
-}  # fmt: skip
-# The type each field must have, and how to say it in an error.
-_FIELD_TYPES: dict[str, tuple[type | tuple[type, ...], str]] = {
-    "wire": (str, "a wire name"),
-    "extra": (str, "a pip extra name"),
-    "file_ids": (str, "a provider name"),
-    "version_pattern": (str, "a regular expression"),
-    "label": (str, "a string"),
-    "thinking_issuer": (str, "a string"),
-    "evidence": (str, "a string"),
-    "error_status": (bool, "true or false"),
-    "min_version": ((int, float), "a number"),
-    "media": (list, "an array of tables ([[...media]])"),
-    "models": (list, "an array of tables ([[...models]])"),
-    "tool_sources": (list, "a list of sources"),
-    "user_sources": (list, "a list of sources"),
-}
-
-
-@dataclass(frozen=True)
-class Cell:
-    """What a target does with one group of media types."""
-
-    media_types: tuple[str, ...]
-    tool_result: str
-    tool_sources: tuple[str, ...] = ("bytes",)
-    user_sources: tuple[str, ...] = ()
-    max_bytes: int | None = None
-    max_edge: int | None = None
-    fit_edge: int | None = None
-    fit_short_edge: int | None = None  # OpenAI tile models scale the short side to 768 px
-    max_pixels: int | None = None
-    #: Most files of this cell's types in one request (Bedrock: 20 images, 5 documents).
-    max_count: int | None = None
-    evidence: str = ""
-
-    @property
-    def accepts_in_user_message(self) -> bool:
-        return bool(self.user_sources)
+_CELL_FIELDS = tuple(CELL_FIELDS)
+_CELL_DEFAULTS = CELL_DEFAULTS
+_LAYOUT = tuple(Layout.model_fields)
 
 
 @dataclass(frozen=True)
@@ -93,6 +62,7 @@ class Capabilities:
     user_after_tool: str
     error_status: bool
     file_ids: str | None
+    #: Labels of the model rows that changed this model's cells or layout, in order.
     rows: tuple[str, ...]
     cells: dict[str, Cell] = field(repr=False)
     #: "required" where the model rejects a replayed function call without a thought signature
@@ -101,6 +71,10 @@ class Capabilities:
     #: Who can verify this model's signed thinking: decoded Thinking records it, and encoders
     #: replay thinking only to the same issuer (Bedrock: per model family, not per provider).
     issuer: str = ""
+    #: The family of token formulas (token_formulas.FAMILIES); None: the conservative one.
+    token_family: str | None = None
+    #: Whether the table names this model (its target's known_models, or a model row).
+    known: bool = False
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -151,8 +125,8 @@ def capabilities(model: str, overrides: dict[str, Any] | None = None) -> Capabil
     target = _target(provider, model)
     if overrides:
         where = f"capabilities= for {provider}"
-        target = _merge_target(target, _validate_target(where, overrides), where)
-        return _resolve(provider, model_id, target)
+        extra = validate(where, overrides, Target, _package().groups)
+        return _resolve(provider, model_id, _merge_target(target, extra, where))
     found = _resolve(provider, model_id, target)
     _resolved[model] = (table, found)
     return found
@@ -161,7 +135,13 @@ def capabilities(model: str, overrides: dict[str, Any] | None = None) -> Capabil
 #: model -> (the table it was resolved from, its capabilities): an agent encodes for the same
 #: model every turn, and resolving walks every row of the target. Keyed by the table object so
 #: that reloading the table (a new TOOLWIRE_CAPABILITIES) never serves a stale answer.
-_resolved: dict[str, tuple[dict[str, Any], Capabilities]] = {}
+_resolved: dict[str, tuple[dict[str, Target], Capabilities]] = {}
+
+
+def is_known(model: str) -> bool:
+    """Whether the table names ``model``: a glob of its target's ``known_models`` or a model
+    row matches it (else it gets its provider's defaults, as a misspelt id would)."""
+    return capabilities(model).known
 
 
 def providers() -> list[str]:
@@ -170,20 +150,28 @@ def providers() -> list[str]:
 
 
 def variants(provider: str) -> list[Capabilities]:
-    """The provider's safe defaults, then each of its model rows applied alone on top of them.
+    """The provider's safe defaults, then each model row that changes cells or layout, applied
+    alone on top of them.
 
     For tables of a whole target (``toolwire matrix``): a row's patterns and ``min_version``
     are not evaluated; its ``model`` is its patterns and its ``rows`` its label.
     """
     target = _target(provider, provider)
-    found = [_resolve(provider, "*", {**target, "models": []})]
-    for row in target.get("models", []):
-        alone = {**row, "match": ["*"], "min_version": None}
-        found.append(_resolve(provider, ", ".join(row["match"]), {**target, "models": [alone]}))
+    found = [_resolve(provider, "*", target.model_copy(update={"models": ()}))]
+    for row in target.models:
+        if shapes(row):
+            alone = row.model_copy(update={"match": ("*",), "min_version": None})
+            one = target.model_copy(update={"models": (alone,)})
+            found.append(_resolve(provider, ", ".join(row.match), one))
     return found
 
 
-def _target(provider: str, model: str) -> dict[str, Any]:
+def target_spec(provider: str) -> Target:
+    """The validated table entry of one target (media-type groups expanded), for the docs."""
+    return _target(provider, provider)
+
+
+def _target(provider: str, model: str) -> Target:
     table = _table()
     if provider not in table:
         raise UnknownModelError(
@@ -193,40 +181,80 @@ def _target(provider: str, model: str) -> dict[str, Any]:
     return table[provider]
 
 
-def _resolve(provider: str, model_id: str, target: dict[str, Any]) -> Capabilities:
-    cells = _cells(target.get("media", []))
-    keys = ("followup", "user_after_tool", "error_status", "thought_signatures", "thinking_issuer")
-    fields = {k: target.get(k) for k in keys}
-    applied = []
-    version = _version(target.get("version_pattern"), model_id)
-    for row in target.get("models", []):
+def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
+    cells: dict[str, Cell] = {}
+    for spec in target.media:
+        _apply(cells, spec, f"targets.{provider}")
+    layout = {k: getattr(target, k) for k in _LAYOUT}
+    applied, named = [], _names(target.known_models, model_id)
+    version = _version(target.version_pattern, model_id)
+    for row in target.models:
         if not _row_matches(row, model_id, version):
             continue
-        applied.append(row.get("label") or ", ".join(row["match"]))
-        cells.update(_cells(row.get("media", [])))
-        fields.update({k: row[k] for k in fields if k in row})
+        named = named or row.match != ("*",)
+        if shapes(row):
+            applied.append(row.label or ", ".join(row.match))
+        for spec in row.media:
+            _apply(cells, spec, f"targets.{provider} row {row.label or ', '.join(row.match)}")
+        layout.update({k: v for k in _LAYOUT if (v := getattr(row, k)) is not None})
     return Capabilities(
         provider=provider,
         model=model_id,
-        wire=target["wire"],
-        extra=target.get("extra", provider),
-        followup=fields["followup"] or "message",
-        user_after_tool=fields["user_after_tool"] or "message",
-        error_status=bool(fields["error_status"]),
-        file_ids=target.get("file_ids"),
+        wire=str(target.wire),
+        extra=target.extra or provider,
+        followup=layout["followup"] or "message",
+        user_after_tool=layout["user_after_tool"] or "message",
+        error_status=bool(layout["error_status"]),
+        file_ids=target.file_ids,
         rows=tuple(applied),
         cells=cells,
-        thought_signatures=fields["thought_signatures"] or "optional",
-        issuer=(fields["thinking_issuer"] or provider).replace("{model}", model_id),
+        thought_signatures=layout["thought_signatures"] or "optional",
+        issuer=(layout["thinking_issuer"] or provider).replace("{model}", model_id),
+        token_family=layout["token_family"],
+        known=named,
     )
 
 
-def _row_matches(row: dict[str, Any], model_id: str, version: float | None) -> bool:
+def shapes(row: Row) -> bool:
+    """Whether a model row changes cells or layout (a row that only names a token family does not)."""
+    return bool(row.media) or any(
+        getattr(row, k) is not None for k in _LAYOUT if k != "token_family"
+    )
+
+
+def _apply(cells: dict[str, Cell], spec: Any, where: str) -> None:
+    """Merge one TOML cell over the cells its types have: only the fields it names (and those
+    it clears) change; its types that end with the same fields share one Cell."""
+    changes = {k: v for k in _CELL_FIELDS if (v := getattr(spec, k)) is not None}
+    changes.update(dict.fromkeys(spec.clear))
+    merged: dict[tuple[Any, ...], list[str]] = {}
+    for media_type in spec.types:
+        base = cells.get(media_type)
+        values = {**(_values(base) if base else _CELL_DEFAULTS), **changes}
+        if "tool_result" not in values:
+            raise CapabilityError(
+                f"{where}: {media_type} has no cell to change yet: name its tool_result "
+                f"(one of {', '.join(MODES)})"
+            )
+        merged.setdefault(tuple(values[k] for k in _CELL_FIELDS), []).append(media_type)
+    for values_key, types in merged.items():
+        cell = Cell(tuple(types), **dict(zip(_CELL_FIELDS, values_key, strict=True)))
+        cells.update(dict.fromkeys(types, cell))
+
+
+def _values(cell: Cell) -> dict[str, Any]:
+    return {k: getattr(cell, k) for k in _CELL_FIELDS}
+
+
+def _names(patterns: tuple[str, ...], model_id: str) -> bool:
     lowered = model_id.lower()
-    if not any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in row["match"]):
+    return any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in patterns)
+
+
+def _row_matches(row: Row, model_id: str, version: float | None) -> bool:
+    if not _names(row.match, model_id):
         return False
-    minimum = row.get("min_version")
-    return minimum is None or (version is not None and version >= minimum)
+    return row.min_version is None or (version is not None and version >= row.min_version)
 
 
 def _version(pattern: str | None, model_id: str) -> float | None:
@@ -236,46 +264,30 @@ def _version(pattern: str | None, model_id: str) -> float | None:
     return float(found.group(1)) if found else None
 
 
-def _cells(raw_cells: list[dict[str, Any]]) -> dict[str, Cell]:
-    cells: dict[str, Cell] = {}
-    for raw in raw_cells:
-        types = tuple(raw["types"])
-        cell = Cell(
-            media_types=types,
-            tool_result=raw["tool_result"],
-            tool_sources=tuple(raw.get("tool_sources", ("bytes",))),
-            user_sources=tuple(raw.get("user_sources", ())),
-            max_bytes=raw.get("max_bytes"),
-            max_edge=raw.get("max_edge"),
-            fit_edge=raw.get("fit_edge"),
-            fit_short_edge=raw.get("fit_short_edge"),
-            max_pixels=raw.get("max_pixels"),
-            max_count=raw.get("max_count"),
-            evidence=raw.get("evidence", ""),
-        )
-        cells.update(dict.fromkeys(types, cell))
-    return cells
-
-
 def with_cell(caps: Capabilities, media_type: str, **changes: Any) -> Capabilities:
     """A copy of ``caps`` with one media type's cell changed (for tests and tools)."""
     cell = caps.cells.get(media_type) or Cell(media_types=(media_type,), tool_result="error")
     return replace(caps, cells={**caps.cells, media_type: replace(cell, **changes)})
 
 
-# --- loading and validation ------------------------------------------------------------------
+# --- loading ---------------------------------------------------------------------------------
 
 
 @cache
-def _table() -> dict[str, dict[str, Any]]:
+def _package() -> Table:
     text = resources.files("toolwire").joinpath("capabilities.toml").read_text("utf-8")
-    table = _validate_table("capabilities.toml", tomllib.loads(text))
+    return load_table("capabilities.toml", tomllib.loads(text))
+
+
+@cache
+def _table() -> dict[str, Target]:
+    table = dict(_package().targets)
     path = os.environ.get("TOOLWIRE_CAPABILITIES")
     if path:
-        for name, target in _load_override_file(path).items():
+        for name, target in _load_override_file(path).targets.items():
             if name in table:
                 table[name] = _merge_target(table[name], target, f"TOOLWIRE_CAPABILITIES={path}")
-            elif "wire" not in target:
+            elif target.wire is None:
                 raise CapabilityError(
                     f"TOOLWIRE_CAPABILITIES={path} targets.{name}: a new target needs 'wire' "
                     f"(one of {', '.join(WIRES)}); known targets: {', '.join(sorted(table))}."
@@ -286,7 +298,7 @@ def _table() -> dict[str, dict[str, Any]]:
     return table
 
 
-def _load_override_file(path: str) -> dict[str, dict[str, Any]]:
+def _load_override_file(path: str) -> Table:
     try:
         with open(path, "rb") as fh:
             data = tomllib.load(fh)
@@ -294,106 +306,22 @@ def _load_override_file(path: str) -> dict[str, dict[str, Any]]:
         raise CapabilityError(f"TOOLWIRE_CAPABILITIES={path}: cannot read ({exc})") from exc
     except tomllib.TOMLDecodeError as exc:
         raise CapabilityError(f"TOOLWIRE_CAPABILITIES={path}: invalid TOML ({exc})") from exc
-    return _validate_table(path, data, partial=True)
+    return load_table(f"TOOLWIRE_CAPABILITIES={path}", data, _package().groups)
 
 
-def _merge_target(base: dict[str, Any], extra: dict[str, Any], label: str) -> dict[str, Any]:
-    """Override fields replace; the override's cells become a row matching every model, placed
-    after the package's rows (last match wins), followed by the override's own rows.
+def _merge_target(base: Target, extra: Target, label: str) -> Target:
+    """Override fields replace; the override's cells (whole cells, as a target's are) and its
+    layout fields become a row matching every model, placed after the package's rows (last
+    match wins), followed by the override's own rows.
 
     Without that row, a package row matching the model (Gemini >= 3, Claude on Bedrock) would
     be applied after the override's cells and silently undo them.
     """
-    merged = {**base, **{k: v for k, v in extra.items() if k not in ("media", "models")}}
-    catch_all = {k: extra[k] for k in _ROW_KEYS & extra.keys() if k != "label"}
-    if catch_all:
-        catch_all.update(label=f"override ({label})", match=["*"])
-    merged["models"] = [*base.get("models", []), *([catch_all] if catch_all else [])]
-    merged["models"].extend(extra.get("models", []))
-    return merged
-
-
-def _validate_table(where: str, data: dict[str, Any], partial: bool = False) -> dict[str, Any]:
-    targets = data.get("targets")
-    unknown = sorted(set(data) - {"targets"})
-    if unknown or not isinstance(targets, dict):
-        found = f"found {', '.join(unknown)}" if unknown else "found none"
-        raise CapabilityError(f"{where}: expected only [targets.NAME] tables, {found}")
-    return {
-        name: _validate_target(f"{where} targets.{name}", t, partial) for name, t in targets.items()
-    }
-
-
-def _validate_target(where: str, target: Any, partial: bool = True) -> dict[str, Any]:
-    _check_keys(where, target, _TARGET_KEYS)
-    if not partial and "wire" not in target:
-        raise CapabilityError(f"{where}: missing 'wire'")
-    _check_choice(where, "wire", target.get("wire"), tuple(WIRES))
-    pattern = target.get("version_pattern")
-    if pattern is not None:
-        try:
-            groups = re.compile(pattern).groups
-        except re.error as exc:
-            raise CapabilityError(f"{where}: version_pattern is not a regex ({exc})") from exc
-        if groups < 1:
-            raise CapabilityError(f"{where}: version_pattern needs a group around the version")
-    for key in ("followup", "user_after_tool"):
-        _check_choice(where, key, target.get(key), PLACEMENTS)
-    _check_choice(where, "thought_signatures", target.get("thought_signatures"), SIGNATURES)
-    for i, cell in enumerate(target.get("media", [])):
-        _validate_cell(f"{where} media[{i}]", cell)
-    for i, row in enumerate(target.get("models", [])):
-        _validate_row(f"{where} models[{i}]", row)
-    return dict(target)
-
-
-def _validate_row(where: str, row: Any) -> None:
-    _check_keys(where, row, _ROW_KEYS)
-    match = row.get("match")
-    if not isinstance(match, list) or not match or not all(isinstance(m, str) for m in match):
-        raise CapabilityError(f"{where}: 'match' must be a non-empty list of glob patterns")
-    for key in ("followup", "user_after_tool"):
-        _check_choice(where, key, row.get(key), PLACEMENTS)
-    _check_choice(where, "thought_signatures", row.get("thought_signatures"), SIGNATURES)
-    for i, cell in enumerate(row.get("media", [])):
-        _validate_cell(f"{where} media[{i}]", cell)
-
-
-def _validate_cell(where: str, cell: Any) -> None:
-    _check_keys(where, cell, _CELL_KEYS)
-    types = cell.get("types")
-    if not isinstance(types, list) or not types or not all(isinstance(t, str) for t in types):
-        raise CapabilityError(f"{where}: 'types' must be a non-empty list of media types")
-    if "tool_result" not in cell:
-        raise CapabilityError(f"{where}: missing 'tool_result' (one of {', '.join(MODES)})")
-    _check_choice(where, "tool_result", cell["tool_result"], MODES)
-    for key in ("tool_sources", "user_sources"):
-        for source in cell.get(key, []):
-            _check_choice(where, key, source, SOURCES)
-    for key in ("max_bytes", "max_edge", "fit_edge", "fit_short_edge", "max_pixels", "max_count"):
-        value = cell.get(key)
-        if value is not None and (type(value) is not int or value <= 0):
-            raise CapabilityError(f"{where}: '{key}' must be a positive integer, not {value!r}")
-
-
-def _check_keys(where: str, value: Any, allowed: set[str]) -> None:
-    if not isinstance(value, dict):
-        raise CapabilityError(f"{where}: expected a table, found {type(value).__name__}")
-    for key, item in value.items():
-        if key not in allowed:
-            raise CapabilityError(f"{where}: unknown key {key!r}.{suggest(key, allowed)}")
-        if key in _FIELD_TYPES:
-            _check_type(where, key, item)
-
-
-def _check_type(where: str, key: str, value: Any) -> None:
-    expected, wording = _FIELD_TYPES[key]
-    if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
-        raise CapabilityError(f"{where}: '{key}' must be {wording}, not {value!r}")
-
-
-def _check_choice(where: str, key: str, value: Any, choices: tuple[str, ...]) -> None:
-    if value is not None and value not in choices:
-        raise CapabilityError(
-            f"{where}: {key} = {value!r} is not one of {', '.join(choices)}.{suggest(str(value), choices)}"
-        )
+    fields = {k: getattr(extra, k) for k in extra.model_fields_set - {"media", "models"}}
+    layout = {k: getattr(extra, k) for k in _LAYOUT if getattr(extra, k) is not None}
+    rows = list(base.models)
+    if extra.media or layout:
+        whole = tuple(whole_cell(spec) for spec in extra.media)
+        rows.append(Row(label=f"override ({label})", match=("*",), media=whole, **layout))
+    rows.extend(extra.models)
+    return base.model_copy(update={**fields, "models": tuple(rows)})

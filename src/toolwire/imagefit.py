@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import headers
-from .capability import Cell
+from .capability_schema import FILE_LIMITS, Cell
 from .content import File
 from .errors import MissingDependencyError
 from .token_measures import shown_size
@@ -73,7 +73,7 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    limits = (cell.max_bytes, cell.max_edge, cell.fit_edge, cell.fit_short_edge, cell.max_pixels)
+    limits = tuple(getattr(cell, k) for k in FILE_LIMITS)
     if file.kind != "image" or not file.source.is_local or not any(limits):
         return file, None
     data = file.read()

@@ -1,10 +1,10 @@
-"""The providers' published token formulas for media, and the table that picks one per model.
+"""The providers' published token formulas for media, one family of rules per group of models.
 
 Every rule is a frozen value whose constants come from the provider's documentation (cited
-per rule); ``FAMILIES`` maps ``provider:model-id`` glob patterns to a family of rules. Rows
-apply in order and the last matching row wins, as in capabilities.toml; a row with
-``min_version`` also needs the version parsed by its ``version_pattern`` to be at least that.
-Models no row matches get ``CONSERVATIVE``: the largest of the capped image formulas.
+per rule); ``FAMILIES`` names the families. Which family counts a model is a column of the
+capability table (``token_family`` on a target or a model row of capabilities.toml, matched
+like every other row); models it names none for get ``CONSERVATIVE``: the largest of the
+capped image formulas.
 
 PDFs that declare no text are charged ``_PDF_TEXT`` = 1,500 text tokens a page on the
 Anthropic and OpenAI families, on top of each page as an image: Anthropic's "PDF support" doc
@@ -18,11 +18,11 @@ was reached (``"85 + 170 x 4 tiles at 768x576"``), for ``toolwire tokens``.
 
 from __future__ import annotations
 
-import fnmatch
 import math
-import re
 from dataclasses import dataclass
-from functools import cache
+
+from .capability import capabilities
+from .errors import CapabilityError, suggest
 
 #: A PDF page as an image, for the formulas that charge each page as one: US Letter at 150 dpi.
 PAGE_PX = (1275, 1650)
@@ -163,21 +163,14 @@ class Family:
     a ``PAGE_PX`` image through ``image`` (Anthropic, OpenAI)."""
 
     name: str
-    match: tuple[str, ...]
     image: ImageRule
     pdf_page: int = 0
     pdf_text_per_page: int = 0
     audio_per_second: float = 32.0
     video_per_second: float = 263.0
-    version_pattern: str | None = None
-    min_version: float | None = None
     evidence: str = ""
 
 
-_OPENAI = ("openai:{}", "openai-chat:{}", "openrouter:openai/{}")
-_GEMINI = ("google:*gemini-*", "google-vertex:*gemini-*", "openrouter:google/gemini-*")
-_GEMINI_VERSION = r"(?:^|/)gemini-(\d{1,2}(?:\.\d+)?)(?:-|$)"
-_GPT_VERSION = r"(?:^|/)gpt-(\d{1,2}(?:\.\d+)?)(?:-|$)"
 #: Text tokens per page of a PDF that declares no text: the lower bound of Anthropic's
 #: documented 1,500-3,000 (PDF support; see the module docstring for why the lower bound).
 _PDF_TEXT = 1500
@@ -185,51 +178,40 @@ _PDF_TEXT = 1500
 _AUDIO = 32.0
 
 
-def _openai(*models: str) -> tuple[str, ...]:
-    return tuple(p.format(m) for m in models for p in _OPENAI)
-
-
 CONSERVATIVE = Family(
     name="unknown model (conservative)",
-    match=("*",),
     image=LargestOf((AreaImages(), TileImages(85, 170), FlatImages())),
     pdf_text_per_page=_PDF_TEXT,
     evidence="no published formula: the largest of the capped image formulas, Gemini's rates",
 )
 
-FAMILIES: tuple[Family, ...] = (
+_RULES = (
     Family(
         "anthropic",
-        ("anthropic:*", "bedrock:*anthropic.claude*", "openrouter:anthropic/*"),
         AreaImages(),
         pdf_text_per_page=_PDF_TEXT,
         evidence="Anthropic docs: Vision (image costs), PDF support (text plus each page as an image)",
     ),
     Family(
         "openai gpt-4o/4.1",
-        _openai("gpt-4o*", "chatgpt-4o*", "gpt-4.1*", "gpt-4.5*", "gpt-4-turbo*"),
         TileImages(85, 170),
         pdf_text_per_page=_PDF_TEXT,
         evidence="OpenAI docs: Images and vision, calculating costs (85/170)",
     ),
-    Family("openai gpt-4o-mini", _openai("gpt-4o-mini*"), TileImages(2833, 5667), pdf_text_per_page=_PDF_TEXT),
-    Family("openai o1/o3", _openai("o1*", "o3*"), TileImages(75, 150), pdf_text_per_page=_PDF_TEXT),
-    Family("openai gpt-5", _openai("gpt-5*"), TileImages(70, 140), pdf_text_per_page=_PDF_TEXT),
-    Family("openai computer-use", _openai("computer-use-preview*"), TileImages(65, 129), pdf_text_per_page=_PDF_TEXT),
-    Family("openai patches 1.62", _openai("gpt-4.1-mini*", "gpt-5-mini*"), PatchImages(1.62), pdf_text_per_page=_PDF_TEXT),
-    Family("openai patches 2.46", _openai("gpt-4.1-nano*", "gpt-5-nano*"), PatchImages(2.46), pdf_text_per_page=_PDF_TEXT),
-    Family("openai patches 1.72", _openai("o4-mini*"), PatchImages(1.72), pdf_text_per_page=_PDF_TEXT),
+    Family("openai gpt-4o-mini", TileImages(2833, 5667), pdf_text_per_page=_PDF_TEXT),
+    Family("openai o1/o3", TileImages(75, 150), pdf_text_per_page=_PDF_TEXT),
+    Family("openai gpt-5", TileImages(70, 140), pdf_text_per_page=_PDF_TEXT),
+    Family("openai computer-use", TileImages(65, 129), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 1.62", PatchImages(1.62), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 2.46", PatchImages(2.46), pdf_text_per_page=_PDF_TEXT),
+    Family("openai patches 1.72", PatchImages(1.72), pdf_text_per_page=_PDF_TEXT),
     Family(
         "openai gpt-5.2+",
-        _openai("gpt-*"),
         PatchImages(1.2),
         pdf_text_per_page=_PDF_TEXT,
-        version_pattern=_GPT_VERSION,
-        min_version=5.2,
     ),
     Family(
         "gemini <= 2.5",
-        _GEMINI,
         GeminiTiles(),
         pdf_page=258,
         audio_per_second=32.0,
@@ -238,34 +220,28 @@ FAMILIES: tuple[Family, ...] = (
     ),
     Family(
         "gemini 3",
-        _GEMINI,
         FlatImages(),
         pdf_page=560,
         audio_per_second=32.0,
         video_per_second=70.0 + _AUDIO,
-        version_pattern=_GEMINI_VERSION,
-        min_version=3,
         evidence="Gemini docs: Media resolution (images 1120, PDF pages 560, video 70 per frame at 1 fps) + 32/s audio",
     ),
 )  # fmt: skip
 
 
+#: Family name -> its rules; capabilities.toml names a family per model (``token_family``).
+FAMILIES: dict[str, Family] = {f.name: f for f in _RULES}
+
+
 def family(model: str) -> Family:
-    """The family whose formulas apply to ``model`` ('provider:model-id'); the last matching
-    row wins, and models no row matches get ``CONSERVATIVE``."""
-    return _family(model.lower())
-
-
-@cache
-def _family(model: str) -> Family:
-    found = CONSERVATIVE
-    model_id = model.partition(":")[2]
-    for row in FAMILIES:
-        if not any(fnmatch.fnmatchcase(model, pattern) for pattern in row.match):
-            continue
-        if row.min_version is not None:
-            version = re.search(row.version_pattern or "", model_id)
-            if version is None or float(version.group(1)) < row.min_version:
-                continue
-        found = row
-    return found
+    """The family whose formulas apply to ``model`` ('provider:model-id'): the table's
+    ``token_family`` for it, or ``CONSERVATIVE`` when it names none."""
+    name = capabilities(model).token_family
+    if name is None:
+        return CONSERVATIVE
+    if name not in FAMILIES:
+        raise CapabilityError(
+            f"token_family {name!r} for {model!r} is not one of {', '.join(FAMILIES)}."
+            f"{suggest(name, FAMILIES)}"
+        )
+    return FAMILIES[name]

@@ -8,11 +8,13 @@ with a ``TOOLWIRE_CAPABILITIES`` override set it refuses, so one table always gi
 from __future__ import annotations
 
 import os
-import tomllib
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..errors import CapabilityError
+
+if TYPE_CHECKING:
+    from ..capability import Capabilities
+    from ..capability_schema import Cell, Row
 
 #: The regeneration command, named in the page and in the drift test's failure message.
 COMMAND = "toolwire matrix --markdown > docs/capabilities.md"
@@ -49,7 +51,9 @@ Positions in a tool result:
 
 Sources: `bytes` (inline, a path, a stored blob), `url` (http/https), `s3`, `gcs`, `file_id`
 (a file uploaded to that provider). Model rows apply in file order on top of a target's
-defaults; for each media type the last matching row wins. A model the table does not know
+defaults, field by field: a row changes only the fields it names, and for each field the last
+matching row wins; each row below is shown applied alone on the defaults. Rows that only pick
+the token formulas (`token_family`) are not shown. A model the table does not know
 gets its provider's defaults, the safe choice. Change any cell for your own models with
 `encode(..., capabilities=...)` or a TOML file named by `TOOLWIRE_CAPABILITIES`.
 
@@ -67,10 +71,10 @@ def markdown() -> str:
             "the page documents the package's own table, but TOOLWIRE_CAPABILITIES="
             f"{os.environ['TOOLWIRE_CAPABILITIES']} changes it: unset it and run `{COMMAND}` again."
         )
-    text = resources.files("toolwire").joinpath("capabilities.toml").read_text("utf-8")
-    targets: dict[str, Any] = tomllib.loads(text)["targets"]
+    from ..capability import providers
+
     parts = [_HEADER.format(command=COMMAND), _overview()]
-    parts += [_target(name, targets[name]) for name in sorted(targets)]
+    parts += [_target(name) for name in providers()]
     return "\n".join(parts)
 
 
@@ -94,66 +98,79 @@ def _overview() -> str:
     return "\n".join(lines) + "\n"
 
 
-def _target(name: str, target: dict[str, Any]) -> str:
+def _target(name: str) -> str:
+    from ..capability import shapes, target_spec, variants
+
+    target, found = target_spec(name), variants(name)
     facts = [
-        f"wire `{target['wire']}`",
-        f"install `toolwire[{target.get('extra', name)}]`",
-        f"fallback files go {_PLACEMENTS[target.get('followup', 'message')]}",
-        f"error flag on tool results: {'yes' if target.get('error_status') else 'no'}",
+        f"wire `{target.wire}`",
+        f"install `toolwire[{target.extra or name}]`",
+        f"fallback files go {_PLACEMENTS[target.followup or 'message']}",
+        f"error flag on tool results: {'yes' if target.error_status else 'no'}",
     ]
-    if target.get("file_ids"):
-        facts.append(f"takes file ids uploaded to `{target['file_ids']}`")
+    if target.file_ids:
+        facts.append(f"takes file ids uploaded to `{target.file_ids}`")
     parts = [f"## {name}\n", "; ".join(facts) + ".\n", "### Defaults (any model)\n"]
-    parts.append(_cells(target.get("media", [])))
-    for row in target.get("models", []):
-        parts += [_row_heading(row), _cells(row.get("media", []))]
+    parts.append(_cells(_distinct(found[0], [t for c in target.media for t in c.types])))  # type: ignore[attr-defined]
+    for row, caps in zip([r for r in target.models if shapes(r)], found[1:], strict=True):
+        types = [t for c in row.media for t in c.types]  # type: ignore[attr-defined]
+        parts += [_row_heading(row), _cells(_distinct(caps, types))]
     return "\n".join(parts)
 
 
-def _row_heading(row: dict[str, Any]) -> str:
-    label = row.get("label") or ", ".join(row["match"])
-    patterns = ", ".join(f"`{p}`" for p in row["match"])
-    since = f", version {row['min_version']} or later" if "min_version" in row else ""
+def _distinct(caps: Capabilities, types: list[str]) -> list[Cell]:
+    """The cells of ``types`` in ``caps``, each once, in order."""
+    cells: dict[int, Cell] = {}
+    for media_type in types:
+        cell = caps.cells[media_type]
+        cells.setdefault(id(cell), cell)
+    return list(cells.values())
+
+
+def _row_heading(row: Row) -> str:
+    label = row.label or ", ".join(row.match)
+    patterns = ", ".join(f"`{p}`" for p in row.match)
+    since = f", version {row.min_version:g} or later" if row.min_version is not None else ""
     keys = ("followup", "user_after_tool", "error_status", "thought_signatures")
-    changed = [f"{k} `{str(row[k]).lower()}`" for k in keys if k in row]
+    changed = [f"{k} `{str(getattr(row, k)).lower()}`" for k in keys if getattr(row, k) is not None]
     extra = f" Also sets {', '.join(changed)}." if changed else ""
     return f"### Row: {label}\n\nModels matching {patterns}{since}.{extra}\n"
 
 
-def _cells(cells: list[dict[str, Any]]) -> str:
+def _cells(cells: list[Cell]) -> str:
     head = ["media types", "in a tool result", "tool-result sources", "user message sources"]
     lines = [_row([*head, "limits", "evidence"]), _row(["---"] * 6)]
     for cell in cells:
-        in_result = cell["tool_result"] in ("native", "sibling")
+        in_result = cell.tool_result in ("native", "sibling")
         lines.append(
             _row(
                 [
-                    ", ".join(cell["types"]),
-                    _MODES[cell["tool_result"]],
-                    ", ".join(cell.get("tool_sources", ["bytes"])) if in_result else "-",
-                    ", ".join(cell.get("user_sources", [])) or "none",
+                    ", ".join(cell.media_types),
+                    _MODES[cell.tool_result],
+                    ", ".join(cell.tool_sources) if in_result else "-",
+                    ", ".join(cell.user_sources) or "none",
                     _limits(cell),
-                    cell["evidence"],
+                    cell.evidence,
                 ]
             )
         )
     return "\n".join(lines) + "\n"
 
 
-def _limits(cell: dict[str, Any]) -> str:
+def _limits(cell: Cell) -> str:
     found = []
-    if "max_bytes" in cell:
-        found.append(f"at most {cell['max_bytes'] / 1048576:g} MiB")
-    if "max_edge" in cell:
-        found.append(f"at most {cell['max_edge']} px a side")
-    if "max_pixels" in cell:
-        found.append(f"at most {cell['max_pixels']:,} px")
-    if "fit_edge" in cell:
-        found.append(f"fitted to {cell['fit_edge']} px")
-    if "fit_short_edge" in cell:
-        found.append(f"short side {cell['fit_short_edge']} px")
-    if "max_count" in cell:
-        found.append(f"{cell['max_count']} per request")
+    if cell.max_bytes:
+        found.append(f"at most {cell.max_bytes / 1048576:g} MiB")
+    if cell.max_edge:
+        found.append(f"at most {cell.max_edge} px a side")
+    if cell.max_pixels:
+        found.append(f"at most {cell.max_pixels:,} px")
+    if cell.fit_edge:
+        found.append(f"fitted to {cell.fit_edge} px")
+    if cell.fit_short_edge:
+        found.append(f"short side {cell.fit_short_edge} px")
+    if cell.max_count:
+        found.append(f"{cell.max_count} per request")
     return "; ".join(found) or "-"
 
 

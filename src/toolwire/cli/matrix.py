@@ -28,7 +28,6 @@ KINDS = {
     "video": "video/mp4",
 }
 LETTERS = {"native": "N", "sibling": "S", "fallback": "F", "error": "E"}
-_LIMITS = ("max_bytes", "max_edge", "fit_edge", "fit_short_edge", "max_pixels", "max_count")
 _IN_RESULT = ("native", "sibling")  # the modes whose tool_sources matter
 
 
@@ -86,13 +85,15 @@ def grid_row(caps: Capabilities) -> dict[str, Any]:
 
 def model_rows(caps: Capabilities) -> list[dict[str, Any]]:
     """One line per media type the model's table knows, with the rows applied."""
+    from ..capability_schema import LIMITS
+
     return [
         {
             "media_type": media_type,
             "tool_result": cell.tool_result,
             "tool_sources": list(cell.tool_sources) if cell.tool_result in _IN_RESULT else [],
             "user_sources": list(cell.user_sources),
-            "limits": {k: getattr(cell, k) for k in _LIMITS if getattr(cell, k) is not None},
+            "limits": {k: getattr(cell, k) for k in LIMITS if getattr(cell, k) is not None},
             "evidence": cell.evidence,
             "rows": list(caps.rows),
         }

@@ -107,14 +107,14 @@ def cli_message(exc: Exception) -> str:
 
 
 def notice_defaults(model: str) -> None:
-    """Say on stderr when no model row of the capability table matches MODEL: it then gets
-    its provider's defaults, which a misspelt model id would get silently."""
+    """Say on stderr when the capability table does not name MODEL (no known_models glob or
+    model row matches): it then gets its provider's defaults, as a misspelt model id would."""
     import toolwire as tw
 
     from .matrix import KINDS
 
     caps = tw.capabilities(model)
-    if caps.rows:
+    if caps.known:
         return
     cells = {kind: caps.cell(media_type) for kind, media_type in KINDS.items()}
     got = ", ".join(f"{k} {c.tool_result if c else 'error'}" for k, c in cells.items())

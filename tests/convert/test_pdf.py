@@ -138,3 +138,42 @@ def test_a_pdf_bomb_stops_the_worker_at_its_memory_limit_not_the_caller(small_wo
     bomb = File.from_bytes(pdf_bomb(), "application/pdf", "bomb.pdf")
     with pytest.raises(ResourceLimitError, match="bomb.pdf could not be read as PDF"):
         convert(bomb, VISION)
+
+
+def test_text_past_the_character_cap_is_left_out_once_the_budgets_pages_are_rendered(
+    monkeypatch,
+):
+    from toolwire.readers import limits
+
+    monkeypatch.setattr(limits, "MAX_TEXT_CHARS", 30)  # the worker gets the caller's caps
+    pdf = File.from_bytes(files.pdf([f"Words of page {n}" for n in range(1, 6)]), name="long.pdf")
+    conversion = convert(pdf, VISION, pages=1)
+    assert conversion is not None
+    layer = texts(conversion)[-1]
+    assert "Words of page 2" in layer and "Words of page 3" not in layer
+    assert layer.endswith("(pages 3-5 left out: the text layer is over 30 characters)")
+
+
+def test_pages_past_the_drawing_object_budget_are_left_out(monkeypatch):
+    from toolwire.readers import pdf as pdf_reader
+
+    saved = isolation.settings()
+    isolation.configure(enabled=False)  # the budget is a module constant, not a sent cap
+    monkeypatch.setattr(pdf_reader, "MAX_PDF_OBJECTS_PER_READ", 5)
+    pdf = File.from_bytes(files.pdf(["a\nb", "c\nd", "e\nf"]), name="busy.pdf")
+    try:
+        conversion = convert(pdf, TEXT_ONLY)
+    finally:
+        isolation.configure(**dataclasses.asdict(saved))
+    assert conversion is not None
+    assert texts(conversion)[-1].endswith(
+        "(pages 2-3 left out: they draw more than 5 objects, the most one conversion reads)"
+    )
+
+
+def test_a_pdf_whose_stream_inflates_past_read_files_limit_is_refused_unrendered():
+    from readers.hostile_files import pdf_inflating_stream
+
+    bomb = File.from_bytes(pdf_inflating_stream(300 * MB), "application/pdf", "zip.pdf")
+    with pytest.raises(InvalidFileError, match="zip.pdf: a stream at byte .* inflates to more"):
+        convert(bomb, VISION)

@@ -5,8 +5,12 @@ For a target that takes images, the first ``budget`` pages are rendered with pyp
 then fits them to the target), each preceded by the label ``Page k of N``; one Text then
 gives the text layer of every page (``--- Page k ---`` sections), the pages beyond the budget
 included, with a note saying which pages were not rendered. For a text-only target the text
-layer alone. A page that draws something but has no text layer (a scan) says so. The text
-stops at ``limits.MAX_TEXT_CHARS`` characters, saying where.
+layer alone. A page that draws something but has no text layer (a scan) says so.
+
+read_file's PDF defences apply: every zlib stream is checked before pdfium sees the file
+(``check_streams``), and pages stop at its drawing-object budget; the text stops at
+``limits.MAX_TEXT_CHARS`` characters once the budget's pages are rendered. Both say which
+pages were left out.
 """
 
 from __future__ import annotations
@@ -18,8 +22,17 @@ from ..content import File, Text
 from ..headers import human_size
 from ..messages import ContentOutput
 from ..readers import limits
+from ..readers import pdf as pdf_reader
 from ..readers.common import header, plural
-from ..readers.pdf import _LOCK, _document, _draws_something, _page_text, _pdfium
+from ..readers.pdf import (
+    _LOCK,
+    _document,
+    _draws_something,
+    _object_count,
+    _page_text,
+    _pdfium,
+    check_streams,
+)
 from .images import encode, output_format, renamed
 from .jobs import ConvertJob, Outcome, reply
 
@@ -27,7 +40,7 @@ from .jobs import ConvertJob, Outcome, reply
 @dataclass(frozen=True)
 class _Page:
     number: int
-    text: str | None  # None: beyond the text cap, not extracted
+    text: str
     scanned: bool
     image: File | None
 
@@ -35,37 +48,52 @@ class _Page:
 def pdf_pages(job: ConvertJob) -> ContentOutput:
     """Page images (up to ``job.budget``) and the text layer of every page."""
     fmt = output_format(job.image_types, photo=False) if job.budget else None
+    check_streams(job.data, job.name)
     pdfium = _pdfium()
     with _LOCK, _document(pdfium, job.data, job.name) as pdf:
         count = len(pdf)
-        pages = []
-        chars = 0
-        for index in range(count):
-            pages.append(_page(pdf, index, count, job, fmt, chars <= limits.MAX_TEXT_CHARS))
-            chars += len(pages[-1].text or "")
+        pages, left_out = _read(pdf, count, job, fmt)
     rendered = [page for page in pages if page.image is not None]
     parts: list[Text | File] = [Text(text=_header(job, count, len(rendered)))]
     for page in rendered:
         assert page.image is not None
         parts += [Text(text=f"Page {page.number} of {count}"), page.image]
-    parts.append(Text(text=_text_layer(job.name, pages, bool(rendered))))
+    parts.append(Text(text=_text_layer(job.name, pages, bool(rendered), left_out)))
     return reply(Outcome(tuple(parts), *_what(pages, count, rendered, fmt)))
 
 
-def _page(
-    pdf: Any, index: int, count: int, job: ConvertJob, fmt: str | None, read_text: bool
-) -> _Page:
-    if not read_text and index >= job.budget:
-        return _Page(index + 1, None, False, None)
-    page = pdf[index]
-    try:
-        text = _page_text(page) if read_text else None
-        scanned = read_text and not text and _draws_something(page)
-        image = None
-        if fmt is not None and index < job.budget:
-            image = _render(page, index, count, job.name, fmt)
-    finally:
-        page.close()
+def _read(pdf: Any, count: int, job: ConvertJob, fmt: str | None) -> tuple[list[_Page], str]:
+    """The pages read, and a note on those left out: past ``MAX_TEXT_CHARS`` of text (once
+    the budget's pages are rendered), or past read_file's drawing-object budget."""
+    pages: list[_Page] = []
+    chars = objects = 0
+    for index in range(count):
+        page = pdf[index]
+        try:
+            objects += _object_count(page)
+            if objects > pdf_reader.MAX_PDF_OBJECTS_PER_READ:
+                return pages, (
+                    f"(pages {index + 1}-{count} left out: they draw more than "
+                    f"{pdf_reader.MAX_PDF_OBJECTS_PER_READ:,} objects, the most one conversion reads)"
+                )
+            pages.append(_page(page, index, count, job, fmt))
+        finally:
+            page.close()
+        chars += len(pages[-1].text)
+        if chars > limits.MAX_TEXT_CHARS and index + 1 >= job.budget and index + 1 < count:
+            return pages, (
+                f"(pages {index + 2}-{count} left out: the text layer is over "
+                f"{limits.MAX_TEXT_CHARS:,} characters)"
+            )
+    return pages, ""
+
+
+def _page(page: Any, index: int, count: int, job: ConvertJob, fmt: str | None) -> _Page:
+    text = _page_text(page)
+    scanned = not text and _draws_something(page)
+    image = None
+    if fmt is not None and index < job.budget:
+        image = _render(page, index, count, job.name, fmt)
     return _Page(index + 1, text, scanned, image)
 
 
@@ -92,22 +120,12 @@ def _header(job: ConvertJob, count: int, rendered: int) -> str:
     return text + ". The text layer of every page follows them."
 
 
-def _text_layer(name: str, pages: list[_Page], images: bool) -> str:
+def _text_layer(name: str, pages: list[_Page], images: bool, left_out: str) -> str:
     sections = [f"Text layer of {name}:"]
-    chars = 0
     for page in pages:
-        body = page.text
-        if chars > limits.MAX_TEXT_CHARS:
-            sections.append(
-                f"(text after page {page.number - 1} left out: the text layer is over "
-                f"{limits.MAX_TEXT_CHARS:,} characters)"
-            )
-            break
-        if not body:
-            body = _no_text(page, images)
-        chars += len(body)
+        body = page.text or _no_text(page, images)
         sections.append(f"--- Page {page.number} ---\n{body}")
-    return "\n\n".join(sections)
+    return "\n\n".join([*sections, left_out] if left_out else sections)
 
 
 def _no_text(page: _Page, images: bool) -> str:

@@ -83,7 +83,7 @@ def long_session(turns: int = 200, images: int = 100) -> list[Any]:
         call = ToolCall(id=f"c{index}", name="screenshot", arguments={"n": index})
         messages.append(Assistant([Text(text=f"Step {index}."), call]))
         if index % (turns // images) == 0:
-            value: Any = [f"frame {index}", png(1600, 1000, seed=index)]
+            value: Any = [f"frame {index}", png(1200, 800, seed=index)]
         else:
             value = {"status": "unchanged", "step": index}
         messages.append(ToolResult.of(call.id, call.name, value))

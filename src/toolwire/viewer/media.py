@@ -78,8 +78,8 @@ def _picture(data: bytes, media_type: str) -> Picture | str:
                 return Picture(data_url(media_type, data), *size, *size)
             image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
             alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-            shown = ImageOps.exif_transpose(image.convert("RGBA" if alpha else "RGB"))
-            shown.thumbnail((THUMB_EDGE, THUMB_EDGE))
+            image.thumbnail((THUMB_EDGE, THUMB_EDGE))
+            shown = ImageOps.exif_transpose(image).convert("RGBA" if alpha else "RGB")
             out = io.BytesIO()
             shown.save(out, "PNG" if alpha else "JPEG", quality=85)
     except Exception as exc:  # a hostile or unknown image must not stop the page

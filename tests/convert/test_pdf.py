@@ -177,3 +177,21 @@ def test_a_pdf_whose_stream_inflates_past_read_files_limit_is_refused_unrendered
     bomb = File.from_bytes(pdf_inflating_stream(300 * MB), "application/pdf", "zip.pdf")
     with pytest.raises(InvalidFileError, match="zip.pdf: a stream at byte .* inflates to more"):
         convert(bomb, VISION)
+
+
+def test_pages_without_colour_are_greyscale_pngs_and_coloured_pages_keep_their_colour():
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    sheet = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    sheet.drawString(72, 720, "Black text only")
+    sheet.showPage()
+    sheet.setFillColorRGB(1, 0, 0)
+    sheet.rect(72, 72, 200, 200, fill=1)
+    sheet.showPage()
+    sheet.save()
+    conversion = convert(File.from_bytes(buffer.getvalue(), name="mixed.pdf"), VISION)
+    assert conversion is not None
+    modes = [Image.open(io.BytesIO(p.read())).mode for p in images(conversion)]
+    assert modes == ["L", "RGB"]

@@ -16,7 +16,7 @@ pages were left out.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..content import File, Text
 from ..headers import human_size
@@ -35,6 +35,9 @@ from ..readers.pdf import (
 )
 from .images import encode, output_format, renamed
 from .jobs import ConvertJob, Outcome, reply
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
 
 
 @dataclass(frozen=True)
@@ -102,11 +105,24 @@ def _render(page: Any, index: int, count: int, name: str, fmt: str) -> File:
     scale = min(limits.PDF_RENDER_DPI / 72, limits.PDF_RENDER_MAX_SIDE / max(width, height, 1.0))
     bitmap = page.render(scale=scale)
     try:
-        data, media_type = encode(bitmap.to_pil(), fmt)
+        data, media_type = encode(_grey_if_colourless(bitmap.to_pil()), fmt)
     finally:
         bitmap.close()
     image = File.from_bytes(data, media_type, renamed(name, fmt, f"-p{index + 1}"))
     return image.model_copy(update={"text": f"Page {index + 1} of {count} of {name}"})
+
+
+def _grey_if_colourless(image: Image) -> Image:
+    """The page as greyscale when it has no colour (most text pages): a PNG of it encodes
+    about three times faster and is half the size, with the same pixels."""
+    from PIL import ImageChops
+
+    if image.mode != "RGB":
+        return image
+    red, green, blue = image.split()
+    if ImageChops.difference(red, green).getbbox() or ImageChops.difference(green, blue).getbbox():
+        return image
+    return image.convert("L")
 
 
 def _header(job: ConvertJob, count: int, rendered: int) -> str:

@@ -1,0 +1,196 @@
+"""Benchmark what on_unsupported="convert" costs: per PDF page and per video frame, cold and
+memoised, as ratios against a baseline measured in the same run.
+
+1. PDF → page images + text layer (toolwire.convert, in the read worker) for a 20-page PDF
+   made here with reportlab, against pypdfium2 alone in this process (open, render every page
+   at the same scale, extract its text; no encoding, no worker).
+2. Video → 8 evenly spaced JPEG frames from a 10 s 640x360 H.264 video made here with PyAV,
+   against PyAV alone in this process (seek to and decode the same 8 frames; no encoding,
+   no worker).
+3. Memoised: the same conversion again (a lookup in the per-content memo), per call.
+
+Cold runs clear the memo first; the read worker is started before timing (its start is
+printed apart). Run: .venv/bin/python bench/convert.py [--repeat N]. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import time
+import wave
+from collections.abc import Callable
+from fractions import Fraction
+
+PAGES = 20
+FRAMES = 8
+SECONDS = 10
+FPS = 25
+SIZE = (640, 360)
+DPI = 150
+
+
+def make_pdf(pages: int = PAGES) -> bytes:
+    """A text PDF: a title and 40 lines per page."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    sheet = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    for number in range(1, pages + 1):
+        sheet.setFont("Helvetica-Bold", 16)
+        sheet.drawString(72, 740, f"Section {number}")
+        sheet.setFont("Helvetica", 10)
+        for line in range(40):
+            sheet.drawString(
+                72, 710 - 15 * line, f"Line {line} of section {number}: " + "words " * 10
+            )
+        sheet.showPage()
+    sheet.save()
+    return buffer.getvalue()
+
+
+def make_video(seconds: int = SECONDS) -> bytes:
+    """An H.264 MP4 whose colour changes every frame."""
+    import av
+
+    buffer = io.BytesIO()
+    with av.open(buffer, mode="w", format="mp4") as container:
+        stream = container.add_stream("libx264", rate=FPS)
+        stream.width, stream.height = SIZE
+        stream.pix_fmt = "yuv420p"
+        stream.time_base = Fraction(1, FPS)
+        for index in range(seconds * FPS):
+            frame = av.VideoFrame(*SIZE, "rgb24")
+            frame.planes[0].update(
+                bytes([index % 256, 90, 255 - index % 256]) * (SIZE[0] * SIZE[1])
+            )
+            frame.pts = index
+            container.mux(stream.encode(frame.reformat(format="yuv420p")))
+        container.mux(stream.encode(None))
+    return buffer.getvalue()
+
+
+def timed(call: Callable[[], object], repeat: int) -> float:
+    """Median wall time of ``repeat`` runs, in seconds (after one warm-up run)."""
+    call()
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def pdfium_alone(data: bytes) -> None:
+    import pypdfium2
+
+    pdf = pypdfium2.PdfDocument(data)
+    for page in pdf:
+        width, height = page.get_size()
+        page.render(scale=min(DPI / 72, 2000 / max(width, height))).to_pil()
+        page.get_textpage().get_text_bounded()
+    pdf.close()
+
+
+def pyav_alone(data: bytes) -> None:
+    import av
+
+    with av.open(io.BytesIO(data)) as container:
+        stream = container.streams.video[0]
+        duration = float(stream.duration * stream.time_base)
+        for i in range(FRAMES):
+            wanted = (i + 0.5) * duration / FRAMES
+            container.seek(int(wanted / stream.time_base), stream=stream, backward=True)
+            for frame in container.decode(stream):
+                if frame.time >= wanted:
+                    frame.to_image()
+                    break
+
+
+def _rows(what: str, units: int, unit: str, baseline: float, cold: float, memo: float) -> None:
+    print(f"  {what:<28} {baseline / units * 1000:9.2f} ms/{unit}")
+    print(
+        f"  toolwire convert, cold       {cold / units * 1000:9.2f} ms/{unit}  ratio {cold / baseline:6.2f}x"
+    )
+    print(
+        f"  toolwire convert, memoised   {memo * 1e6:9.1f} µs/call  "
+        f"ratio {memo / baseline:8.5f}x ({baseline / memo:,.0f}x faster than the baseline)"
+    )
+
+
+def _convert_costs(data: bytes, name: str, target: object, repeat: int) -> tuple[float, float]:
+    """Median seconds of a cold conversion (memo cleared) and of a memoised one."""
+    from toolwire.content import File
+    from toolwire.convert import Target, clear_cache, convert
+
+    assert isinstance(target, Target)
+    file = File.from_bytes(data, name=name)
+
+    def cold() -> None:
+        clear_cache()
+        convert(file, target)
+
+    cold_time = timed(cold, repeat)
+    convert(file, target)
+    memo_time = timed(lambda: convert(file, target), max(repeat, 1000))
+    return cold_time, memo_time
+
+
+def bench_pdf(repeat: int) -> None:
+    from toolwire.convert import Target
+
+    data = make_pdf()
+    baseline = timed(lambda: pdfium_alone(data), repeat)
+    target = Target(frozenset({"image/png", "image/jpeg"}), PAGES)
+    cold, memo = _convert_costs(data, "report.pdf", target, repeat)
+    print(f"PDF → {PAGES} page images + text layer ({len(data) / 1024:.0f} KB, {DPI} dpi), median:")
+    _rows("pypdfium2 alone (baseline)", PAGES, "page", baseline, cold, memo)
+
+
+def bench_video(repeat: int) -> None:
+    from toolwire.convert import Target
+
+    data = make_video()
+    baseline = timed(lambda: pyav_alone(data), repeat)
+    target = Target(frozenset({"image/png", "image/jpeg"}), FRAMES)
+    cold, memo = _convert_costs(data, "clip.mp4", target, repeat)
+    print(
+        f"Video → {FRAMES} JPEG frames ({SECONDS} s, {SIZE[0]}x{SIZE[1]} H.264, "
+        f"{len(data) / 1024:.0f} KB), median:"
+    )
+    _rows("PyAV alone (baseline)", FRAMES, "frame", baseline, cold, memo)
+
+
+def worker_start() -> None:
+    from toolwire.content import File
+    from toolwire.convert import describe
+    from toolwire.readers import isolation
+
+    isolation.shutdown()
+    buffer = io.BytesIO()
+    with wave.open(buffer, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(8000)
+        out.writeframes(bytes(1600))
+    wav = buffer.getvalue()
+    start = time.perf_counter()
+    describe(File.from_bytes(wav, "audio/wav", "start.wav"))
+    print(
+        f"Read worker start (paid once per process): {(time.perf_counter() - start) * 1000:.0f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per case (median)")
+    args = parser.parse_args()
+    worker_start()
+    bench_pdf(args.repeat)
+    bench_video(args.repeat)
+
+
+if __name__ == "__main__":
+    main()

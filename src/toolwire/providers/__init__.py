@@ -11,16 +11,10 @@ import importlib
 import sys
 from types import ModuleType
 
-WIRES = {
-    "anthropic": "toolwire.providers.anthropic",
-    "openai_chat": "toolwire.providers.openai_chat",
-    "openai_responses": "toolwire.providers.openai_responses",
-    "google": "toolwire.providers.google",
-    "bedrock": "toolwire.providers.bedrock",
-    "mistral": "toolwire.providers.mistral",
-    "cohere": "toolwire.providers.cohere",
-    "ollama": "toolwire.providers.ollama",
-}
+from ..capability_schema import WIRES as WIRE_NAMES
+
+#: Wire name -> encoder module; the names are the capability schema's ``Wire``.
+WIRES = {wire: f"toolwire.providers.{wire}" for wire in WIRE_NAMES}
 
 
 def wire_module(wire: str) -> ModuleType:

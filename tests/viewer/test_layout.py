@@ -40,6 +40,14 @@ def test_mistral_shows_its_bridging_assistant_turn_before_the_fallback_message()
     assert [s.part.text for s in parts(tool_turn, 1)] == ["(continuing)"]
 
 
+def test_mistral_places_the_users_next_message_after_a_bridge_and_says_it_is_theirs() -> None:
+    memo_turn = laid_out(tour(), MISTRAL, "text")[5]
+    assert roles(memo_turn) == [
+        ("tool", ""), ("assistant", BRIDGE_ADDED), ("user", AFTER_TOOL_ADDED)
+    ]  # fmt: skip
+    assert [s.part.text for s in parts(memo_turn, 2)] == ["Is the memo consistent with the report?"]
+
+
 def test_fallback_files_are_pointers_in_the_result_and_labelled_in_the_added_message() -> None:
     turns = laid_out(tour(), GROQ, "text")
     tool_turn = turns[3]

@@ -54,6 +54,7 @@ details.thinking summary{cursor:pointer;color:var(--assistant);font-size:12.5px}
 figure.file{margin:6px 0;border:1px solid var(--line);border-radius:8px;padding:6px;background:#fbfbfc}
 figure.file img{display:block;max-width:100%;height:auto;border-radius:4px;
 background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/16px 16px}
+figure.file img.page{max-width:240px;border:1px solid var(--line)}
 figure.file audio,figure.file video{display:block;width:100%;max-height:320px}
 figcaption{font-size:12px;color:var(--muted);margin-top:4px;overflow-wrap:anywhere}
 figcaption b{color:var(--ink)}

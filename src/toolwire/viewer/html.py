@@ -112,7 +112,7 @@ def _turn_row(targets: Sequence[Target], index: int, running: tuple[list[int], l
 
 def _step(step: Step, target: Target) -> str:
     added = f' <span class="why">{esc(step.added)}</span>' if step.added else ""
-    classes = f"msg {step.role}" + (" added" if step.added else "")
+    classes = f"msg {step.role}" + (" added" if step.added.startswith("added") else "")
     blocks = "".join(_block(b, target) for b in step.blocks)
     return f'<article class="{classes}"><div class="who">{step.role}{added}</div>{blocks}</article>'
 
@@ -178,7 +178,7 @@ def _file(file: File, decision: Decision | None, target: Target) -> str:
     elif file.media_type == "application/pdf":
         pages, first = media.pdf_first_page(file)
         facts.append(f"{pages} page{'s' if pages != 1 else ''}" if pages else "pages unknown")
-        inner = _picture(first, file, [])
+        inner = _picture(first, file, [], "page")
     elif file.kind in ("audio", "video"):
         inner = _player(file)
     else:
@@ -186,7 +186,7 @@ def _file(file: File, decision: Decision | None, target: Target) -> str:
     return _figure(inner, facts, decision, target)
 
 
-def _picture(shown: media.Picture | str, file: File, facts: list[str]) -> str:
+def _picture(shown: media.Picture | str, file: File, facts: list[str], kind: str = "image") -> str:
     if isinstance(shown, str):
         return f'<div class="note">{esc(shown)}</div>'
     if facts:
@@ -194,7 +194,7 @@ def _picture(shown: media.Picture | str, file: File, facts: list[str]) -> str:
         if shown.note:
             facts.append(esc(shown.note))
     return (
-        f'<img src="{esc(shown.url)}" alt="{esc(file.identifier)}" loading="lazy" '
+        f'<img class="{kind}" src="{esc(shown.url)}" alt="{esc(file.identifier)}" loading="lazy" '
         f'decoding="async" width="{shown.shown_width}" height="{shown.shown_height}">'
     )
 

@@ -64,7 +64,7 @@ class Turn:
 
 BRIDGE_ADDED = "added by toolwire: roles must alternate before the next user turn"
 FALLBACK_ADDED = "added by toolwire: carries what the tool result could not"
-AFTER_TOOL_ADDED = "placed after the tool turn, as this target requires"
+AFTER_TOOL_ADDED = "the user's next message, placed after the tool turn as this target requires"
 
 
 def laid_out(
@@ -109,16 +109,16 @@ def _tool_group(
     shown = [_tool_step(turn, originals, queues)]
     after = messages[end] if end < len(messages) else None
     rest = steps[k + 1 : k + 3]
+    carried = caps.followup != "merge" and any(
+        d.mode == "fallback" for d in decisions if start <= d.message_index < j
+    )  # the fallback files travel in a user message of their own
+    why = FALLBACK_ADDED if carried else AFTER_TOOL_ADDED
     if rest and isinstance(rest[0], Assistant) and rest[0] is not after:
         shown.append(Step("assistant", (Block("", _parts(rest[0].content, queues)),), BRIDGE_ADDED))
-        shown.append(_pending(rest[1], queues, FALLBACK_ADDED))
+        shown.append(_pending(rest[1], queues, why))
         return end, 3, shown
-    has_fallback = any(d.mode == "fallback" for d in decisions if start <= d.message_index < j)
-    pending = (has_fallback and caps.followup != "merge") or (
-        follow and caps.user_after_tool != "merge"
-    )
+    pending = carried or (follow and caps.user_after_tool != "merge")
     if pending and rest and isinstance(rest[0], User):
-        why = FALLBACK_ADDED if has_fallback else AFTER_TOOL_ADDED
         shown.append(_pending(rest[0], queues, why))
         return end, 2, shown
     return end, 1, shown

@@ -15,7 +15,7 @@ import pytest
 
 import toolwire.convert as convert_module
 from toolwire.content import File, Text
-from toolwire.convert import convert
+from toolwire.convert import convert, describe
 from toolwire.errors import ToolwireError
 
 from . import files
@@ -165,3 +165,21 @@ def test_the_same_bytes_convert_to_the_same_bytes_in_two_processes():
     first = json.loads(runs[0])
     assert first == json.loads(runs[1])
     assert len(first["report.pdf"]) == 6 and len(first["clip.mp4"]) == 17
+
+
+def test_the_callers_converter_also_takes_files_without_local_bytes():
+    remote = File.from_url("https://example.com/talk.mp3")
+    conversion = convert(remote, VISION, converters={"audio/*": lambda f: [Text(text="heard")]})
+    assert conversion is not None and conversion.parts == (Text(text="heard"),)
+
+
+def test_without_pyav_a_video_is_described_and_the_reason_says_why(monkeypatch):
+    pytest.importorskip("av")
+    clip = File.from_bytes(files.video(seconds=2), name="clip.mp4")
+    monkeypatch.setitem(sys.modules, "av", None)  # makes `import av` raise ImportError here
+    conversion = convert(clip, VISION)
+    assert conversion is not None and conversion.converted_to == "text"
+    assert conversion.parts[0] == Text(text=describe(clip))
+    assert conversion.reason.endswith(
+        "; no frames extracted: PyAV is not installed (pip install av)"
+    )

@@ -103,14 +103,12 @@ def convert(
     precedence over the built-in ones; an exact type wins over a glob.
     """
     _check_budgets(pages, frames, target)
-    if not file.source.is_local:
-        return None
     pattern = _pattern(file.media_type, converters or {})
     if pattern is not None:
         assert converters is not None
         return _fitted(_by_caller(file, target, pattern, converters[pattern]), target)
     plan = _plan(file, target, pages, frames)
-    if plan is None:
+    if plan is None or not file.source.is_local:
         return None
     converter, options, budget = plan
     types = tuple(sorted(t for t in target.image_types if t in FORMATS)) if budget else ()
@@ -118,7 +116,7 @@ def convert(
     found = _memo.get(key)
     if found is None:
         job = job_for(file, file.read(), options=options, image_types=types, budget=budget)
-        found = _conversion(run(converter, job))
+        found = _conversion(run(converter, job), _missing(file, converter, frames, target))
         _memo.put(key, found, _size(found))
     return _fitted(found, target)
 
@@ -150,9 +148,17 @@ def _image_budget(target: Target) -> int:
     return target.max_images if target.max_images is not None else 1_000_000
 
 
-def _conversion(outcome: Outcome) -> Conversion:
+def _conversion(outcome: Outcome, note: str = "") -> Conversion:
     converted_to = cast(ConvertedTo, outcome.converted_to)
-    return Conversion(outcome.parts, converted_to, outcome.reason)
+    return Conversion(outcome.parts, converted_to, outcome.reason + note)
+
+
+def _missing(file: File, converter: object, frames: int, target: Target) -> str:
+    """The reason's note when frames could have been sent but PyAV is not installed."""
+    wanted = file.kind == "video" and min(frames, _image_budget(target)) > 0
+    if wanted and converter is descriptions.describe_media:
+        return "; no frames extracted: PyAV is not installed (pip install av)"
+    return ""
 
 
 def _fitted(conversion: Conversion, target: Target) -> Conversion:

@@ -182,9 +182,7 @@ def _target(provider: str, model: str) -> Target:
 
 
 def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
-    cells: dict[str, Cell] = {}
-    for spec in target.media:
-        _apply(cells, spec, f"targets.{provider}")
+    cells = _defaults(provider, target)
     layout = {k: getattr(target, k) for k in _LAYOUT}
     applied, named = [], _names(target.known_models, model_id)
     version = _version(target.version_pattern, model_id)
@@ -215,6 +213,21 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
     )
 
 
+def _defaults(provider: str, target: Target) -> dict[str, Cell]:
+    """A copy of the target's own cells, built once per target object."""
+    known = _default_cells.get(provider)
+    if known is None or known[0] is not target:
+        cells: dict[str, Cell] = {}
+        for spec in target.media:
+            _apply(cells, spec, f"targets.{provider}")
+        known = _default_cells[provider] = (target, cells)
+    return dict(known[1])
+
+
+#: provider -> (the target object, its own cells): every model of a target starts from them.
+_default_cells: dict[str, tuple[Target, dict[str, Cell]]] = {}
+
+
 def shapes(row: Row) -> bool:
     """Whether a model row changes cells or layout (a row that only names a token family does not)."""
     return bool(row.media) or any(
@@ -225,21 +238,31 @@ def shapes(row: Row) -> bool:
 def _apply(cells: dict[str, Cell], spec: Any, where: str) -> None:
     """Merge one TOML cell over the cells its types have: only the fields it names (and those
     it clears) change; its types that end with the same fields share one Cell."""
-    changes = {k: v for k in _CELL_FIELDS if (v := getattr(spec, k)) is not None}
-    changes.update(dict.fromkeys(spec.clear))
-    merged: dict[tuple[Any, ...], list[str]] = {}
+    changes = _changes(spec)
+    bases: dict[int, tuple[Cell | None, list[str]]] = {}
     for media_type in spec.types:
         base = cells.get(media_type)
+        bases.setdefault(id(base), (base, []))[1].append(media_type)
+    merged: dict[tuple[Any, ...], list[str]] = {}
+    for base, types in bases.values():
         values = {**(_values(base) if base else _CELL_DEFAULTS), **changes}
         if "tool_result" not in values:
             raise CapabilityError(
-                f"{where}: {media_type} has no cell to change yet: name its tool_result "
+                f"{where}: {types[0]} has no cell to change yet: name its tool_result "
                 f"(one of {', '.join(MODES)})"
             )
-        merged.setdefault(tuple(values[k] for k in _CELL_FIELDS), []).append(media_type)
+        merged.setdefault(tuple(values[k] for k in _CELL_FIELDS), []).extend(types)
     for values_key, types in merged.items():
-        cell = Cell(tuple(types), **dict(zip(_CELL_FIELDS, values_key, strict=True)))
-        cells.update(dict.fromkeys(types, cell))
+        ordered = tuple(t for t in spec.types if t in types)
+        cell = Cell(ordered, **dict(zip(_CELL_FIELDS, values_key, strict=True)))
+        cells.update(dict.fromkeys(ordered, cell))
+
+
+@cache
+def _changes(spec: Any) -> dict[str, Any]:
+    """The fields a TOML cell names, and None for the limits it clears."""
+    changes = {k: v for k in _CELL_FIELDS if (v := getattr(spec, k)) is not None}
+    return {**changes, **dict.fromkeys(spec.clear)}
 
 
 def _values(cell: Cell) -> dict[str, Any]:

@@ -9,8 +9,8 @@ memoised, as ratios against a baseline measured in the same run.
    no worker).
 3. Memoised: the same conversion again (a lookup in the per-content memo), per call.
 
-Cold runs clear the memo first; the read worker is started before timing (its start is
-printed apart). Run: .venv/bin/python bench/convert.py [--repeat N]. No timing is asserted.
+Cold runs clear the memo first and alternate with the baseline's, so both see the same
+machine load; the read worker is started before timing (its start is printed apart). Run: .venv/bin/python bench/convert.py [--repeat N]. No timing is asserted.
 """
 
 from __future__ import annotations
@@ -120,8 +120,24 @@ def _rows(what: str, units: int, unit: str, baseline: float, cold: float, memo: 
     )
 
 
-def _convert_costs(data: bytes, name: str, target: object, repeat: int) -> tuple[float, float]:
-    """Median seconds of a cold conversion (memo cleared) and of a memoised one."""
+def alternating(
+    first: Callable[[], object], second: Callable[[], object], repeat: int
+) -> tuple[float, float]:
+    """Median seconds of each call, runs alternating so both see the same machine load."""
+    runs: tuple[list[float], list[float]] = ([], [])
+    for number in range(repeat + 1):
+        for call, times in ((first, runs[0]), (second, runs[1])):
+            start = time.perf_counter()
+            call()
+            if number:  # the first round warms up
+                times.append(time.perf_counter() - start)
+    return statistics.median(runs[0]), statistics.median(runs[1])
+
+
+def _costs(
+    data: bytes, name: str, target: object, baseline: Callable[[], object], repeat: int
+) -> tuple[float, float, float]:
+    """Median seconds of the baseline, a cold conversion (memo cleared), a memoised one."""
     from toolwire.content import File
     from toolwire.convert import Target, clear_cache, convert
 
@@ -132,19 +148,18 @@ def _convert_costs(data: bytes, name: str, target: object, repeat: int) -> tuple
         clear_cache()
         convert(file, target)
 
-    cold_time = timed(cold, repeat)
+    base, cold_time = alternating(baseline, cold, repeat)
     convert(file, target)
     memo_time = timed(lambda: convert(file, target), max(repeat, 1000))
-    return cold_time, memo_time
+    return base, cold_time, memo_time
 
 
 def bench_pdf(repeat: int) -> None:
     from toolwire.convert import Target
 
     data = make_pdf()
-    baseline = timed(lambda: pdfium_alone(data), repeat)
     target = Target(frozenset({"image/png", "image/jpeg"}), PAGES)
-    cold, memo = _convert_costs(data, "report.pdf", target, repeat)
+    baseline, cold, memo = _costs(data, "report.pdf", target, lambda: pdfium_alone(data), repeat)
     print(f"PDF → {PAGES} page images + text layer ({len(data) / 1024:.0f} KB, {DPI} dpi), median:")
     _rows("pypdfium2 alone (baseline)", PAGES, "page", baseline, cold, memo)
 
@@ -153,9 +168,8 @@ def bench_video(repeat: int) -> None:
     from toolwire.convert import Target
 
     data = make_video()
-    baseline = timed(lambda: pyav_alone(data), repeat)
     target = Target(frozenset({"image/png", "image/jpeg"}), FRAMES)
-    cold, memo = _convert_costs(data, "clip.mp4", target, repeat)
+    baseline, cold, memo = _costs(data, "clip.mp4", target, lambda: pyav_alone(data), repeat)
     print(
         f"Video → {FRAMES} JPEG frames ({SECONDS} s, {SIZE[0]}x{SIZE[1]} H.264, "
         f"{len(data) / 1024:.0f} KB), median:"

@@ -183,3 +183,25 @@ def test_without_pyav_a_video_is_described_and_the_reason_says_why(monkeypatch):
     assert conversion.reason.endswith(
         "; no frames extracted: PyAV is not installed (pip install av)"
     )
+
+
+def reply_without_meta(job):
+    from toolwire.messages import ContentOutput
+
+    return ContentOutput(value=[Text(text="not json")])
+
+
+def reply_with_unknown_kind(job):
+    from toolwire.messages import ContentOutput
+
+    return ContentOutput(value=[Text(text='{"converted_to": "audio", "reason": "x"}')])
+
+
+@pytest.mark.parametrize("converter", [reply_without_meta, reply_with_unknown_kind])
+def test_a_worker_reply_that_is_not_a_conversion_is_refused_naming_the_file(converter):
+    from toolwire.convert.jobs import job_for, run
+    from toolwire.errors import InvalidFileError
+
+    wav = File.from_bytes(files.wav(), name="note.wav")
+    with pytest.raises(InvalidFileError, match="note.wav: the conversion worker sent an invalid"):
+        run(converter, job_for(wav, wav.read()))

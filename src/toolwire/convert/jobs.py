@@ -20,6 +20,8 @@ from ..readers import isolation
 from ..readers.common import Job, Options, label
 
 Part = Text | File
+#: What a conversion may turn a file into.
+CONVERTED_TO = frozenset({"text", "pages", "frames", "image"})
 
 
 @dataclass(frozen=True)
@@ -48,12 +50,16 @@ def reply(outcome: Outcome) -> ContentOutput:
 def run(converter: Callable[[ConvertJob], ContentOutput], job: ConvertJob) -> Outcome:
     """``converter(job)`` in the read worker (under its memory and time limits)."""
     output = isolation.run(converter, job)
-    first, *parts = output.value
-    if not isinstance(first, Text):
+    try:  # never trust a worker's reply: it parsed hostile bytes
+        first, *parts = output.value
+        meta = json.loads(first.text) if isinstance(first, Text) else {}
+        converted_to, reason = meta["converted_to"], str(meta["reason"])
+    except (ValueError, KeyError, TypeError) as exc:
+        raise InvalidFileError(f"{job.name}: the conversion worker sent an invalid reply") from exc
+    if converted_to not in CONVERTED_TO:
         raise InvalidFileError(f"{job.name}: the conversion worker sent an invalid reply")
-    meta = json.loads(first.text)
     checked = tuple(part for part in parts if isinstance(part, Text | File))
-    return Outcome(checked, str(meta["converted_to"]), str(meta["reason"]))
+    return Outcome(checked, converted_to, reason)
 
 
 def job_for(

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import re
 from html.parser import HTMLParser
 
+from PIL import Image
+
 import toolwire as tw
 
-from .conversations import EVIL_NAME, HOSTILE, JS_URL, SCRIPT, hostile, tour
+from .conversations import EVIL_NAME, HOSTILE, JS_URL, SCRIPT, hostile, png, tour
 
 MODELS = ["anthropic:claude-sonnet-4-5", "mistral:mistral-large-latest"]
 
@@ -115,3 +118,31 @@ def test_two_models_side_by_side_have_a_column_each_on_every_turn() -> None:
     assert len(rows) == 7  # 8 messages; the question after the memo joins its tool turn
     assert all(row.count('<div class="cell">') == 2 for row in rows)
     assert "added by toolwire: roles must alternate" in page  # mistral's bridging turn
+
+
+def test_an_image_is_shown_at_the_size_it_is_sent_after_fitting() -> None:
+    from toolwire.imagefit import fit_image
+
+    big = png(3000, 2000, seed=5, name="big.png")
+    call = tw.ToolCall(id="c1", name="shot", arguments={})
+    messages = [tw.User("Look."), tw.Assistant([call]), tw.ToolResult.of("c1", "shot", big)]
+    caps = tw.capabilities("anthropic:claude-sonnet-4-5")
+    sent, note = fit_image(big, caps.cell("image/png"))  # type: ignore[arg-type]
+    width, height = Image.open(io.BytesIO(sent.read())).size
+    assert (width, height) != (3000, 2000) and note
+    page = tw.view(messages, "anthropic:claude-sonnet-4-5")
+    assert f"{width}x{height} px sent" in page and "3000x2000 px sent" not in page
+    assert html_text(note) in page  # the Decision's note says how it was fitted
+
+
+def test_error_and_denied_results_are_flagged() -> None:
+    calls = [tw.ToolCall(id=i, name="rm", arguments={}) for i in ("a", "b")]
+    messages = [
+        tw.User("Clean up."),
+        tw.Assistant(calls),
+        tw.ToolResult(call_id="a", name="rm", output=tw.ErrorTextOutput(value="disk full")),
+        tw.ToolResult(call_id="b", name="rm", output=tw.ExecutionDeniedOutput(reason="policy")),
+    ]
+    page = tw.view(messages, "openai:gpt-5")
+    assert 'result of rm (a)<span class="flag">error</span>' in page
+    assert 'result of rm (b)<span class="flag">denied</span>' in page

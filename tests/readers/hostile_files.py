@@ -421,18 +421,23 @@ def _syncsafe(value: int) -> bytes:
 _MPEG_FRAME = b"\xff\xfb\x90\x64" + b"\x00" * 413  # MPEG-1 layer III, 128 kbit/s, 44.1 kHz
 
 
-def mp3_many_txxx(frames: int) -> bytes:
-    """An MP3 whose ID3v2.4 tag holds ``frames`` TXXX frames, then a second of audio."""
+def id3_many_txxx(frames: int) -> bytes:
+    """An ID3v2.4 tag of ``frames`` TXXX frames."""
     tag_frames = b"".join(
         b"TXXX" + _syncsafe(len(body)) + b"\x00\x00" + body
         for body in (b"\x03%d\x00v" % i for i in range(frames))
     )
-    tag = b"ID3\x04\x00\x00" + _syncsafe(len(tag_frames)) + tag_frames
-    return tag + _MPEG_FRAME * 40
+    return b"ID3\x04\x00\x00" + _syncsafe(len(tag_frames)) + tag_frames
 
 
-def wav_many_chunks(chunks: int) -> bytes:
-    """A WAV (16 kHz mono, 1 s) with ``chunks`` empty chunks between fmt and data."""
+def mp3_many_txxx(frames: int) -> bytes:
+    """An MP3 whose ID3v2.4 tag holds ``frames`` TXXX frames, then a second of audio."""
+    return id3_many_txxx(frames) + _MPEG_FRAME * 40
+
+
+def wav_many_chunks(chunks: int, extra: bytes = b"") -> bytes:
+    """A WAV (16 kHz mono, 1 s) with ``chunks`` empty chunks between fmt and data, and the
+    chunks ``extra`` after the data."""
     fmt = struct.pack("<HHIIHH", 1, 1, 16000, 32000, 2, 16)
     samples = b"\x00\x00" * 16000
     body = (
@@ -444,8 +449,17 @@ def wav_many_chunks(chunks: int) -> bytes:
         + b"data"
         + struct.pack("<I", len(samples))
         + samples
+        + extra
     )
     return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def wav_id3_many_txxx(frames: int) -> bytes:
+    """A WAV whose ``id3 `` chunk holds an ID3 tag of ``frames`` TXXX frames."""
+    tag = id3_many_txxx(frames)
+    return wav_many_chunks(
+        0, b"id3 " + struct.pack("<I", len(tag)) + tag + b"\x00" * (len(tag) & 1)
+    )
 
 
 def flac_many_blocks(blocks: int) -> bytes:

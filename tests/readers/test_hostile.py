@@ -86,6 +86,36 @@ REFUSED = [
         r"more than 1000 frames; images with more than 1000 frames are refused",
     ),
     Case(
+        "600000-txxx-frames.mp3",
+        lambda: hostile.mp3_many_txxx(600_000),
+        r"more than 2,000 ID3 tag frames",
+    ),
+    Case(
+        "4-million-chunks.wav",
+        lambda: hostile.wav_many_chunks(4_000_000),
+        r"more than 10,000 RIFF chunks",
+    ),
+    Case(
+        "id3-chunk-of-500000-frames.wav",
+        lambda: hostile.wav_id3_many_txxx(500_000),
+        r"more than 2,000 ID3 tag frames",
+    ),
+    Case(
+        "4-million-metadata-blocks.flac",
+        lambda: hostile.flac_many_blocks(4_000_000),
+        r"more than 10,000 FLAC metadata blocks",
+    ),
+    Case(
+        "a-million-ilst-tags.mp4",
+        lambda: hostile.mp4_many_ilst_items(1_000_000),
+        r"more than 100,000 MP4 boxes",
+    ),
+    Case(
+        "5-million-atoms.mp4",
+        lambda: hostile.mp4_many_atoms(5_000_000),
+        r"more than 100,000 MP4 boxes",
+    ),
+    Case(
         "6-million-shared-strings.xlsx",
         lambda: hostile.xlsx_shared_strings(6_000_000),
         r"shared strings table holds more than 250,000 entries",

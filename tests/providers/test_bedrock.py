@@ -5,6 +5,7 @@ strict against botocore's service model, per-family layouts, document names, rol
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any
 
 import pytest
@@ -306,7 +307,7 @@ def test_foreign_tool_call_ids_become_stable_valid_ids_in_the_call_and_its_resul
     messages = [User("Go."), Assistant([call]), ToolResult.of("call 1/openai", "fetch", "done")]
     safe = accepted_id("bedrock", "call 1/openai")
     assert safe == "tooluse_5262e230008d26489349f338"  # sha256 of the original: every process
-    assert accepted_id("bedrock", "a.b:c-d_1") == "a.b:c-d_1"
+    assert accepted_id("bedrock", "tooluse_Ab-3_x") == "tooluse_Ab-3_x"  # Bedrock's own ids
     assert encoded(messages, CLAUDE)["messages"][1:] == [
         {
             "role": "assistant",
@@ -314,6 +315,12 @@ def test_foreign_tool_call_ids_become_stable_valid_ids_in_the_call_and_its_resul
         },
         {"role": "user", "content": [result(safe, {"text": "done"})]},
     ]
+
+
+def test_ids_with_dots_or_colons_are_rewritten_for_bedrock_where_claude_would_reject_them() -> None:
+    # botocore takes [a-zA-Z0-9_.:-]; Claude on Bedrock (Anthropic's backend) only [a-zA-Z0-9_-].
+    safe = accepted_id("bedrock", "a.b:c-d_1")
+    assert safe != "a.b:c-d_1" and re.fullmatch(r"tooluse_[0-9a-f]{24}", safe)
 
 
 @pytest.mark.parametrize("blank", ["\x85", " \n\t", "\u2028"])

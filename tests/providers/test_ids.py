@@ -72,7 +72,7 @@ def test_ids_anthropic_rejects_become_valid_ids_of_at_most_64_characters(origina
         (RESPONSES, "functions.screenshot:0"),
         (CHAT, "call_" + "a" * 35),
         (GEMINI, "any id: at all"),
-        (BEDROCK, "a.b:c-d_1"),
+        (BEDROCK, "tooluse_a-b_c-d_1"),
         (MISTRAL, "D681PevKs"),
         ("cohere:command-r-plus", "get_weather_kn9s1x7q0z4c"),
     ],

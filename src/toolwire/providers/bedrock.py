@@ -26,7 +26,7 @@ The planner lays out each model family (table rows in capabilities.toml); this m
 - A message with a document and no text (a user message of files alone) gets a
   ``This is file {name}:`` text block before each document: Converse requires one.
 - Document names: see bedrock_names (sanitised, unique within the request, stable).
-- Tool use ids outside ``[a-zA-Z0-9_.:-]{1,64}`` (history from another provider) become
+- Tool use ids outside ``[a-zA-Z0-9_-]{1,64}`` (botocore allows ``.:`` too, Claude does not) become
   ``tooluse_`` + a stable hash, and tool names outside ``[a-zA-Z0-9_-]{1,64}`` a sanitised name,
   identically in the call and its result (providers.ids).
 - Reasoning goes back as it came to a model of the same family (``Capabilities.issuer``:

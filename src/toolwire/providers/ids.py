@@ -84,8 +84,13 @@ ID_RULES = {
     "openai_chat": Rule(None, 40, "call_", 24, "Chat Completions API validation"),
     # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
     "google": Rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
-    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64.
-    "bedrock": Rule(r"[a-zA-Z0-9_.:-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId"),
+    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64. Claude on
+    # Bedrock is served by Anthropic's backend, whose rule is [a-zA-Z0-9_-]+: an id with "." or
+    # ":" passes botocore and fails at the model. The intersection is the safe rule (ids Bedrock
+    # issues, tooluse_…, pass unchanged).
+    "bedrock": Rule(
+        r"[a-zA-Z0-9_-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId ∩ Anthropic tool_use.id"
+    ),
     # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
     "mistral": Rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
     # cohere 7.3.1 ToolCallV2.id: a string, no published rule.

@@ -80,10 +80,11 @@ class Rows:
         with self._write() as cur:
             if not self._claim(cur, session_id, is_new):
                 return None
-            (start,) = cur.execute(
+            (start,) = _one(
+                cur,
                 "SELECT COALESCE(MAX(position) + 1, 0) FROM messages WHERE session_id = ?",
                 (session_id,),
-            ).fetchone()
+            )
             if expect is not None and start != expect:
                 raise ConflictError(
                     f"session {session_id!r} holds {start} messages, not the {expect} "
@@ -157,7 +158,7 @@ class Rows:
                 "INSERT INTO sessions (id, created_at, updated_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (id) DO NOTHING RETURNING id"
             )
-            return cur.execute(sql, (session_id, stamp, stamp)).fetchone() is not None
+            return _one(cur, sql, (session_id, stamp, stamp)) is not None
         cur.execute(
             "INSERT INTO sessions (id, created_at, updated_at) VALUES (?, ?, ?) "
             "ON CONFLICT (id) DO UPDATE SET updated_at = excluded.updated_at",
@@ -169,11 +170,12 @@ class Rows:
     def _insert_message(
         cur: Cursor, session_id: str, position: int, row: codec.Stored, stamp: str
     ) -> None:
-        (message_id,) = cur.execute(
+        (message_id,) = _one(
+            cur,
             "INSERT INTO messages (session_id, position, role, body, created_at) "
             "VALUES (?, ?, ?, ?, ?) RETURNING id",
             (session_id, position, row.role, row.body, stamp),
-        ).fetchone()
+        )
         for digest, data in row.blobs.items():
             cur.execute(
                 "INSERT INTO blobs (sha256, size) VALUES (?, ?) ON CONFLICT DO NOTHING",
@@ -202,13 +204,20 @@ def bump_epoch(cur: Cursor) -> None:
     cur.execute("UPDATE store_state SET value = value + 1 WHERE name = 'gc_epoch'")
 
 
+def _one(cur: Cursor, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    """The first row or None. Every row is fetched: a SQLite statement left unfinished keeps
+    its read snapshot open, and a later write from that connection would fail as busy."""
+    rows = cur.execute(sql, params).fetchall()
+    return rows[0] if rows else None
+
+
 def _epoch(cur: Cursor) -> int:
-    row = cur.execute("SELECT value FROM store_state WHERE name = 'gc_epoch'").fetchone()
+    row = _one(cur, "SELECT value FROM store_state WHERE name = 'gc_epoch'")
     return int(row[0]) if row else 0
 
 
 def _exists(cur: Cursor, session_id: str) -> bool:
-    return cur.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+    return _one(cur, "SELECT 1 FROM sessions WHERE id = ?", (session_id,)) is not None
 
 
 _LIST_SQL = """

@@ -146,3 +146,13 @@ def test_error_and_denied_results_are_flagged() -> None:
     page = tw.view(messages, "openai:gpt-5")
     assert 'result of rm (a)<span class="flag">error</span>' in page
     assert 'result of rm (b)<span class="flag">denied</span>' in page
+
+
+def test_video_gets_a_player_fed_from_a_data_url() -> None:
+    from .conversations import example
+
+    call = tw.ToolCall(id="c1", name="record", arguments={})
+    clip = example("clip.mp4")
+    messages = [tw.User("Film it."), tw.Assistant([call]), tw.ToolResult.of("c1", "record", clip)]
+    page = tw.view(messages, "google:gemini-2.5-flash")
+    assert '<video controls preload="metadata" src="data:video/mp4;base64,' in page

@@ -1,8 +1,6 @@
-"""read_file as a ready tool definition: a name, a description, a JSON schema and a callable.
+"""read_file as a ready tool: a ``Tool`` (name, description, JSON schema) you can also call.
 
-The definition is provider-neutral; put its parts where your SDK wants them, e.g. Anthropic
-``{"name": t.name, "description": t.description, "input_schema": t.parameters}``, OpenAI
-``{"type": "function", "name": t.name, "description": t.description, "parameters": t.parameters}``.
+It is a ``toolwire.Tool``, so ``encode(..., tools=[read_file_tool])`` spells it for any target.
 
 A model's arguments are untrusted, so the tool is always confined to a root directory:
 ``read_file_tool`` reads only under the working directory (taken at each call), and
@@ -15,13 +13,12 @@ exceptions instead.
 
 from __future__ import annotations
 
-import copy
 import os
-from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import ToolwireError, suggest
 from ..messages import ContentOutput, ErrorTextOutput
+from ..tools.tool import Tool
 from . import limits
 from .core import read_file
 
@@ -72,8 +69,7 @@ _PARAMETERS: dict[str, Any] = {
 }
 
 
-@dataclass(frozen=True)
-class ReadFileTool:
+class ReadFileTool(Tool):
     """The read_file tool for a model, confined to ``root`` (the working directory if None).
 
     >>> tool = read_file_tool.bind(root="examples")
@@ -82,22 +78,21 @@ class ReadFileTool:
     """
 
     root: str | None = None
-    name: str = "read_file"
     allow_hardlinks: bool = False
 
-    @property
-    def description(self) -> str:
-        """What the tool does, written for the model."""
-        return _DESCRIPTION
-
-    @property
-    def parameters(self) -> dict[str, Any]:
-        """The JSON schema of the arguments (a fresh copy: callers may edit it)."""
-        return copy.deepcopy(_PARAMETERS)
+    def __init__(
+        self,
+        name: str = "read_file",
+        description: str = _DESCRIPTION,
+        parameters: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> None:
+        schema = _PARAMETERS if parameters is None else parameters
+        super().__init__(name, description, schema, **fields)
 
     def bind(self, root: str | os.PathLike[str], *, allow_hardlinks: bool = False) -> ReadFileTool:
         """The same tool confined to ``root`` (reading hard-linked files if allowed)."""
-        return replace(self, root=os.fspath(root), allow_hardlinks=allow_hardlinks)
+        return self.model_copy(update={"root": os.fspath(root), "allow_hardlinks": allow_hardlinks})
 
     def __call__(self, **arguments: Any) -> ContentOutput | ErrorTextOutput:
         """Run the tool with a model's arguments; failures become an ErrorTextOutput."""

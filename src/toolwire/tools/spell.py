@@ -1,0 +1,232 @@
+"""Tool definitions and ``tool_choice`` in each wire's own shape: one function per wire.
+
+``spell(tools, tool_choice, caps)`` returns the fragment of the SDK call's keyword arguments
+that carries them; ``encode`` merges it into the request (Gemini's into ``config``).
+
+- anthropic (Messages API "Tool use"): ``tools[{name, description, input_schema}]``;
+  ``tool_choice`` ``{"type": "auto" | "none" | "any" | "tool", "name"}``.
+- openai_responses (Responses API "Function calling"): ``tools[{type: "function", name,
+  description, parameters, strict}]`` — ``strict`` is always sent, since the API takes an
+  absent one as true; ``tool_choice`` a string or ``{type: "function", name}``.
+- openai_chat (Chat Completions): ``tools[{type: "function", function: {…}}]``;
+  ``tool_choice`` a string or ``{type: "function", function: {name}}``.
+- google (google-genai ``GenerateContentConfig``): ``tools[{function_declarations}]`` and
+  ``tool_config.function_calling_config`` (mode AUTO | NONE | ANY, allowed_function_names).
+- bedrock (Converse ``ToolConfiguration``): ``toolConfig{tools[{toolSpec{name, description,
+  inputSchema{json}}}], toolChoice{auto | any | tool}}`` — Converse has no "none".
+- mistral (mistralai ``Tool``, ``ToolChoice``), cohere (Cohere v2 ``ToolV2``; tool_choice
+  ``REQUIRED`` | ``NONE`` only), ollama (``ollama.Tool``; no tool_choice at all).
+
+A name the wire forbids is refused (``providers.ids.NAME_RULES``, the rule replayed tool
+calls are held to), and so is a tool_choice the wire has no spelling for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from ..capability import Capabilities
+from ..errors import suggest
+from ..providers.ids import NAME_RULES, accepted_name, accepts
+from .errors import ToolDefinitionError
+from .gemini import gemini_parameters
+from .ollama import ollama_parameters
+from .strict import strict_parameters
+from .tool import Tool
+
+ToolChoice = Literal["auto", "none", "required"] | str
+#: A normalised choice: "auto", "none", "required", or ("tool", name).
+Choice = str | tuple[str, str]
+Speller = Callable[[list[Tool], Choice | None], dict[str, Any]]
+
+
+def spell(
+    tools: Sequence[Tool], tool_choice: ToolChoice | None, caps: Capabilities
+) -> dict[str, Any]:
+    """The keyword-argument fragment carrying ``tools`` and ``tool_choice`` on ``caps``' wire
+    ({} when there are neither)."""
+    tools = list(tools)
+    if not tools:
+        if tool_choice not in (None, "auto", "none"):
+            raise ToolDefinitionError(
+                f"tool_choice={tool_choice!r} but no tools are given; pass tools=[...]."
+            )
+        return {}
+    for tool in tools:
+        if not isinstance(tool, Tool):
+            raise ToolDefinitionError(
+                f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
+                "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
+            )
+    _check_names(tools, caps)
+    return SPELLERS[caps.wire](tools, _choice(tool_choice, tools))
+
+
+def _check_names(tools: list[Tool], caps: Capabilities) -> None:
+    rule = NAME_RULES[caps.wire]
+    seen: set[str] = set()
+    for tool in tools:
+        if tool.name in seen:
+            raise ToolDefinitionError(f"two tools are named {tool.name!r}; tool names are unique.")
+        seen.add(tool.name)
+        if not accepts(rule, tool.name):
+            allowed = f"names matching {rule.pattern!r}" if rule.pattern else "any text"
+            if rule.max_length:
+                allowed += f", at most {rule.max_length} characters"
+            raise ToolDefinitionError(
+                f"{caps.provider} forbids the tool name {tool.name!r}: {rule.source} allows "
+                f"{allowed} (and UTF-8 text). Rename the tool for this target, e.g. "
+                f"{accepted_name(caps.wire, tool.name)!r} — the name toolwire gives replayed "
+                "calls of it (toolwire.providers.ids.accepted_name)."
+            )
+
+
+def _choice(tool_choice: ToolChoice | None, tools: list[Tool]) -> Choice | None:
+    if tool_choice is None or tool_choice in ("auto", "none", "required"):
+        return tool_choice
+    names = [t.name for t in tools]
+    if tool_choice not in names:
+        raise ToolDefinitionError(
+            f"tool_choice={tool_choice!r} is not 'auto', 'none', 'required' or the name of a "
+            f"given tool ({', '.join(names)}).{suggest(tool_choice, names)}"
+        )
+    return ("tool", tool_choice)
+
+
+def _lacks(wire: str, choice: Choice, advice: str) -> ToolDefinitionError:
+    shown = choice[1] if isinstance(choice, tuple) else choice
+    return ToolDefinitionError(f"{wire} has no tool_choice {shown!r}. {advice}")
+
+
+def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
+    return {**spec, "description": description} if description else spec
+
+
+# --- one function per wire -------------------------------------------------------------------
+
+
+def _anthropic(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    specs = [
+        _described({"name": t.name}, t.description) | {"input_schema": t.parameters} for t in tools
+    ]
+    out: dict[str, Any] = {"tools": specs}
+    if choice is not None:
+        kinds = {"auto": "auto", "none": "none", "required": "any"}
+        out["tool_choice"] = (
+            {"type": "tool", "name": choice[1]}
+            if isinstance(choice, tuple)
+            else {"type": kinds[choice]}
+        )
+    return out
+
+
+def _openai_parameters(tool: Tool) -> dict[str, Any]:
+    schema = tool.parameters
+    return strict_parameters(schema, tool.name) if tool.strict else schema
+
+
+def _openai_responses(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    specs = [
+        _described({"type": "function", "name": t.name}, t.description)
+        | {"parameters": _openai_parameters(t), "strict": t.strict}
+        for t in tools
+    ]
+    out: dict[str, Any] = {"tools": specs}
+    if choice is not None:
+        out["tool_choice"] = (
+            {"type": "function", "name": choice[1]} if isinstance(choice, tuple) else choice
+        )
+    return out
+
+
+def _function(tool: Tool, parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
+    function = _described({"name": tool.name}, tool.description) | {"parameters": parameters}
+    return {"type": "function", "function": function | ({"strict": True} if strict else {})}
+
+
+def _openai_chat(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, _openai_parameters(t), t.strict) for t in tools]}
+    if choice is not None:
+        out["tool_choice"] = (
+            {"type": "function", "function": {"name": choice[1]}}
+            if isinstance(choice, tuple)
+            else choice
+        )
+    return out
+
+
+def _google(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    declarations = []
+    for tool in tools:
+        declaration = _described({"name": tool.name}, tool.description)
+        parameters = gemini_parameters(tool.parameters, tool.name)
+        declarations.append(declaration | ({"parameters": parameters} if parameters else {}))
+    config: dict[str, Any] = {"tools": [{"function_declarations": declarations}]}
+    if choice is not None:
+        modes = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
+        calling = (
+            {"mode": "ANY", "allowed_function_names": [choice[1]]}
+            if isinstance(choice, tuple)
+            else {"mode": modes[choice]}
+        )
+        config["tool_config"] = {"function_calling_config": calling}
+    return {"config": config}
+
+
+def _bedrock(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    specs = [
+        {
+            "toolSpec": _described({"name": t.name}, t.description)
+            | {"inputSchema": {"json": t.parameters}}
+        }
+        for t in tools
+    ]
+    config: dict[str, Any] = {"tools": specs}
+    if choice == "none":
+        raise _lacks("bedrock", choice, "Leave tools out of this request instead.")
+    if isinstance(choice, tuple):
+        config["toolChoice"] = {"tool": {"name": choice[1]}}
+    elif choice is not None:
+        config["toolChoice"] = {"auto": {}} if choice == "auto" else {"any": {}}
+    return {"toolConfig": config}
+
+
+def _mistral(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
+    if choice is not None:
+        out["tool_choice"] = (
+            {"type": "function", "function": {"name": choice[1]}}
+            if isinstance(choice, tuple)
+            else choice
+        )
+    return out
+
+
+def _cohere(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
+    if isinstance(choice, tuple):
+        raise _lacks("cohere", choice, "Cohere v2 takes 'required', 'none' or 'auto' only.")
+    if choice in ("none", "required"):
+        out["tool_choice"] = choice.upper()
+    return out
+
+
+def _ollama(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    if choice not in (None, "auto"):
+        raise _lacks("ollama", choice, "Ollama's chat API takes no tool_choice; leave it unset.")
+    specs = [_function(t, ollama_parameters(t.parameters, t.name), False) for t in tools]
+    return {"tools": specs}
+
+
+#: wire name -> its speller (a dict, not an if-ladder; the wires of providers.WIRES).
+SPELLERS: dict[str, Speller] = {
+    "anthropic": _anthropic,
+    "openai_responses": _openai_responses,
+    "openai_chat": _openai_chat,
+    "google": _google,
+    "bedrock": _bedrock,
+    "mistral": _mistral,
+    "cohere": _cohere,
+    "ollama": _ollama,
+}

@@ -1,0 +1,137 @@
+"""``Tool``: a tool the model may call — a name, a description and a JSON Schema.
+
+The definition is provider-neutral; ``encode(..., tools=[...])`` spells it for the target
+(``toolwire.tools.spell``). Build one by hand, from a typed Python function
+(``Tool.from_function``), or from an MCP server's listing (``tools_from_mcp``).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+
+from . import docstrings
+from .errors import ToolDefinitionError
+from .schema import drop_titles
+
+
+def no_arguments() -> dict[str, Any]:
+    """The schema of a tool that takes no arguments."""
+    return {"type": "object", "properties": {}}
+
+
+class Tool(BaseModel):
+    """A tool the model may call: ``Tool(name, description, parameters)``.
+
+    ``parameters`` is a JSON Schema of type object (the tool's named arguments); reading it
+    gives a fresh copy, so editing what you read never changes the tool. ``strict=True``
+    asks for OpenAI's strict mode (Chat Completions and Responses: the arguments always match
+    the schema; optional arguments arrive as ``null``); other targets get the schema as is.
+
+    >>> weather = Tool("weather", "The weather in a city.",
+    ...                {"type": "object", "properties": {"city": {"type": "string"}},
+    ...                 "required": ["city"]})
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] = Field(default_factory=no_arguments)
+    strict: bool = False
+
+    def __init__(
+        self,
+        name: str,
+        description: str = "",
+        parameters: dict[str, Any] | None = None,
+        **fields: Any,
+    ) -> None:
+        schema = no_arguments() if parameters is None else parameters
+        super().__init__(name=name, description=description, parameters=schema, **fields)
+
+    @field_validator("parameters", mode="after")
+    @classmethod
+    def _an_object_schema(cls, schema: dict[str, Any]) -> dict[str, Any]:
+        if schema.get("type") != "object":
+            raise ToolDefinitionError(
+                f"a tool's parameters must be a JSON Schema with type 'object' (its named "
+                f"arguments), not type {schema.get('type')!r}. Wrap a single value in an "
+                "object property."
+            )
+        return copy.deepcopy(schema)  # the tool keeps its own: the caller may edit theirs
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(
+            f"cannot assign to {name!r}: a {type(self).__name__} is a frozen value; "
+            "use .model_copy(update={...}) for a changed copy"
+        )
+
+    @classmethod
+    def from_function(
+        cls,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        strict: bool = False,
+    ) -> Tool:
+        """The tool for ``fn``: its name, its docstring's first paragraph, and a schema built
+        by pydantic from its type hints (defaults, ``Optional``, ``Literal``, lists, pydantic
+        models) with each parameter's doc from a Google, NumPy or Sphinx docstring.
+
+        >>> def weather(city: str, unit: Literal["C", "F"] = "C") -> dict:
+        ...     '''The weather in a city.
+        ...
+        ...     Args:
+        ...         city: The city's name.
+        ...     '''
+        >>> Tool.from_function(weather).parameters["required"]
+        ['city']
+        """
+        summary, docs = docstrings.parse(fn)
+        fields: dict[str, Any] = {}
+        for param in inspect.signature(fn).parameters.values():
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                continue
+            hint = Any if param.annotation is param.empty else param.annotation
+            default = ... if param.default is param.empty else param.default
+            fields[param.name] = (hint, Field(default, description=docs.get(param.name)))
+        hints = _resolved_hints(fn)
+        fields = {k: (hints.get(k, hint), info) for k, (hint, info) in fields.items()}
+        model = create_model(f"{getattr(fn, '__name__', 'tool')}_arguments", **fields)
+        schema = drop_titles(model.model_json_schema())
+        schema.pop("description", None)
+        schema.setdefault("properties", {})
+        return cls(
+            name or fn.__name__,
+            summary if description is None else description,
+            schema,
+            strict=strict,
+        )
+
+
+def _resolved_hints(fn: Callable[..., Any]) -> dict[str, Any]:
+    """Type hints with string annotations (``from __future__ import annotations``) resolved."""
+    import typing
+
+    try:
+        return typing.get_type_hints(fn, include_extras=True)
+    except (NameError, TypeError) as exc:
+        raise ToolDefinitionError(
+            f"cannot read the type hints of {getattr(fn, '__qualname__', fn)!r} ({exc}); "
+            "import the types it names at module level."
+        ) from exc
+
+
+def _copied_parameters(self: Tool) -> dict[str, Any]:
+    return copy.deepcopy(self.__dict__["parameters"])
+
+
+# Reading ``parameters`` gives a fresh copy (set after the class is built, so pydantic still
+# stores and validates the field as usual; instances keep the value in ``__dict__``).
+type.__setattr__(Tool, "parameters", property(_copied_parameters))

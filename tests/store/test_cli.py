@@ -108,3 +108,32 @@ def test_the_default_store_is_dot_toolwire_in_the_working_directory(tmp_path, mo
     assert [info["id"] for info in json.loads(result.stdout)] == ["here"]
     usage = runner.invoke(app, ["sessions", "list", "--help"], env={"COLUMNS": "200"}).output
     assert re.search(r"--store +DIR", usage) and "default .toolwire, or $TOOLWIRE_STORE" in usage
+
+
+def test_copy_moves_sessions_to_postgresql_and_s3_and_list_reads_them_there(
+    store, tmp_path, pg_server, s3_server
+):
+    """PostgreSQL: a private cluster; S3: moto's emulator, reached through AWS_ENDPOINT_URL."""
+    from .conftest import fresh_database, fresh_prefix
+
+    url, bucket = fresh_database(pg_server), fresh_prefix()
+    copied = runner.invoke(app, ["sessions", "copy", str(store), url, "--to-blobs", bucket])
+    assert copied.exit_code == 0, copied.output
+    assert "copied 1 session(s): demo" in copied.output
+    listed = runner.invoke(app, ["sessions", "list", "--store", url, "--blobs", bucket, "--json"])
+    assert listed.exit_code == 0, listed.output
+    (info,) = json.loads(listed.stdout)
+    assert (info["id"], info["messages"], info["files"]) == ("demo", 3, 1)
+    back = tmp_path / "back"
+    args = ["sessions", "copy", url, str(back), "--blobs", bucket, "--session", "demo"]
+    assert runner.invoke(app, args).exit_code == 0
+    assert tw.SessionStore(back).export("demo") == tw.SessionStore(store).export("demo")
+    again = runner.invoke(app, args)
+    assert again.exit_code == 1 and "already holds session(s) 'demo'" in again.stderr
+
+
+def test_a_postgresql_store_without_blobs_is_an_error_naming_the_flag_to_pass(monkeypatch):
+    monkeypatch.delenv("TOOLWIRE_BLOBS", raising=False)
+    result = runner.invoke(app, ["sessions", "list", "--store", "postgresql://db/agents"])
+    assert result.exit_code == 1
+    assert "pass --blobs s3://bucket/prefix" in result.stderr.replace("\n", "")

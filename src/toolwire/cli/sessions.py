@@ -1,4 +1,4 @@
-"""`toolwire sessions list|show ID|render ID --model M`: look into a SessionStore."""
+"""`toolwire sessions list|show ID|render ID --model M|copy SRC DST`: look into a SessionStore."""
 
 from __future__ import annotations
 
@@ -18,21 +18,33 @@ from .app import app
 from .render import OnUnsupportedOption, cli_message, notice_defaults
 
 sessions = typer.Typer(
-    help="Stored conversations: list them, show one, or render one for a model.",
+    help="Stored conversations: list them, show one, render one for a model, or copy them.",
     no_args_is_help=True,
 )
 app.add_typer(sessions, name="sessions")
 
 #: Where ``toolwire sessions`` looks when neither --store nor TOOLWIRE_STORE names a store;
 #: the README's SessionStore example uses the same directory.
-DEFAULT_STORE = Path(".toolwire")
+DEFAULT_STORE = str(Path(".toolwire"))
 Store = Annotated[
-    Path,
+    str,
     typer.Option(
         "--store",
         envvar="TOOLWIRE_STORE",
-        metavar="DIR",
-        help="The SessionStore directory (default .toolwire, or $TOOLWIRE_STORE).",
+        metavar="DIR|URL",
+        help="The SessionStore: a directory or a postgresql:// URL (default .toolwire, "
+        "or $TOOLWIRE_STORE).",
+        show_default=False,
+    ),
+]
+Blobs = Annotated[
+    str | None,
+    typer.Option(
+        "--blobs",
+        envvar="TOOLWIRE_BLOBS",
+        metavar="DIR|URL",
+        help="Where the store keeps file bytes, e.g. s3://bucket/prefix (default: the store "
+        "directory's blobs/, or $TOOLWIRE_BLOBS; required with postgresql://).",
         show_default=False,
     ),
 ]
@@ -40,10 +52,12 @@ AsJson = Annotated[bool, typer.Option("--json", help="Machine-readable JSON outp
 
 
 @sessions.command("list")
-def list_sessions(store: Store = DEFAULT_STORE, as_json: AsJson = False) -> None:
+def list_sessions(
+    store: Store = DEFAULT_STORE, blobs: Blobs = None, as_json: AsJson = False
+) -> None:
     """List the sessions in a store: messages, distinct files, their bytes, last update."""
     with _errors():
-        infos = _open(store).list_sessions()
+        infos = _open(store, blobs).list_sessions()
     if as_json:
         typer.echo(json.dumps([dataclasses.asdict(i) for i in infos], indent=2))
         return
@@ -56,12 +70,14 @@ def list_sessions(store: Store = DEFAULT_STORE, as_json: AsJson = False) -> None
 
 
 @sessions.command("show")
-def show(session_id: str, store: Store = DEFAULT_STORE, as_json: AsJson = False) -> None:
+def show(
+    session_id: str, store: Store = DEFAULT_STORE, blobs: Blobs = None, as_json: AsJson = False
+) -> None:
     """Show a session's messages; files by name, media type and blob hash (bytes stay put)."""
     import toolwire as tw
 
     with _errors():
-        messages = _open(store).load(session_id)
+        messages = _open(store, blobs).load(session_id)
     if as_json:
         typer.echo(tw.dump_conversation(messages, indent=2))
         return
@@ -76,6 +92,7 @@ def render(
     session_id: str,
     model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
     store: Store = DEFAULT_STORE,
+    blobs: Blobs = None,
     on_unsupported: OnUnsupportedOption = "error",
     as_json: AsJson = False,
     text_fallbacks: Annotated[bool, typer.Option("--text-fallbacks", hidden=True)] = False,
@@ -87,7 +104,7 @@ def render(
     from toolwire.request import encode
 
     with _errors():
-        messages = _open(store).load(session_id)
+        messages = _open(store, blobs).load(session_id)
         notice_defaults(model)
         policy = "text" if text_fallbacks else on_unsupported
         request = encode(messages, model, on_unsupported=policy)
@@ -109,10 +126,41 @@ def _decision_table(decisions: list[dict[str, Any]]) -> Table:
     return table
 
 
-def _open(store: Path) -> Any:
+@sessions.command("copy")
+def copy(
+    source: Annotated[str, typer.Argument(metavar="SRC", help="Directory or postgresql:// URL.")],
+    target: Annotated[str, typer.Argument(metavar="DST", help="Directory or postgresql:// URL.")],
+    blobs: Blobs = None,
+    to_blobs: Annotated[
+        str | None,
+        typer.Option("--to-blobs", metavar="DIR|URL", help="DST's blob location (like --blobs)."),
+    ] = None,
+    session_ids: Annotated[
+        list[str] | None,
+        typer.Option("--session", "-s", help="Copy only this session (repeatable)."),
+    ] = None,
+) -> None:
+    """Copy sessions (all by default) from store SRC to store DST, e.g. SQLite to PostgreSQL + S3.
+
+    Blobs are read and verified from SRC, then written to DST (created if new).
+    Nothing is copied when DST already holds one of the sessions.
+    """
+
+    with _errors(), _open(source, blobs) as src, _open(target, to_blobs, "--to-blobs") as dst:
+        copied = src.copy_to(dst, session_ids or None)
+    typer.echo(f"copied {len(copied)} session(s): {', '.join(copied)}")
+
+
+def _open(store: str, blobs: str | None, flag: str = "--blobs") -> Any:
+    """The store; one named only as a copy's DST (``flag`` --to-blobs) is created if new."""
     import toolwire as tw
 
-    return tw.SessionStore(store, create=False)
+    if blobs is None and store.startswith(("postgresql://", "postgres://")):
+        raise tw.StoreError(
+            f"{store}: a PostgreSQL store keeps file bytes elsewhere; pass {flag} "
+            "s3://bucket/prefix (or a directory every worker shares)"
+        )
+    return tw.SessionStore(store, blobs=blobs, create=flag == "--to-blobs")
 
 
 @contextlib.contextmanager

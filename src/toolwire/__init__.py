@@ -75,6 +75,9 @@ _LAZY = {
     "BlobStore": "toolwire.store",
     "from_mcp": "toolwire.mcp",
     "view": "toolwire.viewer",
+    "Tool": "toolwire.tools",
+    "ToolDefinitionError": "toolwire.tools",
+    "tools_from_mcp": "toolwire.tools",
 }
 
 # Literal, so that type checkers see what is exported; tests/test_import.py checks that it
@@ -117,7 +120,9 @@ __all__ = [
     "TextOutput",
     "Thinking",
     "TokenEstimate",
+    "Tool",
     "ToolCall",
+    "ToolDefinitionError",
     "ToolOutput",
     "ToolResult",
     "ToolwireError",
@@ -137,6 +142,7 @@ __all__ = [
     "read_file",
     "read_file_tool",
     "to_output",
+    "tools_from_mcp",
     "view",
 ]
 
@@ -199,4 +205,5 @@ if TYPE_CHECKING:
     from .request import Request, encode
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
+    from .tools import Tool, ToolDefinitionError, tools_from_mcp
     from .viewer import view

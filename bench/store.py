@@ -8,13 +8,22 @@ the same SQLite settings (WAL, synchronous=FULL), then load the whole session ba
 
 ``--distinct`` below ``--images`` makes screenshots repeat (the same screen seen again), which
 the content-addressed store keeps once. Prints figures; asserts nothing about time.
+
+``--backends`` measures each row/blob backend instead: a 60-turn
+session carrying ~30 MB of media, appended then loaded, and 8 worker processes appending at
+once, on SQLite or PostgreSQL rows with directory or S3 blobs (a private PostgreSQL cluster
+and moto's S3 emulator on 127.0.0.1, started here as the tests start them).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sqlite3
 import struct
+import subprocess
+import sys
 import tempfile
 import time
 import zlib
@@ -145,12 +154,142 @@ def report(figures: dict[str, dict[str, float]], label: str) -> None:
     )
 
 
+# --- backends -------------------------------------------------------------------------------
+
+TURNS, MEDIA_BYTES, WORKERS, WORKER_APPENDS = 60, 500_000, 8, 30
+
+WORKER = """
+import os, sys, time
+import toolwire as tw
+location, blobs, session, count, go, size = sys.argv[1:7]
+store = tw.SessionStore(location, blobs=blobs or None)
+while not os.path.exists(go):
+    time.sleep(0.001)
+for n in range(int(count)):
+    data = b"\\x89PNG\\r\\n\\x1a\\n" + os.urandom(int(size))
+    store.append(session, tw.User([tw.Text(text=str(n)), tw.File.from_bytes(data)]))
+"""
+
+
+def turns(count: int) -> list[Any]:
+    """``count`` turns: an assistant tool call and its result carrying a distinct image."""
+    out: list[Any] = []
+    for n in range(count):
+        data = b"\x89PNG\r\n\x1a\n" + os.urandom(MEDIA_BYTES)
+        call = tw.ToolCall(id=f"c{n}", name="screenshot", arguments={"step": n})
+        out.append(tw.Assistant([call]))
+        out.append(tw.ToolResult.of(f"c{n}", "screenshot", [tw.File.from_bytes(data)]))
+    return out
+
+
+class Clock:
+    """Seconds spent in named methods of an object (wrapped in place)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = {}
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        inner = getattr(owner, name)
+
+        def timed_call(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.spent[label] = self.spent.get(label, 0.0) + time.perf_counter() - start
+
+        setattr(owner, name, timed_call)
+
+
+def one_session(location: str, blobs: str | None, messages: list[Any]) -> dict[str, float]:
+    store = tw.SessionStore(location, blobs=blobs)
+    clock = Clock()
+    clock.wrap(store.blobs, "put", "blob puts")
+    clock.wrap(store._rows, "insert", "row transactions")
+    append_s, _ = timed(lambda: [store.append("bench", m) for m in messages])
+    store.close()
+    store = tw.SessionStore(location, blobs=blobs)
+    clock.wrap(store._rows, "messages", "row reads")
+    load_s, loaded = timed(lambda: store.load("bench"))
+    assert len(loaded) == len(messages)
+    store.close()
+    return {"append_s": append_s, "load_s": load_s, **clock.spent}
+
+
+def workers(location: str, blobs: str | None, work: Path) -> float:
+    """Seconds for WORKERS processes to append WORKER_APPENDS messages each to one session."""
+    go = work / f"go-{time.monotonic_ns()}"
+    args = [location, blobs or "", "shared", str(WORKER_APPENDS), str(go), str(MEDIA_BYTES // 4)]
+    children = [subprocess.Popen([sys.executable, "-c", WORKER, *args]) for _ in range(WORKERS)]
+    time.sleep(1.5)  # imports and connections done before the clock starts
+    start = time.perf_counter()
+    go.touch()
+    assert all(child.wait() == 0 for child in children)
+    return time.perf_counter() - start
+
+
+def bench_backends() -> None:
+    servers = _servers()
+    messages = turns(TURNS)
+    media = sum(len(m.output.value[0].read()) for m in messages[1::2])
+    print(
+        f"{TURNS} turns ({len(messages)} messages), {media / 1e6:.1f} MB of media; "
+        f"{WORKERS} workers × {WORKER_APPENDS} appends of {MEDIA_BYTES // 4 // 1000} KB"
+    )
+    print(
+        f"{'backend':14} {'append/s':>9} {'load s':>7} {'puts s':>7} {'rows s':>7} "
+        f"{'read s':>7} {'8 workers append/s':>19}"
+    )
+    with servers.postgres() as pg, servers.s3(), tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for n, name in enumerate(["sqlite+dir", "sqlite+s3", "postgres+dir", "postgres+s3"]):
+            location, blobs = _place(name, n, pg, work)
+            f = one_session(location, blobs, messages)
+            location, blobs = _place(name, n + 10, pg, work)
+            tw.SessionStore(location, blobs=blobs).close()
+            rate = WORKERS * WORKER_APPENDS / workers(location, blobs, work)
+            print(
+                f"{name:14} {len(messages) / f['append_s']:9.1f} {f['load_s']:7.2f} "
+                f"{f['blob puts']:7.2f} {f['row transactions']:7.2f} {f['row reads']:7.3f} "
+                f"{rate:19.1f}"
+            )
+
+
+def _place(name: str, n: int, pg: str, work: Path) -> tuple[str, str | None]:
+    rows, blobs = name.split("+")
+    location = str(work / f"store-{n}")
+    if rows == "postgres":
+        import psycopg
+
+        with psycopg.connect(pg, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE bench{n}")
+        location = pg.rsplit("/", 1)[0] + f"/bench{n}"
+    blob_location = str(work / f"blobs-{n}") if rows == "postgres" else None
+    if blobs == "s3":
+        blob_location = f"s3://toolwire-tests/bench-{n}"
+    return location, blob_location
+
+
+def _servers() -> Any:
+    """tests/store/servers.py: the private PostgreSQL cluster and the S3 emulator."""
+    path = Path(__file__).parents[1] / "tests" / "store" / "servers.py"
+    spec = importlib.util.spec_from_file_location("store_servers", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=500)
     parser.add_argument("--images", type=int, default=100)
     parser.add_argument("--distinct", type=int, default=None, help="distinct screenshots")
+    parser.add_argument("--backends", action="store_true", help="SQLite/PostgreSQL × dir/S3")
     args = parser.parse_args()
+    if args.backends:
+        bench_backends()
+        return
     distinct = args.distinct or args.images
     messages = session(args.messages, args.images, distinct)
     with tempfile.TemporaryDirectory(prefix="toolwire-bench-") as tmp:

@@ -17,6 +17,7 @@ Either failing to start is an error with the reason, never a skip.
 from __future__ import annotations
 
 import glob
+import logging
 import os
 import shutil
 import socket
@@ -84,6 +85,7 @@ def s3() -> Iterator[str]:
     import boto3
     from moto.server import ThreadedMotoServer
 
+    logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
     server.start()
     host, port = server.get_host_and_port()

@@ -532,6 +532,46 @@ def svg_gzip_bomb_image(inflated: int) -> bytes:
     )
 
 
+def png_bomb(side: int) -> bytes:
+    """A valid RGBA PNG of ``side`` x ``side`` transparent pixels, compressed ~1000:1."""
+
+    def chunk(kind: bytes, payload: bytes) -> bytes:
+        crc = zlib.crc32(kind + payload)
+        return struct.pack(">I", len(payload)) + kind + payload + struct.pack(">I", crc)
+
+    rows = zlib_bomb(side * (1 + 4 * side), 0)  # filter byte 0 and four zero bytes a pixel
+    ihdr = struct.pack(">IIBBBBB", side, side, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+
+
+def svg_png_bomb_image(side: int) -> bytes:
+    """An SVG drawing an ``image`` whose data URL is a ``side`` x ``side`` PNG bomb."""
+    url = _data_url("image/png", png_bomb(side))
+    return (
+        _SVG + b' width="100" height="100"><image width="100" height="100" href="%s"/></svg>' % url
+    )
+
+
+def svg_nested(levels: int) -> bytes:
+    """An SVG embedding an SVG embedding an SVG ... ``levels`` deep, by data URLs."""
+    svg = _SVG + b' width="10" height="10"><rect width="5" height="5"/></svg>'
+    for _ in range(levels):
+        url = _data_url("image/svg+xml", svg)
+        svg = (
+            _SVG + b' width="10" height="10"><image width="10" height="10" href="%s"/></svg>' % url
+        )
+    return svg
+
+
+def svg_use_bomb_of_embedded_svgs() -> bytes:
+    """A ``<use>`` bomb whose leaf is an ``image`` embedding an SVG of 1,000 rectangles:
+    the outer document alone expands to 10,000 elements, 10 million with the leaves."""
+    inner = _SVG + b' width="10" height="10">' + b'<rect width="1" height="1"/>' * 1000 + b"</svg>"
+    leaf = b'<image id="l0" width="10" height="10" href="%s"/>' % _data_url("image/svg+xml", inner)
+    bomb = use_bomb(5, 10).replace(b'<rect id="l0" width="1" height="1"/>', leaf)
+    return bomb
+
+
 def svg_dashed_lines(lines: int) -> bytes:
     """An SVG of ``lines`` long lines with a fine dash pattern."""
     body = b"".join(

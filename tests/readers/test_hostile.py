@@ -19,6 +19,7 @@ import pytest
 
 from . import hostile_files as hostile
 from .child_read import read_in_child
+from .helpers import need_cairosvg
 
 #: Wall time a read may take, child start-up (about 1 s) included. The undefended readers
 #: take 20 s to minutes on every file here, or run out of memory.
@@ -138,6 +139,53 @@ REFUSED = [
 ]
 
 
+NOT_RASTERISED = [
+    Case(
+        "gzip-bomb-in-an-image-data-url.svg",
+        lambda: hostile.svg_gzip_bomb_image(3 * GB),
+        r"not rasterised \(a data: URL unpacks to more than 8 MB\)",
+        error=None,
+    ),
+    Case(
+        "use-bomb-in-an-image-data-url.svg",
+        hostile.svg_nested_use_bomb,
+        r"not rasterised \(in an SVG in a data: URL, its <use> references expand past "
+        r"100000 elements\)",
+        error=None,
+    ),
+    Case(
+        "20000-by-20000-png-in-a-data-url.svg",
+        lambda: hostile.svg_png_bomb_image(20_000),
+        r"not rasterised \(its embedded images hold more than 32,000,000 pixels\)",
+        error=None,
+    ),
+    Case(
+        "svg-in-svg-5-deep.svg",
+        lambda: hostile.svg_nested(5),
+        r"not rasterised \(.*it embeds SVGs more than 3 levels deep\)",
+        error=None,
+    ),
+    Case(
+        "use-bomb-of-embedded-svgs.svg",
+        hostile.svg_use_bomb_of_embedded_svgs,
+        r"not rasterised \(its <use> references expand past 100000 elements\)",
+        error=None,
+    ),
+    Case(
+        "40000-finely-dashed-lines.svg",
+        lambda: hostile.svg_dashed_lines(40_000),
+        r"not rasterised \(about 4e\+08 dashes to draw, over the limit of 2,000,000\)",
+        error=None,
+    ),
+    Case(
+        "width-1e400.svg",
+        hostile.svg_infinite_width,
+        r"not rasterised \(its size infx10 is over 1e\+07 px or infinite\)",
+        error=None,
+    ),
+]
+
+
 @pytest.mark.parametrize("case", REFUSED, ids=lambda case: case.name)
 def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
     case: Case, tmp_path: Path
@@ -153,3 +201,23 @@ def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
     assert read.message.startswith(case.name), read.message
     assert re.search(case.expect, read.message), read.message
     assert "MemoryError" not in read.message
+
+
+@pytest.mark.parametrize("case", NOT_RASTERISED, ids=lambda case: case.name)
+def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
+    case: Case, tmp_path: Path
+) -> None:
+    need_cairosvg()  # without it nothing is rasterised, hostile or not
+    path = tmp_path / case.name
+    source = case.build()
+    path.write_bytes(source)
+    read = read_in_child(path, SECONDS)
+    assert read.status == 0, f"the read was killed or crashed ({read.status}): {read.stderr}"
+    assert "Traceback" not in read.stderr
+    assert read.seconds < SECONDS
+    assert read.peak_mb < PEAK_MB, f"peak memory {read.peak_mb:.0f} MB"
+    assert "error" not in read.result, read.result
+    assert read.message.startswith(f"{case.name}: SVG image, "), read.message
+    assert re.search(case.expect, read.message), read.message
+    assert read.result["parts"] == [], "no PNG"
+    assert source.decode()[:200] in read.result["text"], "the source is returned"

@@ -14,9 +14,16 @@ The File part, when rasterised: ``name`` is the base name with ``.png``
 
 from __future__ import annotations
 
+import base64
+import binascii
+import io
+import math
 import re
+import warnings
+import zlib
 from pathlib import PurePath
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from ..content import File
 from ..errors import InvalidFileError, missing_dependency
@@ -31,6 +38,27 @@ _MAX_DEPTH = 100
 _UNITS = {"": 1.0, "px": 1.0, "pt": 4 / 3, "pc": 16.0, "in": 96.0, "cm": 96 / 2.54, "mm": 96 / 25.4}
 _LENGTH = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*([a-z]*)\s*$")
 _XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+
+#: What the rasteriser is allowed to take on; past any of these the SVG is returned without
+#: a PNG, and the header names the limit. A side (in CSS pixels) larger than this, or not a
+#: finite number (``width="1e400"``), is not a size that can be rasterised.
+MAX_SVG_SIDE = 1e7
+#: The bytes of one ``data:`` URL once decoded and, when gzipped (CairoSVG unpacks gzipped
+#: SVG images: 1 MB of it can inflate to gigabytes), inflated.
+MAX_DATA_URL_BYTES = 8 * limits.MB
+#: Pixels of the raster images that ``data:`` URLs embed, together (each is decoded whole).
+MAX_EMBEDDED_PIXELS = 32_000_000
+#: SVGs embedded in embedded SVGs, at most this deep.
+MAX_DATA_URL_DEPTH = 3
+#: Dashes the renderer would draw, estimated as the length of every shape's geometry over
+#: the shortest dash period anywhere in the document (CSS can dash any shape); each costs
+#: about half a microsecond (40,000 finely dashed lines rendered for minutes).
+MAX_DASHES = 2_000_000
+#: A data URL in an attribute or in CSS: up to a quote or ")" (base64 may hold spaces).
+_DATA_URL = re.compile(r"data:([^,]*),([^\"')]*)", re.IGNORECASE)
+_DASHARRAY = re.compile(r"stroke-dasharray\s*[:=]\s*[\"']?([^;\"'}>]*)", re.IGNORECASE)
+_NUMBER = re.compile(r"[-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+_GEOMETRY = ("d", "points", "x1", "y1", "x2", "y2", "width", "height", "r", "rx", "ry")
 
 
 def read_svg(job: Job) -> ContentOutput:
@@ -96,8 +124,9 @@ def _rasterise(
         from cairosvg.url import safe_fetch
     except (ImportError, OSError):  # OSError: cairocffi found no libcairo
         return None, "not rasterised (install cairosvg to get a PNG rendering)"
-    if _expanded_elements(root) >= _MAX_EXPANDED:
-        return None, f"not rasterised (its <use> references expand past {_MAX_EXPANDED} elements)"
+    problem, _ = _raster_problem(data, root, size, 0)
+    if problem:
+        return None, f"not rasterised ({problem})"
     width, height = size or (512.0, 512.0)
     scale = min(1.0, limits.SVG_RASTER_MAX_SIDE / max(width, height))
     out_w, out_h = max(1, round(width * scale)), max(1, round(height * scale))
@@ -116,8 +145,121 @@ def _rasterise(
     return png, f"rasterised to PNG {out_w}x{out_h}"
 
 
-def _expanded_elements(root: Any) -> int:
-    """Elements after expanding every ``<use>``, capped at ``_MAX_EXPANDED`` (memoised)."""
+def _raster_problem(
+    data: bytes, root: Any, size: tuple[float, float] | None, depth: int
+) -> tuple[str | None, int]:
+    """Why the SVG (or an SVG it embeds, ``depth`` levels down) must not be rasterised, if
+    it must not; and how many elements it expands to."""
+    if size and not all(math.isfinite(side) and side <= MAX_SVG_SIDE for side in size):
+        return f"its size {size[0]:g}x{size[1]:g} is over {MAX_SVG_SIDE:g} px or infinite", 0
+    weights, problem = _embedded(root, depth)
+    if problem:
+        return problem, 0
+    expanded = _expanded_elements(root, weights)
+    if expanded >= _MAX_EXPANDED:
+        return f"its <use> references expand past {_MAX_EXPANDED} elements", 0
+    elements = sum(1 for _ in root.iter())
+    dashes = _dashes(data.decode("utf-8", "replace"), root) * expanded / max(elements, 1)
+    if dashes > MAX_DASHES:
+        return f"about {dashes:.3g} dashes to draw, over the limit of {MAX_DASHES:,}", 0
+    return None, expanded
+
+
+def _embedded(root: Any, depth: int) -> tuple[dict[int, int], str | None]:
+    """Each element embedding ``data:`` SVGs, weighted by the elements they expand to; or
+    the problem with an embedded file (too big, a bomb, too many pixels)."""
+    weights: dict[int, int] = {}
+    pixels = 0
+    for element in root.iter():
+        for value in [*element.attrib.values(), element.text or ""]:
+            for match in _DATA_URL.finditer(value) if "data:" in value.lower() else ():
+                payload = _data_url_bytes(match.group(1), match.group(2))
+                if payload is None:
+                    return weights, f"a data: URL unpacks to more than {_mb(MAX_DATA_URL_BYTES)}"
+                if b"<svg" not in payload:
+                    pixels += _pixels(payload)
+                    continue
+                problem, expanded = _embedded_svg(payload, depth + 1)
+                if problem:
+                    return weights, problem
+                weights[id(element)] = weights.get(id(element), 1) + expanded
+    if pixels > MAX_EMBEDDED_PIXELS:
+        return weights, f"its embedded images hold more than {MAX_EMBEDDED_PIXELS:,} pixels"
+    return weights, None
+
+
+def _embedded_svg(payload: bytes, depth: int) -> tuple[str | None, int]:
+    if depth > MAX_DATA_URL_DEPTH:
+        return f"it embeds SVGs more than {MAX_DATA_URL_DEPTH} levels deep", 0
+    try:
+        inner = parse(payload, "embedded SVG")
+    except InvalidFileError as exc:
+        return f"an SVG in a data: URL is refused: {exc}", 0
+    problem, expanded = _raster_problem(payload, inner, natural_size(inner), depth)
+    return (f"in an SVG in a data: URL, {problem}" if problem else None), expanded
+
+
+def _data_url_bytes(header: str, body: str) -> bytes | None:
+    """A data URL's payload, gunzipped if gzipped; None when larger than the limit."""
+    try:
+        if header.lower().endswith(";base64"):
+            payload = base64.b64decode(re.sub(r"\s+", "", body) + "==", validate=False)
+        else:
+            payload = unquote_to_bytes(body)
+    except (binascii.Error, ValueError):
+        return b""  # undecodable: the renderer gets nothing out of it either
+    if payload.startswith(b"\x1f\x8b"):
+        inflater = zlib.decompressobj(wbits=31)
+        try:
+            payload = inflater.decompress(payload, MAX_DATA_URL_BYTES + 1)
+        except zlib.error:
+            return b""
+    return payload if len(payload) <= MAX_DATA_URL_BYTES else None
+
+
+def _pixels(payload: bytes) -> int:
+    """The pixel count of an embedded raster image, from its header (0 if none is told)."""
+    from PIL import Image, UnidentifiedImageError
+
+    bomb = (Image.DecompressionBombError, Image.DecompressionBombWarning)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(payload)) as image:
+                width, height = image.size
+    except bomb:
+        return MAX_EMBEDDED_PIXELS + 1  # Pillow's own bomb limit is far above this one
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        return 0
+    return width * height
+
+
+def _dashes(text: str, root: Any) -> float:
+    """The dashes a render would draw, estimated (``MAX_DASHES``); 0 when nothing is dashed."""
+    periods = []
+    for match in _DASHARRAY.finditer(text):
+        period = sum(abs(float(number)) for number in _NUMBER.findall(match.group(1)))
+        if period > 0:
+            periods.append(period)
+    if not periods:
+        return 0.0
+    length = sum(
+        abs(float(number))
+        for element in root.iter()
+        for attribute in _GEOMETRY
+        for number in _NUMBER.findall(element.get(attribute) or "")
+    )
+    return length / min(periods)
+
+
+def _mb(size: int) -> str:
+    return f"{size // limits.MB} MB"
+
+
+def _expanded_elements(root: Any, weights: dict[int, int] | None = None) -> int:
+    """Elements after expanding every ``<use>``, capped at ``_MAX_EXPANDED`` (memoised);
+    an element embedding SVGs counts as ``weights[id(element)]`` elements."""
+    weights = weights or {}
     by_id = {el.get("id"): el for el in root.iter() if el.get("id")}
     memo: dict[int, int] = {}
 
@@ -127,7 +269,7 @@ def _expanded_elements(root: Any) -> int:
             return memo[key]
         if depth > _MAX_DEPTH:
             return _MAX_EXPANDED  # too deep, or a <use> cycle
-        total = 1 + sum(count(child, depth + 1) for child in element)
+        total = weights.get(key, 1) + sum(count(child, depth + 1) for child in element)
         href = element.get(_XLINK_HREF) or element.get("href") or ""
         if _local(element.tag) == "use" and href.startswith("#") and href[1:] in by_id:
             total += count(by_id[href[1:]], depth + 1)

@@ -8,9 +8,9 @@ import pytest
 
 from toolwire.capability import capabilities, providers
 from toolwire.messages import User
-from toolwire.providers.ids import NAME_RULES, accepted_name
 from toolwire.request import encode
 from toolwire.tools import SPELLERS, Tool, ToolDefinitionError, spell
+from toolwire.tools.spell import NAME_RULES, accepted_name
 
 from .helpers import MODELS, first_tool_spec, sample_tools, validate, with_fragment
 

@@ -17,7 +17,7 @@ that carries them; ``encode`` merges it into the request (Gemini's into ``config
 - mistral (mistralai ``Tool``, ``ToolChoice``), cohere (Cohere v2 ``ToolV2``; tool_choice
   ``REQUIRED`` | ``NONE`` only), ollama (``ollama.Tool``; no tool_choice at all).
 
-A name the wire forbids is refused (``providers.ids.NAME_RULES``, the rule replayed tool
+A name the wire forbids is refused (``ids.NAME_RULES``, the rule replayed tool
 calls are held to), and so is a tool_choice the wire has no spelling for.
 """
 
@@ -28,7 +28,11 @@ from typing import Any, Literal
 
 from ..capability import Capabilities
 from ..errors import suggest
-from ..providers.ids import NAME_RULES, accepted_name, accepts
+
+try:  # the id and name rules move from providers/ to plan/ ("pipeline", issue 16)
+    from ..plan.ids import NAME_RULES, accepted_name, accepts
+except ImportError:  # pragma: no cover - before that move
+    from ..providers.ids import NAME_RULES, accepted_name, accepts  # type: ignore[no-redef]
 from .errors import ToolDefinitionError
 from .gemini import gemini_parameters
 from .ollama import ollama_parameters
@@ -78,7 +82,7 @@ def _check_names(tools: list[Tool], caps: Capabilities) -> None:
                 f"{caps.provider} forbids the tool name {tool.name!r}: {rule.source} allows "
                 f"{allowed} (and UTF-8 text). Rename the tool for this target, e.g. "
                 f"{accepted_name(caps.wire, tool.name)!r} — the name toolwire gives replayed "
-                "calls of it (toolwire.providers.ids.accepted_name)."
+                "calls of it (accepted_name of the id and name rules)."
             )
 
 

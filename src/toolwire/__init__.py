@@ -27,6 +27,7 @@ _ERRORS = (
     "ToolwireError",
     "UnknownModelError",
     "UnsupportedContentError",
+    "UploadError",
 )
 _MESSAGES = (
     "Assistant",
@@ -78,6 +79,7 @@ _LAZY = {
     "Tool": "toolwire.tools",
     "ToolDefinitionError": "toolwire.tools",
     "tools_from_mcp": "toolwire.tools",
+    "Uploads": "toolwire.uploads",
 }
 
 # Literal, so that type checkers see what is exported; tests/test_import.py checks that it
@@ -129,6 +131,8 @@ __all__ = [
     "UnknownModelError",
     "Unsupported",
     "UnsupportedContentError",
+    "UploadError",
+    "Uploads",
     "User",
     "__version__",
     "capabilities",
@@ -181,6 +185,7 @@ if TYPE_CHECKING:
         UnknownModelError,
         Unsupported,
         UnsupportedContentError,
+        UploadError,
     )
     from .mcp import from_mcp
     from .messages import (
@@ -206,4 +211,5 @@ if TYPE_CHECKING:
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
     from .tools import Tool, ToolDefinitionError, tools_from_mcp
+    from .uploads import Uploads
     from .viewer import view

@@ -60,6 +60,11 @@ class StoreError(ToolwireError):
     """The session store is unreadable, corrupt, or was given something it cannot keep."""
 
 
+class UploadError(ToolwireError):
+    """Uploading a file to a provider's Files API failed; the message names the file, the
+    provider and the SDK's own message. Nothing was recorded for it in the upload cache."""
+
+
 class ConflictError(StoreError):
     """An ``append``/``extend`` with ``expect=N`` found the session holding another count.
 

@@ -1,0 +1,64 @@
+"""encode(..., tools=..., tool_choice=...) (request.py): the whole request, history and tool
+definitions together, validated strictly against every target's SDK."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolwire.content import ToolCall
+from toolwire.messages import Assistant, System, ToolResult, User
+from toolwire.request import encode
+from toolwire.tools import ToolDefinitionError
+
+from .helpers import MODELS, sample_tools, validate
+
+HISTORY = [
+    System("Be brief."),
+    User("Ship my parcel to Oslo."),
+    Assistant(
+        [
+            ToolCall(
+                id="call_1",
+                name="ship",
+                arguments={"parcel": {"items": ["a"], "to": {"street": "Main"}}},
+            )
+        ]
+    ),
+    ToolResult.of("call_1", "ship", {"tracking": "X1"}),
+]
+
+
+@pytest.mark.parametrize("provider", sorted(MODELS))
+def test_a_whole_request_with_tools_fits_the_targets_sdk_types(provider) -> None:
+    model = MODELS[provider]
+    choice = None if provider in ("ollama",) else "auto"
+    request = encode(HISTORY, model, tools=sample_tools(), tool_choice=choice)
+    validate(request.kwargs, model)
+    assert request.to_json()  # JSON-safe with the tools in it
+
+
+def test_gemini_tools_join_the_config_that_holds_the_system_instruction() -> None:
+    kwargs = encode(HISTORY, MODELS["google"], tools=sample_tools(), tool_choice="ship").kwargs
+    config = kwargs["config"]
+    assert "system_instruction" in config
+    assert config["tools"][0]["function_declarations"][0]["name"] == "ship"
+    assert config["tool_config"]["function_calling_config"]["allowed_function_names"] == ["ship"]
+
+
+def test_without_tools_the_request_is_what_it_was() -> None:
+    model = MODELS["anthropic"]
+    assert encode(HISTORY, model, tools=[]).kwargs == encode(HISTORY, model).kwargs
+    assert "tools" not in encode(HISTORY, model).kwargs
+
+
+def test_a_request_with_tools_starts_with_the_same_messages_turn_after_turn() -> None:
+    model = MODELS["anthropic"]
+    first = encode(HISTORY[:2], model, tools=sample_tools()).kwargs
+    later = encode(HISTORY, model, tools=sample_tools()).kwargs
+    assert later["tools"] == first["tools"]
+    assert later["messages"][: len(first["messages"])] == first["messages"]
+
+
+def test_encode_refuses_a_tool_choice_the_target_lacks() -> None:
+    with pytest.raises(ToolDefinitionError, match="bedrock has no tool_choice 'none'"):
+        encode(HISTORY, MODELS["bedrock"], tools=sample_tools(), tool_choice="none")

@@ -5,12 +5,15 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
 from .plan import Decision, OnUnsupported, plan
 from .providers import wire_module
+
+if TYPE_CHECKING:
+    from .tools import Tool, ToolChoice
 
 
 @dataclass(frozen=True)
@@ -38,12 +41,16 @@ def encode(
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
     capabilities: Capabilities | dict[str, Any] | None = None,
+    tools: Sequence[Tool] = (),
+    tool_choice: ToolChoice | None = None,
 ) -> Request:
     """Encode ``messages`` for ``model`` ('provider:model-id').
 
     Files go natively where the target takes them, else in a labelled fallback user message;
     a file nothing can carry raises UnsupportedContentError (or, with
     ``on_unsupported="text"``, becomes its text fallback). See DESIGN.md §3.
+    ``tools`` (``tw.Tool``) and ``tool_choice`` ("auto", "none", "required" or a tool's name)
+    are spelled in the target's own dialect (``toolwire.tools.spell``; DESIGN.md §5.5).
     """
     if isinstance(capabilities, Capabilities):
         caps = capabilities
@@ -58,7 +65,19 @@ def encode(
         messages, caps, on_unsupported=on_unsupported, fetch=_fetcher(fetch_urls), fit=fit
     )
     kwargs = wire_module(caps.wire).encode(laid_out)
+    if tools or tool_choice is not None:
+        from .tools import spell
+
+        kwargs = _with_tools(kwargs, spell(tools, tool_choice, caps))
     return Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
+
+
+def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` with the tools fragment merged in (Gemini's into the existing ``config``)."""
+    merged = {**kwargs, **fragment}
+    if "config" in fragment:
+        merged["config"] = {**kwargs.get("config", {}), **fragment["config"]}
+    return merged
 
 
 def _fetcher(fetch_urls: bool | Callable[[str], bytes] | None) -> Callable[[str], bytes] | None:

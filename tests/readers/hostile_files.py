@@ -157,8 +157,8 @@ def _pdf(objects: list[bytes]) -> bytes:
     return bytes(out)
 
 
-def _stream(data: bytes, extra: bytes = b"") -> bytes:
-    return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+def _stream(data: bytes, extra: bytes = b"", eol: bytes = b"\n") -> bytes:
+    return b"<< /Length %d %s>>\nstream%s" % (len(data), extra, eol) + data + b"\nendstream"
 
 
 _FONT = b"<< /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >>"
@@ -196,11 +196,12 @@ def pdf_form_recursion(depth: int = 25) -> bytes:
     return _pdf(objects)
 
 
-def pdf_inflating_stream(inflated: int) -> bytes:
-    """One page whose Flate content stream inflates to ``inflated`` bytes (~1000:1)."""
+def pdf_inflating_stream(inflated: int, eol: bytes = b"\n") -> bytes:
+    """One page whose Flate content stream inflates to ``inflated`` bytes (~1000:1);
+    ``eol`` ends the line of its ``stream`` keyword (pdfium takes any rest of line)."""
     data = zlib_bomb(inflated, ord(" "), prefix=b"0 0 m ", suffix=b" 10 10 l S")
     objects = _pages(1, b"4 0 R", b"<< >>")
-    objects.append(_stream(data, b"/Filter /FlateDecode "))
+    objects.append(_stream(data, b"/Filter /FlateDecode ", eol))
     return _pdf(objects)
 
 

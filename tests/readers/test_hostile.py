@@ -57,6 +57,11 @@ REFUSED = [
         r"a stream at byte \d+ inflates to more than 256 MB",
     ),
     Case(
+        "4-GB-stream-after-a-line-of-junk-and-cr.pdf",
+        lambda: hostile.pdf_inflating_stream(4 * GB, b" " * 5000 + b"\r"),
+        r"a stream at byte \d+ inflates to more than 256 MB",
+    ),
+    Case(
         "flate-inside-flate-to-4-GB.pdf",
         lambda: hostile.pdf_nested_flate(4 * GB),
         r"a stream at byte \d+ inflates to more than 256 MB",
@@ -221,3 +226,13 @@ def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
     assert re.search(case.expect, read.message), read.message
     assert read.result["parts"] == [], "no PNG"
     assert source.decode()[:200] in read.result["text"], "the source is returned"
+
+
+def test_a_large_jpeg_reports_its_stored_size_not_the_draft_decode_size(tmp_path: Path) -> None:
+    path = tmp_path / "photo-4000x3000.jpg"
+    path.write_bytes(hostile.jpeg_photo(4000, 3000))
+    read = read_in_child(path, SECONDS)
+    assert read.status == 0, read.stderr
+    assert read.message.startswith("photo-4000x3000.jpg: JPEG image, 4000x3000, "), read.message
+    assert read.result["parts"] == ["image/jpeg"]
+    assert read.peak_mb < PEAK_MB

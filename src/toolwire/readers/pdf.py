@@ -59,9 +59,11 @@ _ZLIB_HEADERS = b"|".join(
     for check in range(256)
     if (method * 256 + check) % 31 == 0
 )
-#: Where stream data begins (PDF 32000-1, 7.3.8.1: the keyword, then CRLF or LF), when it
-#: begins with a zlib header.
-_STREAM = re.compile(rb"(?<!end)stream\r?\n(?=" + _ZLIB_HEADERS + rb")")
+#: A line end followed by a zlib header: where zlib stream data may begin. pdfium skips the
+#: rest of the line after a ``stream`` keyword, whatever it holds, and takes CR, LF or CRLF
+#: as its end (PDF 32000-1, 7.3.8.1, asks for CRLF or LF right after the keyword).
+_ZLIB_LINE = re.compile(rb"(?:\r\n|\r(?!\n)|\n)(?=" + _ZLIB_HEADERS + rb")")
+_KEYWORD = re.compile(rb"(?<!end)stream")
 _PIECE = 64 * 1024  # zlib allocates its output buffer up front: keep it small
 
 
@@ -120,21 +122,21 @@ def check_streams(data: bytes, name: str) -> None:
     """Refuse a PDF with a zlib stream that inflates past ``MAX_PDF_STREAM_BYTES``, or
     streams that together inflate past ``MAX_PDF_INFLATED_BYTES``, without keeping any.
 
-    Every ``stream`` keyword is tried, whatever its dictionary says (a stream's filter may be
-    an indirect object); data that is not zlib fails within its first bytes.
+    Every line that holds a ``stream`` keyword and is followed by a zlib header is tried,
+    whatever the stream's dictionary says (its filter may be an indirect object).
     """
     total = 0
-    for number, match in enumerate(_STREAM.finditer(data)):
+    for number, start in enumerate(_zlib_stream_starts(data)):
         if number >= MAX_PDF_ZLIB_STREAMS:
             raise InvalidFileError(
                 f"{name} holds more than {MAX_PDF_ZLIB_STREAMS:,} compressed streams; PDFs "
                 "with more are refused (a crafted file: books have a few thousand)"
             )
-        size = _inflated_size(data, match.end(), MAX_PDF_STREAM_BYTES)
+        size = _inflated_size(data, start, MAX_PDF_STREAM_BYTES)
         total += size
         if size > MAX_PDF_STREAM_BYTES or total > MAX_PDF_INFLATED_BYTES:
             what = (
-                f"a stream at byte {match.end()} inflates to more than "
+                f"a stream at byte {start} inflates to more than "
                 f"{MAX_PDF_STREAM_BYTES // limits.MB} MB"
                 if size > MAX_PDF_STREAM_BYTES
                 else f"its streams inflate to more than {MAX_PDF_INFLATED_BYTES // limits.MB} MB"
@@ -143,6 +145,17 @@ def check_streams(data: bytes, name: str) -> None:
                 f"{name}: {what}; PDFs over that limit are refused as possible decompression "
                 "bombs (the PDF reader inflates each stream whole)"
             )
+
+
+def _zlib_stream_starts(data: bytes) -> Iterator[int]:
+    """Where stream data that begins with a zlib header starts: after a line holding a
+    ``stream`` keyword, or after a line longer than 4 KB (not searched: tried anyway)."""
+    for line_end in _ZLIB_LINE.finditer(data):
+        end = line_end.start()
+        low = max(end - 4096, 0)
+        line_start = max(data.rfind(b"\n", low, end), data.rfind(b"\r", low, end))
+        if (line_start < 0 and low > 0) or _KEYWORD.search(data, max(line_start, low), end):
+            yield line_end.end()
 
 
 def _inflated_size(data: bytes, start: int, most: int) -> int:

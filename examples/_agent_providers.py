@@ -1,9 +1,9 @@
-"""The provider table of examples/agent.py: for each provider, how to offer tools, find its
-credential, make its official SDK client and call it.
+"""The provider table of examples/agent.py: for each provider, how to find its credential,
+make its official SDK client and call it.
 
-toolwire builds the messages (``encode(...).kwargs``); what stays provider-specific in an agent
-is only this: the shape of the tool definitions, the client, the call and the credential.
-A provider is one entry in ``PROVIDERS`` (a dict, not an if-ladder).
+toolwire builds the whole request, tool definitions included (``encode(..., tools=...)``);
+what stays provider-specific in an agent is only this: the client, the call and the
+credential. A provider is one entry in ``PROVIDERS`` (a dict, not an if-ladder).
 
 SDKs are imported inside the functions, after the credential check, so a missing key is
 reported before any SDK is loaded and no request is ever sent without one.
@@ -23,70 +23,12 @@ STOP = "stopping before the first model call"
 
 
 @dataclass(frozen=True)
-class Tool:
-    """A tool the model may call, provider-neutral: a name, a description, a JSON schema."""
-
-    name: str
-    description: str
-    parameters: dict[str, Any]
-
-
-@dataclass(frozen=True)
 class Provider:
     """How the agent talks to one provider."""
 
-    offer: Callable[[dict[str, Any], list[Tool]], dict[str, Any]]  # kwargs + tools, SDK shape
     missing: Callable[[], str | None]  # why there is nothing to call (no key, no server), or None
     connect: Callable[[], Any]  # the SDK client
     call: Callable[[Any, str, dict[str, Any]], Any]  # one model call -> the SDK's response
-
-
-# --- tool definitions, in each API's own shape ---------------------------------------------
-
-
-def _anthropic_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    specs = [
-        {"name": t.name, "description": t.description, "input_schema": t.parameters} for t in tools
-    ]
-    return {**kwargs, "tools": specs}
-
-
-def _responses_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    # strict defaults to true in the Responses API, which would require every property.
-    specs = [
-        {"type": "function", "name": t.name, "description": t.description,
-         "parameters": t.parameters, "strict": False}
-        for t in tools
-    ]  # fmt: skip
-    return {**kwargs, "tools": specs}
-
-
-def _chat_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    """Chat Completions' shape, also taken by Groq, xAI, OpenRouter, Mistral, Cohere v2, Ollama."""
-    specs = [
-        {"type": "function",
-         "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
-        for t in tools
-    ]  # fmt: skip
-    return {**kwargs, "tools": specs}
-
-
-def _google_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    declarations = [
-        {"name": t.name, "description": t.description, "parameters_json_schema": t.parameters}
-        for t in tools
-    ]
-    config = {**kwargs.get("config", {}), "tools": [{"function_declarations": declarations}]}
-    return {**kwargs, "config": config}
-
-
-def _bedrock_tools(kwargs: dict[str, Any], tools: list[Tool]) -> dict[str, Any]:
-    specs = [
-        {"toolSpec": {"name": t.name, "description": t.description,
-                      "inputSchema": {"json": t.parameters}}}
-        for t in tools
-    ]  # fmt: skip
-    return {**kwargs, "toolConfig": {"tools": specs}}
 
 
 # --- credentials: checked before any client exists ------------------------------------------
@@ -252,19 +194,19 @@ _ollama_server = needs_server(_ollama_host, "OLLAMA_HOST", default_port=11434)
 
 # fmt: off
 PROVIDERS: dict[str, Provider] = {
-    #                             tools              credential check                               client       call
-    "anthropic":         Provider(_anthropic_tools, needs_env("ANTHROPIC_API_KEY"),                _anthropic,  _anthropic_call),
-    "openai":            Provider(_responses_tools, needs_env("OPENAI_API_KEY"),                   _openai(),   _responses_call),
-    "openai-chat":       Provider(_chat_tools,      needs_env("OPENAI_API_KEY"),                   _openai(),   _chat),
-    "groq":              Provider(_chat_tools,      needs_env("GROQ_API_KEY"),                     _groq,       _chat),
-    "xai":               Provider(_chat_tools,      needs_env("XAI_API_KEY"),                      _xai,        _chat),
-    "openrouter":        Provider(_chat_tools,      needs_env("OPENROUTER_API_KEY"),               _openrouter, _chat),
-    "openai-compatible": Provider(_chat_tools,      _compatible_server,                            _compatible, _chat),
-    "google":            Provider(_google_tools,    needs_env("GEMINI_API_KEY", "GOOGLE_API_KEY"), _gemini,     _google_call),
-    "google-vertex":     Provider(_google_tools,    needs_env("GOOGLE_CLOUD_PROJECT"),             _vertex,     _google_call),
-    "bedrock":           Provider(_bedrock_tools,   _aws_missing,                                  _bedrock,    _bedrock_call),
-    "mistral":           Provider(_chat_tools,      needs_env("MISTRAL_API_KEY"),                  _mistral,    _mistral_call),
-    "cohere":            Provider(_chat_tools,      needs_env("COHERE_API_KEY", "CO_API_KEY"),     _cohere,     _model_chat),
-    "ollama":            Provider(_chat_tools,      _ollama_server,                                _ollama,     _model_chat),
+    #                             credential check                               client       call
+    "anthropic":         Provider(needs_env("ANTHROPIC_API_KEY"),                _anthropic,  _anthropic_call),
+    "openai":            Provider(needs_env("OPENAI_API_KEY"),                   _openai(),   _responses_call),
+    "openai-chat":       Provider(needs_env("OPENAI_API_KEY"),                   _openai(),   _chat),
+    "groq":              Provider(needs_env("GROQ_API_KEY"),                     _groq,       _chat),
+    "xai":               Provider(needs_env("XAI_API_KEY"),                      _xai,        _chat),
+    "openrouter":        Provider(needs_env("OPENROUTER_API_KEY"),               _openrouter, _chat),
+    "openai-compatible": Provider(_compatible_server,                            _compatible, _chat),
+    "google":            Provider(needs_env("GEMINI_API_KEY", "GOOGLE_API_KEY"), _gemini,     _google_call),
+    "google-vertex":     Provider(needs_env("GOOGLE_CLOUD_PROJECT"),             _vertex,     _google_call),
+    "bedrock":           Provider(_aws_missing,                                  _bedrock,    _bedrock_call),
+    "mistral":           Provider(needs_env("MISTRAL_API_KEY"),                  _mistral,    _mistral_call),
+    "cohere":            Provider(needs_env("COHERE_API_KEY", "CO_API_KEY"),     _cohere,     _model_chat),
+    "ollama":            Provider(_ollama_server,                                _ollama,     _model_chat),
 }
 # fmt: on

@@ -4,11 +4,13 @@
     python examples/agent.py --model google:gemini-3-pro-preview "What is in photo.png?"
     python examples/agent.py --model ollama:qwen3-vl --attach examples/photo.png "Describe it."
 
-Each turn the neutral history is encoded for the target (``encode``), sent with the provider's
-official SDK, and the reply decoded back (``decode``). Tool calls run locally (``read_file``,
-confined to ``--root``) or on the MCP server (``from_mcp`` turns its result into a
-ToolResult); images, PDFs and structured content travel in whatever form the target accepts,
-and every file's route is printed as a Decision line.
+Each turn the neutral history and the tools are encoded for the target (``encode(...,
+tools=...)`` spells the tool definitions in its dialect too), sent with the provider's
+official SDK, and the reply decoded back (``decode``). The tools are ``read_file_tool`` and
+the MCP server's own (``tools_from_mcp``); calls run locally (``read_file``, confined to
+``--root``) or on the MCP server (``from_mcp`` turns its result into a ToolResult). Images,
+PDFs and structured content travel in whatever form the target accepts, and every file's
+route is printed as a Decision line.
 
 The key comes from the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, AWS
 credentials, …; see _agent_providers.py). Without it the agent runs up to the first model call,
@@ -27,7 +29,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from _agent_providers import PROVIDERS, Provider, Tool
+from _agent_providers import PROVIDERS, Provider
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 import toolwire as tw
@@ -91,21 +93,19 @@ async def run(args: argparse.Namespace, provider: Provider, model_id: str, first
     """The loop: encode, call, decode, run the tool calls, until the model stops calling tools."""
     reader = read_file_tool.bind(args.root)
     async with mcp_session(args.mcp) as session:
-        listed = (await session.list_tools()).tools
-        tools = [Tool(reader.name, reader.description, reader.parameters)]
-        tools += [_tool(t) for t in listed]
+        tools = [reader, *tw.tools_from_mcp(await session.list_tools())]
         history: list[Any] = [tw.System(SYSTEM), first]
         client, shown = None, 0
         for turn in range(1, args.max_turns + 1):
-            request = encode(history, args.model, on_unsupported="text")
+            request = encode(history, args.model, on_unsupported="text", tools=tools)
             _summarise(turn, request, tools, len(history), since=shown)
             shown = len(history)
             client = client or _connect(provider)
             if client is None:
                 return NO_CREDENTIALS
-            kwargs = provider.offer(request.kwargs, tools)
             try:
-                response = await asyncio.to_thread(provider.call, client, model_id, kwargs)
+                call = provider.call
+                response = await asyncio.to_thread(call, client, model_id, request.kwargs)
             except Exception as exc:  # the SDK's own error: a bad key, a rate limit, a 400
                 print(f"The model call failed: {type(exc).__name__}: {exc}")
                 return 1
@@ -163,12 +163,6 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _tool(listed: Any) -> Tool:
-    """An MCP tool listing as a neutral Tool (mcp 1.x and 2.x spell the schema field apart)."""
-    data = listed.model_dump(mode="json", by_alias=True, exclude_none=True)
-    return Tool(data["name"], data.get("description", ""), data["inputSchema"])
-
-
 def _first_message(prompt: str, attachments: list[str]) -> tw.User:
     """The prompt and the --attach files; a file toolwire cannot read is a StartError."""
     files = []
@@ -204,7 +198,7 @@ async def _call_mcp(call: tw.ToolCall, session: ClientSession) -> tw.ToolResult:
         return tw.ToolResult.of(call.id, call.name, exc)
 
 
-def _summarise(turn: int, request: Any, tools: list[Tool], messages: int, since: int) -> None:
+def _summarise(turn: int, request: Any, tools: list[tw.Tool], messages: int, since: int) -> None:
     """One line for the request, then one per Decision on a file of the messages since ``since``."""
     names = ", ".join(t.name for t in tools)
     print(f"turn {turn}: {request.model}, {messages} messages, tools offered: {names}")

@@ -5,6 +5,7 @@ it runs the whole loop (tool calls on read_file and on the MCP server, results s
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import importlib
 import json
 import os
@@ -22,15 +23,18 @@ from typing import Any
 import pytest
 
 import toolwire as tw
-from toolwire.capability import capabilities, providers
+from toolwire.capability import providers
 from toolwire.request import encode
 
 pytest.importorskip("mcp", reason="the mcp extra is not installed")
+
+from tools.helpers import validate  # noqa: E402  (tests/tools: strict SDK checks, tools included)
 
 REPO = Path(__file__).parents[1]
 AGENT = REPO / "examples" / "agent.py"
 sys.path.insert(0, str(AGENT.parent))  # the example and its provider table, imported below
 agent = importlib.import_module("agent")
+agent_providers = importlib.import_module("_agent_providers")
 MODELS = {
     "anthropic": "anthropic:claude-sonnet-4-5",
     "openai": "openai:gpt-5",
@@ -157,44 +161,31 @@ def test_a_bad_attach_file_or_mcp_command_is_one_error_line_and_status_2(tmp_pat
 
 # --- the tool definitions, against each SDK's strict request types -----------------------------
 
-WIRES_TAKING_THE_MODEL = {"google", "bedrock", "openai_chat"}  # their validate(kwargs, model)
-# Their validators check messages only: the tools must have the chat shape (checked strictly
-# with openai's types) and the SDK's own tool model must read them back.
-SDK_TOOL = {"mistral": ("mistralai.client.models", "Tool"), "cohere": ("cohere.types", "ToolV2"),
-            "ollama": ("ollama", "Tool")}  # fmt: skip
 
-
-async def _listed_tools() -> list[Any]:
+async def _listed_tools() -> list[tw.Tool]:
     async with agent.mcp_session(agent._parser().get_default("mcp")) as session:
-        return [agent._tool(t) for t in (await session.list_tools()).tools]
+        return tw.tools_from_mcp(await session.list_tools())
 
 
 @pytest.fixture(scope="module")
-def tools() -> list[Any]:
-    """read_file and the example MCP server's tools, as the agent lists them."""
-    reader = tw.read_file_tool
-    listed = asyncio.run(_listed_tools())
-    return [agent.Tool(reader.name, reader.description, reader.parameters), *listed]
+def tools() -> list[tw.Tool]:
+    """read_file and the example MCP server's tools, as the agent offers them."""
+    return [tw.read_file_tool.bind(REPO / "examples"), *asyncio.run(_listed_tools())]
 
 
 @pytest.mark.parametrize("provider", sorted(MODELS))
-def test_the_offered_tools_fit_the_providers_sdk_types(provider, tools) -> None:
+def test_the_agents_first_request_with_its_tools_fits_the_providers_sdk_types(
+    provider, tools
+) -> None:
     model = MODELS[provider]
-    wire = capabilities(model).wire
-    kwargs = agent.PROVIDERS[provider].offer(encode([tw.User("hi")], model).kwargs, tools)
-    strict = importlib.import_module(f"providers.strict_{wire}")
-    if wire in WIRES_TAKING_THE_MODEL:
-        strict.validate(kwargs, model)
-    else:
-        strict.validate(kwargs)
-    if provider in SDK_TOOL:
-        importlib.import_module("providers.strict_openai_chat").validate(
-            {"messages": [], "tools": kwargs["tools"]}
-        )
-        module, name = SDK_TOOL[provider]
-        tool_type = getattr(importlib.import_module(module), name)
-        read_back = [tool_type.model_validate(spec).function.name for spec in kwargs["tools"]]
-        assert read_back == [t.name for t in tools]
+    request = encode([tw.System(agent.SYSTEM), tw.User("hi")], model, tools=tools)
+    validate(request.kwargs, model)
+    assert [t.name for t in tools] == ["read_file", "screenshot", "weather"]
+
+
+def test_the_provider_table_holds_only_what_the_client_needs() -> None:
+    fields = {f.name for f in dataclasses.fields(agent_providers.Provider)}
+    assert fields == {"missing", "connect", "call"}
 
 
 # --- the whole loop, against a local OpenAI-compatible server ---------------------------------

@@ -112,6 +112,18 @@ class BlobStore:
                     temp.unlink()
         return removed
 
+    def remove(self, digests: Iterable[str]) -> int:
+        """Delete these blobs (those present); return how many there were.
+
+        Like ``sweep``, only while no writer can commit a reference to one of them.
+        """
+        removed = 0
+        for digest in digests:
+            with contextlib.suppress(FileNotFoundError):
+                self.path(digest).unlink()
+                removed += 1
+        return removed
+
     def _write(self, path: Path, data: bytes) -> None:
         tmp_dir = self.root / _TMP
         try:

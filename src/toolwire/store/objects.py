@@ -123,6 +123,15 @@ class ObjectBlobs:
             self._call("delete", _key(digest), self._obstore.delete, self._store, _key(digest))
         return len(gone)
 
+    def remove(self, digests: Iterable[str]) -> int:
+        """Delete these blobs (those present); return how many there were."""
+        removed = 0
+        for digest in digests:
+            if self.has(digest):
+                self._call("delete", _key(digest), self._obstore.delete, self._store, _key(digest))
+                removed += 1
+        return removed
+
     def _holds(self, key: str, digest: str, size: int) -> bool:
         try:
             self.fetch(digest, size, size)

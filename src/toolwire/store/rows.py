@@ -101,12 +101,21 @@ class Rows:
                 self._insert_message(cur, session_id, start + offset, row, stamp)
         return [start + offset for offset in range(len(rows))]
 
-    def delete(self, session_id: str, sweep: Callable[[set[str]], int]) -> int:
-        """Remove the session and collect blobs no longer referenced; StoreError if unknown."""
+    def delete(self, session_id: str, remove: Callable[[set[str]], int]) -> int:
+        """Remove the session and ``remove`` the blobs only it referenced; StoreError if unknown.
+
+        The work is the session's size, not the store's: other orphans wait for ``collect``.
+        """
         with self._collecting() as cur:
+            mine = {row[0] for row in cur.execute(_SESSION_BLOBS_SQL, (session_id,)).fetchall()}
             if cur.execute("DELETE FROM sessions WHERE id = ?", (session_id,)).rowcount == 0:
                 raise StoreError(self._unknown(cur, session_id))
-            return self._collect(cur, sweep)
+            gone = {
+                digest
+                for digest in sorted(mine)
+                if _one(cur, _DROP_UNREFERENCED_SQL, (digest, digest)) is not None
+            }
+            return remove(gone)
 
     def collect(self, sweep: Callable[[set[str]], int]) -> int:
         """Drop blob rows nothing references, then ``sweep`` every blob not kept."""
@@ -233,6 +242,16 @@ LEFT JOIN blobs b ON b.sha256 IN (
     WHERE m.session_id = s.id)
 GROUP BY s.id, s.created_at, s.updated_at
 ORDER BY s.created_at, s.id
+"""
+
+_SESSION_BLOBS_SQL = """
+SELECT DISTINCT mb.sha256 FROM message_blobs mb JOIN messages m ON m.id = mb.message_id
+WHERE m.session_id = ?
+"""
+
+_DROP_UNREFERENCED_SQL = """
+DELETE FROM blobs WHERE sha256 = ?
+AND NOT EXISTS (SELECT 1 FROM message_blobs WHERE sha256 = ?) RETURNING sha256
 """
 
 _SIZES_SQL = """

@@ -12,7 +12,7 @@ Concurrency: any number of processes (on any number of hosts, with PostgreSQL) m
 the same or different sessions. Each append is one transaction that assigns the message's
 position; appends to one session are serialised, ``expect=N`` makes one conditional. Blobs are
 written before the row that references them commits, so a process killed mid-append leaves at
-most an unreferenced blob, collected by the next ``delete`` or ``gc``; ``store.rows`` says why
+most an unreferenced blob, collected by the next ``gc``; ``store.rows`` says why
 a collection can never remove a blob an append is about to reference.
 
 Loaded files hold ``BlobSource(sha256, root=<this store's blob location>, size)``. With a
@@ -163,8 +163,11 @@ class SessionStore:
             self.blobs.put(data)
 
     def delete(self, session_id: str) -> int:
-        """Remove a session and collect blobs no longer referenced; return how many went."""
-        return self._rows.delete(session_id, self.blobs.sweep)
+        """Remove a session and the blobs no other session references; return how many went.
+
+        Only this session's blobs are looked at; ``gc`` collects any other orphans.
+        """
+        return self._rows.delete(session_id, self.blobs.remove)
 
     def gc(self) -> int:
         """Collect unreferenced blobs (e.g. left by a process killed mid-append).

@@ -11,6 +11,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -261,3 +262,39 @@ def test_writers_killed_at_random_moments_lose_nothing_acknowledged(backend: Bac
             store.append("victim-0", tw.User("the store still takes appends"))
             == len(store.load("victim-0")) - 1
         )
+
+
+def test_a_blob_grown_after_it_was_recorded_is_refused(backend: Backend) -> None:
+    photo = tw.File.from_path(PHOTO, name="photo.png")
+    with backend.open() as store:
+        store.append("s1", tw.User([photo]))
+        _overwrite_blob(backend, store, photo.source.sha256(), PHOTO.read_bytes() + b"more")
+        with pytest.raises(tw.StoreError, match=r"session 's1', message 0, file photo\.png"):
+            store.load("s1")
+
+
+def test_workers_retrying_on_conflict_with_expect_add_each_message_once(backend: Backend) -> None:
+    """Optimistic concurrency as an agent service uses it: read, decide, append if unchanged."""
+    backend.open().close()
+    conflicts: list[int] = []
+
+    def worker(name: str) -> None:
+        with backend.open() as store:
+            for n in range(8):
+                while True:
+                    seen = len(store.load("s")) if "s" in store else 0
+                    try:
+                        store.append("s", tw.User(f"{name} {n}"), expect=seen)
+                        break
+                    except tw.ConflictError as exc:
+                        conflicts.append(exc.current)
+
+    threads = [threading.Thread(target=worker, args=(f"w{k}",)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    with backend.open() as store:
+        texts = [m.content for m in store.load("s")]
+    assert sorted(texts) == sorted(f"w{k} {n}" for k in range(4) for n in range(8))
+    assert all(0 < current <= 32 for current in conflicts)

@@ -57,3 +57,25 @@ def test_a_database_from_a_newer_toolwire_is_refused(tmp_path):
         )
     with pytest.raises(StoreError, match=f"schema version {LATEST + 1}.*upgrade toolwire"):
         SessionStore(tmp_path)
+
+
+def test_a_store_made_by_an_older_toolwire_is_migrated_forward_and_keeps_its_sessions(
+    tmp_path, monkeypatch
+):
+    import toolwire as tw
+    from toolwire.store import migrations
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", MIGRATIONS[:1])
+    monkeypatch.setattr(migrations, "LATEST", 1)
+    with closing(sqlite3.connect(tmp_path / "sessions.db", isolation_level=None)) as conn:
+        migrations.migrate(conn, "old")
+        conn.execute("INSERT INTO sessions VALUES ('old', 'then', 'then')")
+        conn.execute(
+            "INSERT INTO messages (session_id, position, role, body, created_at) "
+            """VALUES ('old', 0, 'user', '{"role":"user","content":"hi"}', 'then')"""
+        )
+    monkeypatch.undo()
+    with SessionStore(tmp_path) as store:
+        assert _versions(tmp_path) == [(number,) for number, _, _ in MIGRATIONS]
+        assert store.append("old", tw.User("again"), expect=1) == 1
+        assert [m.content for m in store.load("old")] == ["hi", "again"]

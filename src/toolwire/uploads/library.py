@@ -112,6 +112,11 @@ class Uploads:
     ) -> list[Outcome]:
         """``sync`` through an async SDK client (AsyncAnthropic, AsyncOpenAI, genai ``Client.aio``,
         Mistral's ``upload_async``), at most ``max_workers`` uploads at a time."""
+        if not _is_async_capable(client):
+            raise ToolwireError(
+                f"{type(client).__name__} is a sync client: use uploads.sync(...), or pass "
+                "the SDK's async client (AsyncAnthropic, AsyncOpenAI, genai Client.aio)"
+            )
         caps, adapter = _target(model)
         jobs = self._jobs(messages, caps, self._account_of(caps, client, account), min_bytes)
         return await arun(self._context(adapter, progress), jobs, client)
@@ -260,6 +265,13 @@ def _target(model: str) -> tuple[Capabilities, ModuleType]:
             f"knows); uploads work for {with_ids}. Send the files inline: skip Uploads for it."
         )
     return caps, importlib.import_module(ADAPTERS[caps.file_ids])
+
+
+def _is_async_capable(client: Any) -> bool:
+    """Async SDK clients, google-genai's Client (``.aio``) and Mistral (``upload_async``)."""
+    if type(client).__name__.startswith("Async") or hasattr(client, "aio"):
+        return True
+    return hasattr(getattr(client, "files", None), "upload_async")
 
 
 def _open_cache(store: Any) -> Cache:

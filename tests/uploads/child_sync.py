@@ -1,0 +1,31 @@
+"""Run in a subprocess by test_store.py: sync one file into a shared store, print its id.
+
+argv: store directory, Files API stand-in URL, path of the file to upload.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import anthropic
+
+import toolwire as tw
+
+
+def main() -> None:
+    store_dir, url, path = sys.argv[1:4]
+    uploads = tw.Uploads(store=tw.SessionStore(store_dir))
+    client = anthropic.Anthropic(api_key="sk-shared", base_url=url, max_retries=0)
+    call = tw.ToolCall(id="toolu_01", name="fetch", arguments={})
+    turn = [
+        tw.User("read it"),
+        tw.Assistant([call]),
+        tw.ToolResult.of("toolu_01", "fetch", tw.File.from_path(path)),
+    ]
+    [outcome] = uploads.sync(turn, "anthropic:claude-sonnet-4-5", client)
+    print(json.dumps({"file_id": outcome.file_id, "uploaded": outcome.uploaded}))
+
+
+if __name__ == "__main__":
+    main()

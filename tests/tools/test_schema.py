@@ -129,6 +129,19 @@ def test_gemini_refuses_what_it_cannot_take_without_changing_meaning(schema, mes
     assert "tool 'pick'" in str(caught.value)
 
 
+def test_gemini_refuses_a_parameter_name_outside_its_rule() -> None:
+    schema = {"type": "object", "properties": {"page-start": {"type": "integer"}}}
+    with pytest.raises(
+        ToolDefinitionError, match="Gemini cannot take the parameter name 'page-start'"
+    ):
+        gemini_parameters(schema, "read")
+    renamed = {"type": "object", "properties": {"page_start": {"type": "integer"}}}
+    assert gemini_parameters(renamed, "read") == {
+        "type": "OBJECT",
+        "properties": {"page_start": {"type": "INTEGER"}},
+    }
+
+
 def _objects(schema: Any) -> list[dict[str, Any]]:
     """Every object schema inside ``schema``."""
     found = []

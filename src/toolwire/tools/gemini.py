@@ -13,8 +13,10 @@ validation and request builder read back unchanged.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from .errors import ToolDefinitionError
 from .schema import inline_refs, refuse
 
 TARGET = "Gemini"
@@ -60,12 +62,23 @@ FORMATS = {
     "NUMBER": {"float", "double"},
     "INTEGER": {"int32", "int64"},
 }
+#: Vertex AI FunctionDeclaration.parameters: "Parameter names must start with a letter or an
+#: underscore and must only contain chars a-z, A-Z, 0-9, or underscores with a maximum length
+#: of 64."
+PARAMETER_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_]{0,63}")
 _ADVICE = "Simplify that part of the schema for Gemini (or describe the rule in a description)."
 
 
 def gemini_parameters(schema: dict[str, Any], tool: str) -> dict[str, Any] | None:
     """The ``parameters`` of a FunctionDeclaration, or None for a tool without arguments
     (Gemini rejects an OBJECT whose ``properties`` are empty)."""
+    for name in schema.get("properties") or {}:
+        if not PARAMETER_NAME.fullmatch(name):
+            raise ToolDefinitionError(
+                f"tool {tool!r}: Gemini cannot take the parameter name {name!r}; names start "
+                "with a letter or '_' and hold only letters, digits and '_' (at most 64). "
+                "Rename the parameter."
+            )
     converted = _node(inline_refs(schema, tool), "parameters", tool)
     return converted if converted.get("properties") else None
 

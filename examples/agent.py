@@ -103,9 +103,9 @@ async def run(args: argparse.Namespace, provider: Provider, model_id: str, first
             client = client or _connect(provider)
             if client is None:
                 return NO_CREDENTIALS
+            kwargs = request.kwargs  # messages and tool definitions, in the provider's shape
             try:
-                call = provider.call
-                response = await asyncio.to_thread(call, client, model_id, request.kwargs)
+                response = await asyncio.to_thread(provider.call, client, model_id, kwargs)
             except Exception as exc:  # the SDK's own error: a bad key, a rate limit, a 400
                 print(f"The model call failed: {type(exc).__name__}: {exc}")
                 return 1

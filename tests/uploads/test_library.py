@@ -261,3 +261,29 @@ def test_sync_with_an_async_client_points_to_async_sync(serve):
     client, _ = serve("openai", asynchronous=True)
     with pytest.raises(tw.ToolwireError, match="async_sync"):
         tw.Uploads().sync(history(pdf()), OPENAI, client)
+
+
+@pytest.mark.parametrize("model", [ANTHROPIC, OPENAI, GEMINI, "openai-chat:gpt-4.1"])
+def test_a_file_sent_by_id_keeps_the_position_its_bytes_had(serve, model):
+    client, _ = serve(FLAVOURS.get(model, "openai"))
+    uploads = tw.Uploads()
+    turn = [*history(pdf(seed=90)), tw.User(["and this one", pdf(seed=91, name="mine.pdf")])]
+    inline = tw.encode(turn, model).decisions
+    uploads.sync(turn, model, client)
+    by_id = tw.encode(uploads.resolve(turn, model), model).decisions
+    assert [(d.message_index, d.identifier, d.mode) for d in by_id] == [
+        (d.message_index, d.identifier, d.mode) for d in inline
+    ]
+
+
+def test_capability_overrides_decide_what_goes_by_id_as_they_do_for_encode(serve):
+    client, state = serve("mistral")
+    takes_ids = {"media": [{"types": ["application/pdf"], "tool_result": "fallback",
+                            "user_sources": ["bytes", "file_id"], "evidence": "test override"}]}  # fmt: skip
+    uploads = tw.Uploads()
+    turn = history(pdf(seed=95))
+    [outcome] = uploads.sync(turn, MISTRAL, client, capabilities=takes_ids)
+    assert outcome.uploaded and state.uploads[0].fields["purpose"] == "ocr"
+    resolved = uploads.resolve(turn, MISTRAL, capabilities=takes_ids)
+    assert resolved[-1].output.value[0].source.file_id == outcome.file_id
+    assert uploads.resolve(turn, MISTRAL) == turn  # the package table: Mistral takes no ids

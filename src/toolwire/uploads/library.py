@@ -12,7 +12,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..capability import Capabilities, Cell, capabilities
+from ..capability import Capabilities, Cell
+from ..capability import capabilities as load_capabilities
 from ..content import File
 from ..errors import ToolwireError
 from ..sources import ProviderFileSource
@@ -85,6 +86,7 @@ class Uploads:
         min_bytes: int = DEFAULT_MIN_BYTES,
         account: str | None = None,
         progress: Progress | None = None,
+        capabilities: Capabilities | dict[str, Any] | None = None,
     ) -> list[Outcome]:
         """Upload (through a sync SDK client) what ``model`` takes by id and has no fresh id for.
 
@@ -96,7 +98,7 @@ class Uploads:
             raise ToolwireError(
                 f"{type(client).__name__} is an async client: use await uploads.async_sync(...)"
             )
-        caps, adapter = _target(model)
+        caps, adapter = _target(model, capabilities)
         jobs = self._jobs(messages, caps, self._account_of(caps, client, account), min_bytes)
         return run(self._context(adapter, progress), jobs, client)
 
@@ -109,6 +111,7 @@ class Uploads:
         min_bytes: int = DEFAULT_MIN_BYTES,
         account: str | None = None,
         progress: Progress | None = None,
+        capabilities: Capabilities | dict[str, Any] | None = None,
     ) -> list[Outcome]:
         """``sync`` through an async SDK client (AsyncAnthropic, AsyncOpenAI, genai ``Client.aio``,
         Mistral's ``upload_async``), at most ``max_workers`` uploads at a time."""
@@ -117,22 +120,30 @@ class Uploads:
                 f"{type(client).__name__} is a sync client: use uploads.sync(...), or pass "
                 "the SDK's async client (AsyncAnthropic, AsyncOpenAI, genai Client.aio)"
             )
-        caps, adapter = _target(model)
+        caps, adapter = _target(model, capabilities)
         jobs = self._jobs(messages, caps, self._account_of(caps, client, account), min_bytes)
         return await arun(self._context(adapter, progress), jobs, client)
 
     # --- using ids --------------------------------------------------------------------------
 
     def resolve(
-        self, messages: Sequence[Any], model: str, *, account: str | None = None
+        self,
+        messages: Sequence[Any],
+        model: str,
+        *,
+        account: str | None = None,
+        capabilities: Capabilities | dict[str, Any] | None = None,
     ) -> list[Any]:
         """The conversation with each file ``model`` takes by id, and has a fresh id for,
         replaced by ``File.from_provider_file`` (same name and text); the rest unchanged.
 
         A message without such files is returned as is, and a resolved message is reused
         from turn to turn while its ids stay the same (so the planner's turn cache holds).
+        The account is ``account``, else ``Uploads(account=...)``, else the one the last
+        ``sync`` for this provider used: sync before resolving. ``capabilities`` are the
+        overrides given to ``encode``, if any.
         """
-        caps, _ = _target(model)
+        caps, _ = _target(model, capabilities)
         found = conversation(messages)
         replaced: dict[int, File] = {}
         touched: dict[int, list[str]] = {}
@@ -147,12 +158,21 @@ class Uploads:
             for i, m in enumerate(found)
         ]
 
-    def file_id_for(self, model: str, file: File, *, account: str | None = None) -> str | None:
+    def file_id_for(
+        self,
+        model: str,
+        file: File,
+        *,
+        account: str | None = None,
+        capabilities: Capabilities | None = None,
+    ) -> str | None:
         """The fresh cached id of ``file``'s content for ``model``'s provider, or None.
 
-        For a planner routing one file: it decides the position; this only answers the id.
+        For a planner routing one file (it passes its ``Capabilities``): the planner decides
+        whether the position takes an id (``file_id`` in the cell's sources); this only
+        answers which id. Images are looked up as fitted to the cell, as they were uploaded.
         """
-        caps, _ = _target(model)
+        caps, _ = _target(model, capabilities)
         cell = caps.cell(file.media_type)
         if cell is None or not file.source.is_local:
             return None
@@ -256,8 +276,13 @@ class Uploads:
         return new
 
 
-def _target(model: str) -> tuple[Capabilities, ModuleType]:
-    caps = capabilities(model)
+def _target(
+    model: str, capabilities: Capabilities | dict[str, Any] | None = None
+) -> tuple[Capabilities, ModuleType]:
+    if isinstance(capabilities, Capabilities):
+        caps = capabilities
+    else:
+        caps = load_capabilities(model, capabilities)
     if caps.file_ids is None or caps.file_ids not in ADAPTERS:
         with_ids = ", ".join(sorted(ADAPTERS))
         raise ToolwireError(

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from . import hostile_documents as documents
 from . import hostile_files as hostile
 from .child_read import read_in_child
 from .helpers import need_cairosvg
@@ -45,7 +46,7 @@ class Case:
 REFUSED = [
     Case(
         "forms-drawing-each-other-25-deep.pdf",
-        lambda: hostile.pdf_form_recursion(25),
+        lambda: documents.pdf_form_recursion(25),
         r"memory limit of 384 MB",
         error="ResourceLimitError",
         # pdfium has no knob for form recursion: the read worker's memory limit stops it.
@@ -53,32 +54,32 @@ REFUSED = [
     ),
     Case(
         "content-stream-inflating-to-4-GB.pdf",
-        lambda: hostile.pdf_inflating_stream(4 * GB),
+        lambda: documents.pdf_inflating_stream(4 * GB),
         r"a stream at byte \d+ inflates to more than 256 MB",
     ),
     Case(
         "4-GB-stream-after-a-line-of-junk-and-cr.pdf",
-        lambda: hostile.pdf_inflating_stream(4 * GB, b" " * 5000 + b"\r"),
+        lambda: documents.pdf_inflating_stream(4 * GB, b" " * 5000 + b"\r"),
         r"a stream at byte \d+ inflates to more than 256 MB",
     ),
     Case(
         "flate-inside-flate-to-4-GB.pdf",
-        lambda: hostile.pdf_nested_flate(4 * GB),
+        lambda: documents.pdf_nested_flate(4 * GB),
         r"a stream at byte \d+ inflates to more than 256 MB",
     ),
     Case(
         "20-pages-sharing-a-million-text-operators.pdf",
-        lambda: hostile.pdf_text_operators(1_000_000, 20),
+        lambda: documents.pdf_text_operators(1_000_000, 20),
         r"page 1 alone draws 1,000,000 objects; one read covers at most 500,000",
     ),
     Case(
         "3-pages-of-300000-text-operators.pdf",
-        lambda: hostile.pdf_text_operators(300_000, 3),
+        lambda: documents.pdf_text_operators(300_000, 3),
         r"pages 1-2 draw more than 500,000 objects, .*\(page_start=0, page_end=1\)",
     ),
     Case(
         "250000-compressed-streams.pdf",
-        lambda: hostile.pdf_many_streams(250_000),
+        lambda: documents.pdf_many_streams(250_000),
         r"holds more than 200,000 compressed streams",
     ),
     Case(
@@ -123,22 +124,22 @@ REFUSED = [
     ),
     Case(
         "6-million-shared-strings.xlsx",
-        lambda: hostile.xlsx_shared_strings(6_000_000),
+        lambda: documents.xlsx_shared_strings(6_000_000),
         r"shared strings table holds more than 250,000 entries",
     ),
     Case(
         "240-headers-of-1-MB.docx",
-        lambda: hostile.docx_many_headers(240, 1_000_000),
+        lambda: documents.docx_many_headers(240, 1_000_000),
         r"XML parts unpack to 230 MB; .*more than 40 MB of XML is refused",
     ),
     Case(
         "240-headers-named-bin.docx",
-        lambda: hostile.docx_many_headers(240, 1_000_000, ".bin"),
+        lambda: documents.docx_many_headers(240, 1_000_000, ".bin"),
         r"XML parts unpack to 230 MB; .*more than 40 MB of XML is refused",
     ),
     Case(
         "200-MB-of-empty-paragraphs.docx",
-        lambda: hostile.docx_huge_document(200 * MB),
+        lambda: documents.docx_huge_document(200 * MB),
         r"XML parts unpack to 2\d\d MB; .*more than 40 MB of XML is refused",
     ),
 ]

@@ -9,7 +9,8 @@ installed; without it they are passed on unchanged, unvalidated, with a note).
 Decompression bombs: Pillow's process-wide ``Image.MAX_IMAGE_PIXELS`` is set to
 ``limits.MAX_IMAGE_PIXELS`` when this module first opens an image, Pillow's
 DecompressionBombWarning is treated as an error, and the pixel count is checked again here,
-so raising Pillow's limit elsewhere does not lift this one.
+so raising Pillow's limit elsewhere does not lift this one. A JPEG's scans and a TIFF's pages
+are counted from the bytes before Pillow decodes or walks them.
 
 The File part: ``name`` is the file's base name (``photo.png`` for a converted
 ``photo.bmp``); ``text`` is None, since an image has no extracted text and

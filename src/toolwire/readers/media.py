@@ -4,7 +4,9 @@ Metadata comes from mutagen (WAV, MP3, M4A/MP4/MOV, Ogg, FLAC), which reads head
 file it cannot parse is corrupt and refused. Video resolution is read from the MP4/MOV
 ``tkhd`` box here (mutagen does not report it). WebM/Matroska and AVI are not parsed by
 mutagen: they are passed on with their signature checked and a note that their duration was
-not read.
+not read. Before mutagen parses a file, its RIFF chunks, FLAC metadata blocks, MP4 boxes and
+ID3 frames are counted from their headers, so a few MB holding millions of them is refused
+at once instead of parsed for minutes.
 
 The File part is the original (``name`` = its base name); its ``text`` is the metadata line
 (``1.0 s, 1 channel, 16000 Hz``), so a text fallback says what the recording is.

@@ -14,6 +14,8 @@ XML with no DTD (ECMA-376 Part 2, Open Packaging Conventions, "XML usage"), so a
 declares one (``<!DOCTYPE``, ``<!ENTITY``: the way into an entity bomb such as "billion
 laughs"), names another encoding, or whose root element does not begin within
 ``limits.XML_PROLOG_BYTES`` is refused before libxml2 would spend seconds expanding it.
+XML that a library parses whole is capped by size whatever its ratio (``MAX_PARSED_XML_BYTES``),
+and a workbook's shared strings are counted before openpyxl loads them.
 
 The File part is the original document (``name`` = its base name) so providers that take
 office files natively still can; its ``text`` is the whole Markdown, for text fallbacks.

@@ -13,6 +13,11 @@ Parts returned, after the Text (header + ``--- Page N ---`` sections):
   ``PDF_RENDER_DPI`` (``report-p3.png``), for providers that read PDFs as text only; its
   ``text`` says which page it is and that it has no text layer.
 
+Hostile files: before pdfium sees a byte, every zlib stream is inflated (the output dropped)
+to check ``MAX_PDF_STREAM_BYTES`` / ``MAX_PDF_INFLATED_BYTES``; each page's drawing objects are
+counted when it loads, before its text is extracted (``MAX_PDF_OBJECTS_PER_READ``). What pdfium
+has no knob for (form XObjects drawing each other) is left to the read worker's memory limit.
+
 pdfium is not thread-safe, so every use is serialised by one lock.
 """
 

@@ -5,7 +5,9 @@ external references (XXE) before anything is expanded. The text is paged by line
 file. When CairoSVG is installed (``pip install cairosvg``; it needs the system's libcairo),
 the image is also rasterised to PNG with its long side at most ``SVG_RASTER_MAX_SIDE`` pixels,
 fetching nothing but ``data:`` URLs; an SVG whose ``<use>`` references would expand to more
-than ``_MAX_EXPANDED`` elements is not rasterised (a "use bomb" would render for ever). A
+than ``_MAX_EXPANDED`` elements is not rasterised (a "use bomb" would render for ever), nor is
+one whose ``data:`` URLs unpack too far (gzip bombs), embed too many pixels or SVGs that fail
+these same checks, whose dashes would take minutes to draw, or whose size is not finite. A
 failed or skipped rendering is noted in the header, never an error: the text is still there.
 
 The File part, when rasterised: ``name`` is the base name with ``.png``

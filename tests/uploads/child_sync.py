@@ -1,6 +1,7 @@
 """Run in a subprocess by test_store.py: sync one file into a shared store, print its id.
 
-argv: store directory, Files API stand-in URL, path of the file to upload.
+argv: store directory, Files API stand-in URL, path of the file to upload. Prints "ready"
+once set up, then waits for a line on stdin before syncing.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ def main() -> None:
         tw.Assistant([call]),
         tw.ToolResult.of("toolu_01", "fetch", tw.File.from_path(path)),
     ]
+    print("ready", flush=True)
+    sys.stdin.readline()  # the parent says go to both children at once
     [outcome] = uploads.sync(turn, "anthropic:claude-sonnet-4-5", client)
     print(json.dumps({"file_id": outcome.file_id, "uploaded": outcome.uploaded}))
 

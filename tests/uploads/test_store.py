@@ -40,11 +40,12 @@ def test_two_processes_sharing_a_store_upload_the_same_content_once(tmp_path):
     store = tmp_path / "store"
     tw.SessionStore(store)  # created once, as a deployment would
     with files_server("anthropic") as (url, state):
-        state.delay = 0.5  # both children are inside sync while the first upload runs
+        state.delay = 1.0  # the second child claims while the first one's upload runs
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
         children = [
             subprocess.Popen(
                 [sys.executable, str(CHILD), str(store), url, str(document)],
+                stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -52,6 +53,12 @@ def test_two_processes_sharing_a_store_upload_the_same_content_once(tmp_path):
             )  # fmt: skip
             for _ in range(2)
         ]
+        for child in children:
+            assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        for child in children:
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
         answers = []
         for child in children:
             out, err = child.communicate(timeout=60)
@@ -61,6 +68,7 @@ def test_two_processes_sharing_a_store_upload_the_same_content_once(tmp_path):
     assert len(state.uploads) == 1
     assert answers[0]["file_id"] == answers[1]["file_id"]
     assert sorted(a["uploaded"] for a in answers) == [False, True]
+    assert state.max_in_flight == 1  # the waiting child never sent the bytes
 
 
 def test_a_sync_waits_for_the_upload_another_worker_has_claimed(serve, tmp_path):

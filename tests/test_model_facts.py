@@ -217,3 +217,31 @@ def test_every_target_maps_to_a_provider_the_dataset_holds_or_to_none():
     assert set(model_facts.DATASET_PROVIDERS) == set(providers())
     held = {p for ids in model_facts.DATASET_PROVIDERS.values() for p in ids}
     assert held <= set(model_facts._data().entries)
+
+
+def test_the_evidence_line_names_the_inputs_the_dataset_its_version_and_the_entry():
+    found = modalities("openai:o3-mini")
+    assert found is not None
+    assert (
+        found.evidence
+        == f"inputs text only per models.dev {VERSION}, entry openai/o3-mini (exact id)"
+    )
+    vision = modalities("google:gemini-2.5-flash")
+    assert vision is not None
+    assert vision.evidence.startswith("inputs audio, image, pdf, text, video per models.dev ")
+
+
+@pytest.mark.parametrize(
+    ("media_type", "modality"),
+    [
+        ("image/png", "image"),
+        ("image/heic", "image"),
+        ("application/pdf", "pdf"),
+        ("audio/mpeg", "audio"),
+        ("video/mp4", "video"),
+        ("text/csv", None),
+        ("application/vnd.openxmlformats-officedocument.wordprocessingml.document", None),
+    ],
+)
+def test_each_media_type_needs_the_modality_of_its_kind(media_type, modality):
+    assert model_facts.required_modality(media_type) == modality

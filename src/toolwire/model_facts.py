@@ -80,6 +80,7 @@ SUPPLEMENT: dict[str, dict[str, dict[str, Any]]] = {
     },
 }
 
+_MEDIA_HEADS: dict[str, Modality] = {"image": "image", "audio": "audio", "video": "video"}
 _PATH_TARGETS = frozenset({"bedrock", "google", "google-vertex"})
 # Two levels of keys. The first sets aside only how a model is reached (the same weights and
 # snapshot); the second also sets aside which snapshot (dates, versions, -latest).
@@ -127,6 +128,16 @@ class Modalities:
         """True when text is the model's only input."""
         return self.inputs == frozenset({"text"})
 
+    @property
+    def evidence(self) -> str:
+        """One line for a Decision or an error: the inputs, and where that fact comes from.
+
+        >>> modalities("groq:llama-3.3-70b-versatile").evidence  # doctest: +ELLIPSIS
+        'inputs text only per models.dev ..., entry groq/llama-3.3-70b-versatile (exact id)'
+        """
+        inputs = ", ".join(sorted(self.inputs)) or "none"
+        return f"inputs {inputs}{' only' if len(self.inputs) == 1 else ''} per {self.match}"
+
 
 @dataclass(frozen=True)
 class ModelFacts:
@@ -172,8 +183,7 @@ def required_modality(media_type: str) -> Modality | None:
     """The input modality a media type needs, or None for types every model reads as text."""
     if media_type == "application/pdf":
         return "pdf"
-    head = media_type.partition("/")[0]
-    return head if head in ("image", "audio", "video") else None  # type: ignore[return-value]
+    return _MEDIA_HEADS.get(media_type.partition("/")[0])
 
 
 def lacks_input(model: str, media_type: str) -> Modalities | None:

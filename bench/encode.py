@@ -28,9 +28,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toolwire import b64
 from toolwire.capability import capabilities
 from toolwire.content import File, Text, ToolCall
+from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.providers import WIRES
 from toolwire.request import encode
@@ -114,7 +114,7 @@ def measure(model: str, messages: list[Any], blobs: list[bytes], repeat: int) ->
 
     times: dict[str, list[float]] = {"cold": [], "warm": [], "floor": []}
     for _ in range(repeat):
-        b64.clear()
+        MEMO.base64.clear()
         times["cold"].append(timed(once))
         times["warm"].append(timed(once))
         times["floor"].append(timed(floor))
@@ -140,8 +140,8 @@ def main() -> None:
     print(header)
     for target in args.target or MODELS:
         model = MODELS[target]
-        if importlib.util.find_spec(WIRES[capabilities(model).wire]) is None:
-            print(f"{target:<18} (encoder {WIRES[capabilities(model).wire]} not written yet)")
+        if importlib.util.find_spec(WIRES[capabilities(model).wire].encoder) is None:
+            print(f"{target:<18} (encoder {WIRES[capabilities(model).wire].encoder} not written yet)")
             continue
         r = measure(model, messages, blobs, args.repeat)
         print(f"{target:<18} {r['cold']:>8.1f} {r['warm']:>8.1f} {r['floor']:>9.1f} "

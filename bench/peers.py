@@ -30,7 +30,7 @@ from typing import Any
 
 # --- toolwire internals: the only place this bench names them (renames: edit here) ----------
 import toolwire as tw
-from toolwire import b64 as tw_b64
+from toolwire.memo import MEMO as tw_memo
 from toolwire.request import encode as tw_encode
 
 TW_FIT = ("toolwire.imagefit", "fit_image")
@@ -348,7 +348,7 @@ def main() -> None:
     logging.getLogger("LiteLLM").setLevel(logging.ERROR)  # its merge warnings are not results
     reps, loop_reps, import_runs = (3, 1, 3) if args.quick else (7, 3, 5)
     started = time.perf_counter()
-    api = types.SimpleNamespace(tw=tw, encode=tw_encode, clear=tw_b64.clear)
+    api = types.SimpleNamespace(tw=tw, encode=tw_encode, clear=tw_memo.clear)
     libs = {"toolwire": Toolwire(api), "pydantic-ai": PydanticAI(), "litellm": LiteLLM()}
     convs = [data.text_only(), data.agent_session(), data.parallel_tools()]
     photos = data.twelve_megapixel()

@@ -1,4 +1,5 @@
-"""b64: base64 of a file computed once per content and reused, within a memory bound."""
+"""b64: base64 of a file computed once per content and reused, within a memory bound
+(the cache is the memo layer's ``base64``)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,19 @@ from pathlib import Path
 import pytest
 
 from toolwire import b64
+from toolwire.b64 import Base64Cache
 from toolwire.content import File
 from toolwire.errors import FetchError
+from toolwire.memo import MEMO
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
 @pytest.fixture(autouse=True)
 def empty_cache() -> Iterator[None]:
-    b64.clear()
+    MEMO.base64.clear()
     yield
-    b64.clear()
+    MEMO.base64.clear()
 
 
 def png(seed: int, size: int = 1000) -> File:
@@ -52,37 +55,38 @@ def test_the_same_bytes_from_a_path_and_from_memory_share_an_entry() -> None:
     assert b64.b64(in_memory) is from_disk
 
 
-def test_the_cache_stays_within_its_bound_evicting_the_least_recently_used(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_the_cache_stays_within_its_bound_evicting_the_least_recently_used() -> None:
     entry = len(b64.b64(png(0)))  # every test file encodes to the same length
-    b64.clear()
-    monkeypatch.setattr(b64, "CACHE_LIMIT", 4 * entry)  # room for four entries
-    kept = {i: b64.b64(png(i)) for i in range(4)}
-    assert b64.b64(png(0)) is kept[0]  # 0 is now the most recently used
-    b64.b64(png(4))  # over the bound: 1, the least recently used, goes
-    assert b64._size == 4 * entry <= b64.CACHE_LIMIT
-    assert len(b64._cache) == 4
-    assert all(b64.b64(png(i)) is kept[i] for i in (0, 2, 3))
-    assert b64.b64(png(1)) is not kept[1]  # re-encoded: it had been evicted
+    cache = Base64Cache(limit=4 * entry)  # room for four entries
+    kept = {i: cache.encoded(png(i), "") for i in range(4)}
+    assert cache.encoded(png(0), "") is kept[0]  # 0 is now the most recently used
+    cache.encoded(png(4), "")  # over the bound: 1, the least recently used, goes
+    assert cache.size == 4 * entry <= cache.limit
+    assert len(cache.entries) == 4
+    assert all(cache.encoded(png(i), "") is kept[i] for i in (0, 2, 3))
+    assert cache.encoded(png(1), "") is not kept[1]  # re-encoded: it had been evicted
 
 
-def test_a_value_larger_than_a_quarter_of_the_bound_is_not_kept(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_value_larger_than_a_quarter_of_the_bound_is_not_kept() -> None:
     big = png(7, size=4000)
-    monkeypatch.setattr(b64, "CACHE_LIMIT", 4 * len(b64.b64(big)) - 4)
-    b64.clear()
-    first = b64.b64(big)
-    assert b64.b64(big) == first and b64.b64(big) is not first
-    assert b64._size == 0 and not b64._cache
+    cache = Base64Cache(limit=4 * len(b64.b64(big)) - 4)
+    first = cache.encoded(big, "")
+    assert cache.encoded(big, "") == first and cache.encoded(big, "") is not first
+    assert cache.size == 0 and not cache.entries
 
 
-def test_clear_empties_the_cache() -> None:
+def test_clearing_the_memo_empties_the_cache() -> None:
     first = b64.b64(png(1))
-    b64.clear()
-    assert (b64._size, len(b64._cache)) == (0, 0)
+    MEMO.clear()
+    assert (MEMO.base64.size, len(MEMO.base64.entries)) == (0, 0)
     assert b64.b64(png(1)) is not first
+
+
+def test_bytes_nobody_hashed_are_not_hashed_to_be_cached() -> None:
+    file = png(9)
+    b64.b64(file)
+    assert file.source.known_sha256() is None  # keyed by the bytes object, no hash taken
+    assert b64.b64(file) is b64.b64(file)
 
 
 def test_a_url_file_has_no_bytes_to_encode() -> None:

@@ -1,9 +1,9 @@
-"""Fuzzing tool-call ids, tool names and text over every wire (toolwire.providers.ids).
+"""Fuzzing tool-call ids, tool names and text over every wire (toolwire.plan.ids).
 
 Ids, names, arguments, text and thinking are drawn from every Unicode category, lone
 surrogates and control characters included, plus ids other providers really send. For every
 target, each encoded Request must pass the wire's strict SDK validator, its ids and names must
-match the target's published rule (written out here, apart from providers.ids), the mapping
+match the target's published rule (written out here, apart from plan.ids), the mapping
 must be stable (encode twice → the same payload) and injective within the request (different
 ids never share a wire id, nor different names a wire name), every call must be answered
 under its own id, and the JSON of the request must encode as UTF-8.
@@ -44,7 +44,7 @@ MODELS = [
     "ollama:llama3.1:8b",
 ]
 _NAME = r"[a-zA-Z0-9_-]{1,64}"
-#: The published rules (see providers.ids for the sources): wire -> (id rule, name rule).
+#: The published rules (see plan.ids for the sources): wire -> (id rule, name rule).
 RULES: dict[str, tuple[str, str]] = {
     "anthropic": (r"[a-zA-Z0-9_-]{1,64}", _NAME),
     "openai_responses": (r"(?s).{0,64}", _NAME),

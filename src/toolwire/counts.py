@@ -16,8 +16,8 @@ from .content import File
 from .messages import ContentOutput, ToolResult, User
 
 
-def over_count(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
-    """Per cell with a ``max_count``: how many of the conversation's files are beyond it.
+def oldest_left_out(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
+    """Per cell with a ``max_count``: how many of the conversation's files, the oldest, are left out.
 
     A file no route can carry counts too; that only matters when it is itself replaced by text.
     """

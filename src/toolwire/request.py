@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
+from .memo import MEMO
 from .plan import Decision, OnUnsupported, plan
 from .providers import wire_module
 
@@ -60,10 +61,9 @@ def encode(
     if fit_images:
         from .imagefit import fit_image
 
-        fit = fit_image
-    laid_out = plan(
-        messages, caps, on_unsupported=on_unsupported, fetch=_fetcher(fetch_urls), fit=fit
-    )
+        fit = MEMO.fitted(fit_image)
+    fetch = _fetcher(fetch_urls)
+    laid_out = plan(messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO)
     kwargs = wire_module(caps.wire).encode(laid_out)
     if tools or tool_choice is not None:
         from .tools import spell

@@ -1,12 +1,12 @@
 """The route of one file to one target: native, sibling, fallback, or none — and why.
 
-This is the only place that reads a capability cell to decide where a file goes. The planner
-(plan.py) calls ``route`` for every file and lays the conversation out accordingly.
+This is the only place that reads a capability cell to decide where a file goes. The planner's
+first pass (plan.files) calls ``route`` for every file. ``fit`` comes memoised from the
+``encode`` boundary (memo.Memo.fitted): nothing is cached here.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, cast
@@ -127,7 +127,7 @@ def _finish(
 ) -> Route:
     notes = [fetched_note] if fetched_note else []
     if fit is not None and file.kind == "image" and file.source.is_local:
-        file, note = _fit_once(file, cell, fit)
+        file, note = fit(file, cell)
         if note:
             notes.append(note)
     if cell.max_bytes and file.source.is_local:
@@ -139,27 +139,6 @@ def _finish(
                 f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
             )
     return Route(mode, file, f"{where} ({cell.evidence})", tuple(notes))
-
-
-#: fit's answer per File object, cell and fit function: an agent re-encodes its whole history
-#: every turn, and without this every image's header would be parsed (and an oversized image
-#: fetched from the resize cache and wrapped in a new File) on every turn. An entry leaves with
-#: its File, so an id is never reused for another File; it holds the fitted File, never the
-#: original (which would keep it alive).
-_fitted: dict[tuple[int, int, Any], tuple[Cell, File | None, str | None]] = {}
-
-
-def _fit_once(
-    file: File, cell: Cell, fit: Callable[[File, Cell], tuple[File, str | None]]
-) -> tuple[File, str | None]:
-    key = (id(file), id(cell), fit)  # ids: hashing a Cell's fields costs more than the lookup
-    hit = _fitted.get(key)
-    if hit is not None and hit[0] is cell:  # the entry pins its cell, so its id is not reused
-        return hit[1] or file, hit[2]
-    fitted, note = fit(file, cell)
-    _fitted[key] = (cell, None if fitted is file else fitted, note)
-    weakref.finalize(file, _fitted.pop, key, None)
-    return fitted, note
 
 
 _WHERE = {

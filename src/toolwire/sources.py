@@ -39,6 +39,10 @@ class _Source(BaseModel):
         """Hex sha256 of the bytes (local sources) or of the reference (URL, file id)."""
         raise NotImplementedError
 
+    def known_sha256(self) -> str | None:
+        """The hash when it costs nothing now (taken before, or pinned at a read): else None."""
+        return self.sha256()
+
     def describe(self) -> str:
         raise NotImplementedError
 
@@ -65,6 +69,12 @@ class BytesSource(_Source):
         digest: str | None = private["_digest"]
         if digest is None:
             digest = private["_digest"] = hashlib.sha256(self.data).hexdigest()
+        return digest
+
+    def known_sha256(self) -> str | None:
+        private = self.__pydantic_private__
+        assert private is not None
+        digest: str | None = private["_digest"]
         return digest
 
     def describe(self) -> str:

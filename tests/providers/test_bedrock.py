@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
-from toolwire.errors import CapabilityError, ConversationError, UnsupportedContentError
+from toolwire.errors import CapabilityError, ConversationError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
+from toolwire.plan.ids import accepted_id
 from toolwire.providers.bedrock_names import DocumentNames, sanitise
-from toolwire.providers.ids import accepted_id
 from toolwire.request import encode
 
 from . import strict_bedrock
@@ -368,14 +368,14 @@ def cell(types: list[str], sources: list[str]) -> dict[str, Any]:
     }
 
 
-def test_a_media_type_with_no_bedrock_format_is_refused_naming_the_formats() -> None:
+def test_an_override_routing_a_type_with_no_bedrock_format_is_refused_naming_the_formats() -> None:
     tone = File.from_bytes(example_bytes("tone.wav"), name="tone.wav")
     caps = {"media": [cell(["audio/wav"], ["bytes"])]}
-    with pytest.raises(UnsupportedContentError, match="tone.wav") as info:
+    with pytest.raises(CapabilityError, match="tone.wav") as info:  # as every wire's encoder
         encode(turn(ToolResult.of("call_1", "fetch", tone)), LLAMA, capabilities=caps)
     message = str(info.value)
     assert "audio/wav" in message and "png, jpeg, gif, webp" in message and "three_gp" in message
-    assert info.value.files[0].message_index == 3
+    assert "override" in message
 
 
 def test_an_override_sending_https_urls_unfetched_is_refused_naming_the_file() -> None:
@@ -456,7 +456,8 @@ def test_a_user_message_of_documents_alone_gets_the_text_block_converse_requires
     kwargs = encoded([User(docs)], target)  # strict: a document without text fails validation
     content = kwargs["messages"][0]["content"]
     assert [next(iter(b)) for b in content] == ["text", "document", "text", "document"]
-    assert content[0] == {"text": f"This is file {content[1]['document']['name']}:"}
+    assert content[0] == {"text": "This is file a.pdf:"}  # the plan's label, by identifier
+    assert content[2] == {"text": "This is file b.md:"}
 
 
 @pytest.mark.parametrize("target", TARGETS)

@@ -230,7 +230,7 @@ def test_gemini_api_file_ids_are_never_nested_but_sent_as_file_data_in_a_user_co
     ]
 
 
-def test_text_plain_is_nested_on_gemini_3_and_other_text_is_sent_as_its_text() -> None:
+def test_text_plain_is_nested_on_gemini_3_and_other_text_goes_inline_as_the_table_says() -> None:
     plain = File.from_bytes(b"plain words", "text/plain", name="a.txt")
     notes = File.from_bytes(example_bytes("notes.md"), name="notes.md")
     result = ToolResult.of("call_1", "fetch", [plain, notes])
@@ -250,7 +250,8 @@ def test_text_plain_is_nested_on_gemini_3_and_other_text_is_sent_as_its_text() -
             "role": "user",
             "parts": [
                 {"text": "This is file notes.md:"},
-                {"text": example_bytes("notes.md").decode()},
+                # the cell: "text types as inline_data or file_data in a user Content"
+                {"inline_data": {"mime_type": "text/markdown", "data": example_bytes("notes.md")}},
             ],
         },
     ]

@@ -1,4 +1,4 @@
-"""Tool-call ids and names every wire accepts (toolwire.providers.ids), through encode."""
+"""Tool-call ids and names every wire accepts (toolwire.plan.ids), through encode."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from toolwire.capability import capabilities
 from toolwire.content import Text, Thinking, ToolCall
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan import plan
-from toolwire.providers.ids import accepted_id, accepted_name, wire_kwargs, wire_text
+from toolwire.plan.ids import accepted_id, accepted_name, wire_kwargs, wire_text
 from toolwire.request import encode
 
 from .strict_anthropic import validate as validate_anthropic
@@ -33,7 +33,7 @@ CHAT = "openai-chat:gpt-4.1"
 GEMINI = "google:gemini-2.5-flash"
 BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 MISTRAL = "mistral:mistral-large-latest"
-#: Published rules, written out here independently of providers.ids.
+#: Published rules, written out here independently of plan.ids.
 ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
 TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 
@@ -99,7 +99,7 @@ def test_openai_ids_over_the_length_limit_are_rewritten_in_call_and_result(
 
 
 def test_rewritten_ids_are_the_same_in_another_process_with_another_hash_seed() -> None:
-    code = "from toolwire.providers.ids import accepted_id as a; print(a('anthropic', 'x y'))"
+    code = "from toolwire.plan.ids import accepted_id as a; print(a('anthropic', 'x y'))"
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     other = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True

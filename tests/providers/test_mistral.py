@@ -16,7 +16,7 @@ from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.decoders import decode
 from toolwire.errors import CapabilityError
 from toolwire.messages import Assistant, ErrorTextOutput, System, ToolResult, User
-from toolwire.providers.ids import accepted_id
+from toolwire.plan.ids import accepted_id
 from toolwire.request import encode
 
 from .conftest import (

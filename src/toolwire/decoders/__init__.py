@@ -8,25 +8,14 @@ verify (see each encoder) and keeps the visible text.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from ..capability import capabilities
 from ..content import Text, ToolCall
 from ..errors import DecodeError
 from ..messages import Assistant
+from ..providers import decoder_module
 from ._common import brief
-
-_DECODERS = {
-    "anthropic": "toolwire.decoders.anthropic",
-    "openai_chat": "toolwire.decoders.openai_chat",
-    "openai_responses": "toolwire.decoders.openai_responses",
-    "google": "toolwire.decoders.google",
-    "bedrock": "toolwire.decoders.bedrock",
-    "mistral": "toolwire.decoders.mistral",
-    "cohere": "toolwire.decoders.cohere",
-    "ollama": "toolwire.decoders.ollama",
-}
 
 
 def decode(response: Any, model: str) -> Assistant:
@@ -40,7 +29,7 @@ def decode(response: Any, model: str) -> Assistant:
     """
     caps = capabilities(model)
     data = as_dict(response)
-    module = importlib.import_module(_DECODERS[caps.wire])
+    module = decoder_module(caps.wire)
     try:
         message: Assistant = module.decode(data, caps.issuer)
     except DecodeError:

@@ -15,10 +15,9 @@ from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .ids import ToolNames, wire_kwargs
 
-PROVIDER = "anthropic"
 # Base64ImageSourceParam.media_type and Base64PDFSourceParam.media_type: these literals only.
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 _PDF_TYPES = ("application/pdf",)
@@ -26,7 +25,7 @@ _PDF_TYPES = ("application/pdf",)
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has one)."""
-    names = ToolNames.of(plan)
+    names = plan.names
     messages: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, System):
@@ -74,8 +73,8 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
 
 
 def _thinking(part: Thinking) -> dict[str, Any] | None:
-    """Anthropic's own signed thinking goes back verbatim; anything else cannot be verified."""
-    if part.provider != PROVIDER or part.signature is None:
+    """Thinking the plan kept (Anthropic's own) goes back verbatim; unsigned cannot be sent."""
+    if part.signature is None:
         return None
     if part.redacted:
         return {"type": "redacted_thinking", "data": part.signature}

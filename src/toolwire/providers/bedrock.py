@@ -9,29 +9,22 @@ json, image, document, video) and ``reasoningContent`` (``reasoningText{text, si
 ``s3Location{uri}``; Converse takes no http URLs (the planner downloads them when
 ``fetch_urls`` allows, else refuses the file).
 
-The planner lays out each model family (table rows in capabilities.toml); this module spells it:
+The planner lays out each model family (table rows in capabilities.toml) and applies the
+Converse rules (providers.WIRES["bedrock"]: roles alternate, no blank text, a text block
+beside a document, a user message first); this module spells the plan:
 
 - A tool turn is one user message: every ``toolResult`` first, in call order, then the parts
-  that share it (Nova's sibling documents and videos, a merged user message). Where a family
-  cannot take a medium there, the plan holds a minimal assistant message and a separate user turn.
-- Roles must alternate: consecutive messages of one role (a user message after a user message,
-  an assistant message whose every part was dropped) are merged into one message.
-- Blank text blocks (whitespace only, ``\x85`` included) are left out: the service rejects them;
-  a tool result left with nothing says ``(no output)``, as an empty one does.
-- ``status: "error"`` only where ``Capabilities.error_status`` says the family supports it
-  (botocore: "only supported by Amazon Nova and Anthropic Claude 3 and 4 models").
+  that share it (Nova's sibling documents and videos, a merged user message).
+- ``status: "error"`` where the plan sets ``error_flag`` (``Capabilities.error_status``;
+  botocore: "only supported by Amazon Nova and Anthropic Claude 3 and 4 models").
 - JSON in a tool result is a ``json`` block when it is an object; the service rejects anything
   else there ("Provide a json object for the field", sigoden/aichat#1550), and objects holding a
   ``__type`` key too (maximhq/bifrost#5762), so those go as compact JSON text.
-- A message with a document and no text (a user message of files alone) gets a
-  ``This is file {name}:`` text block before each document: Converse requires one.
 - Document names: see bedrock_names (sanitised, unique within the request, stable).
-- Tool use ids outside ``[a-zA-Z0-9_-]{1,64}`` (botocore allows ``.:`` too, Claude does not) become
+- Tool use ids outside ``[a-zA-Z0-9_-]{1,64}`` (botocore also allows ``.:``, Claude not) become
   ``tooluse_`` + a stable hash, and tool names outside ``[a-zA-Z0-9_-]{1,64}`` a sanitised name,
-  identically in the call and its result (providers.ids).
-- Reasoning goes back as it came to a model of the same family (``Capabilities.issuer``:
-  Claude, Nova, Llama, Mistral; an unknown family only to the same model); other thinking is
-  dropped, since no other model can verify its signature.
+  identically in the call and its result (plan.ids).
+- Reasoning the plan kept (the same family: ``Capabilities.issuer``) goes back as it came.
 - Call arguments that were not a JSON object (``ToolCall.invalid_arguments``) go as ``{}``:
   ``input`` takes only a JSON document.
 """
@@ -43,14 +36,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
-from ..errors import CapabilityError, ConversationError, Unsupported, UnsupportedContentError
+from ..errors import CapabilityError, ConversationError
 from ..mediatypes import DOCX, XLSX
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import UrlSource
-from ..turns import EMPTY_RESULT_TEXT
 from .bedrock_names import DocumentNames
-from .ids import ToolNames, wire_kwargs
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -81,34 +73,22 @@ _BLOCKS = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO_
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has system text)."""
-    spell = _Speller(plan, ToolNames.of(plan))
+    spell = _Speller(plan, plan.names)
     messages: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, User):
-            _append(messages, "user", [spell.part(p) for p in step.parts])
+            messages.append({"role": "user", "content": [spell.part(p) for p in step.parts]})
         elif isinstance(step, Assistant):
-            _append(messages, "assistant", spell.assistant(step))
+            messages.append({"role": "assistant", "content": spell.assistant(step)})
         elif isinstance(step, ToolTurn):
             results = [spell.tool_result(r) for r in step.results]
-            _append(messages, "user", results + [spell.part(p) for p in step.extra])
-    for message in messages:
-        _label_lone_documents(message["content"])
+            content = results + [spell.part(p) for p in step.extra]
+            messages.append({"role": "user", "content": content})
     _check_starts_with_user(messages)
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
     return wire_kwargs(kwargs, plan)
-
-
-def _append(messages: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
-    """Add a message, merged into the previous one when the roles would not alternate."""
-    blocks = [b for b in blocks if not ("text" in b and not b["text"].strip())]  # blank: rejected
-    if not blocks:
-        return
-    if messages and messages[-1]["role"] == role:
-        messages[-1]["content"].extend(blocks)
-    else:
-        messages.append({"role": role, "content": blocks})
 
 
 def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:
@@ -119,21 +99,6 @@ def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:
             "none before the first assistant message (blank text is left out: the service "
             "rejects it). Start the messages with a User message holding text or a file."
         )
-
-
-def _label_lone_documents(blocks: list[dict[str, Any]]) -> None:
-    """A message holding a document must also hold a text block (CAPABILITIES.md, Bedrock
-    Converse): where the message has none, each document gets its ``This is file`` label."""
-    has_document = False
-    for block in blocks:
-        if "text" in block:
-            return
-        has_document = has_document or "document" in block
-    if not has_document:
-        return
-    for i in reversed(range(len(blocks))):
-        if "document" in blocks[i]:
-            blocks.insert(i, {"text": f"This is file {blocks[i]['document']['name']}:"})
 
 
 @dataclass
@@ -161,23 +126,19 @@ class _Speller:
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:
         content = [self.part(p, in_tool_result=True) for p in result.parts]
-        content = [b for b in content if not ("text" in b and not b["text"].strip())] or [
-            {"text": EMPTY_RESULT_TEXT}  # blank text is rejected; an empty result says so
-        ]
         block: dict[str, Any] = {
             "toolUseId": self.tools.call_id(result.call_id),
             "content": content,
         }
-        if result.is_error and self.plan.caps.error_status:
+        if result.error_flag:
             block["status"] = "error"
         return {"toolResult": block}
 
     def assistant(self, message: Assistant) -> list[dict[str, Any]]:
         blocks: list[dict[str, Any]] = []
         for part in message.content:
-            if isinstance(part, Thinking):
-                if part.provider == self.plan.caps.issuer:  # same family: it can verify
-                    blocks.extend(_reasoning(part))
+            if isinstance(part, Thinking):  # the plan kept only what this family can verify
+                blocks.extend(_reasoning(part))
             elif isinstance(part, ToolCall):
                 use = {"toolUseId": self.tools.call_id(part.id), "name": self.tools.name(part.name)}
                 blocks.append({"toolUse": {**use, "input": part.arguments}})
@@ -185,22 +146,17 @@ class _Speller:
                 blocks.append({"text": part.text})
         return blocks
 
-    def _no_format(self, file: File) -> UnsupportedContentError:
+    def _no_format(self, file: File) -> CapabilityError:
         """Only a capabilities override routes a media type here that Converse has no format
         for; say which formats exist."""
-        caps = self.plan.caps
-        index = next(
-            (d.message_index for d in self.plan.decisions if d.identifier == file.identifier), -1
-        )
         accepted = "; ".join(
             f"{kind} formats {', '.join(dict.fromkeys(formats.values()))}"
             for kind, formats in _BLOCKS.items()
         )
-        reason = f"Bedrock Converse has no format for {file.media_type}"
-        return UnsupportedContentError(
-            f"{caps.provider}:{caps.model}",
-            [Unsupported(index, file.identifier, file.media_type, reason)],
-            f'{accepted} (set this type\'s tool_result to "error" in the override)',
+        return CapabilityError(
+            f"{self.plan.target}: Bedrock Converse has no format for {file.media_type} (file "
+            f"{file.identifier}); it takes {accepted}. Only a capabilities override routes it "
+            'here: set this type\'s tool_result to "error" in the override.'
         )
 
 

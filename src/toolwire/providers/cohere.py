@@ -18,12 +18,11 @@ Where this wire differs from the others:
 - Cohere's own reasoning comes back as it came: with tool calls, the first Thinking is the
   message's ``tool_plan`` (toolwire.decoders reads ``tool_plan`` into a leading Thinking); any
   other Thinking is a ``thinking`` content item. Another provider's thinking is dropped.
-- Ids and names that are not UTF-8 text are rewritten stably (providers.ids).
+- Ids and names that are not UTF-8 text are rewritten stably (plan.ids).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -33,15 +32,16 @@ from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import UrlSource
-from .ids import ToolNames, wire_kwargs
+from .spelling import arguments_json, error_text
 
 WIRE = "cohere"
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = ToolNames.of(plan)
+    names = plan.names
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -49,7 +49,7 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider, names)
+            message = _assistant(step, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
@@ -75,13 +75,13 @@ def _user_item(part: Text | File) -> dict[str, Any]:
     raise _no_route(part, "a user message (text and images only)")
 
 
-def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     calls = [_tool_call(call, names) for call in message.tool_calls]
     items: list[dict[str, Any]] = []
     tool_plan: str | None = None
     for part in message.content:
         if isinstance(part, Thinking):
-            if part.provider != provider or part.redacted or not part.text:
+            if part.redacted or not part.text:  # the plan kept only Cohere's own
                 continue
             if calls and tool_plan is None:
                 tool_plan = part.text
@@ -100,13 +100,10 @@ def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str,
 
 
 def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    arguments = call.invalid_arguments
-    if arguments is None:
-        arguments = json.dumps(call.arguments, ensure_ascii=False)
     return {
         "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
     }
 
 
@@ -114,9 +111,9 @@ def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     items = [_tool_item(part) for part in result.parts]
     if result.is_error:
         if items[0]["type"] == "text":
-            items[0] = {"type": "text", "text": f"Error: {items[0]['text']}"}
+            items[0] = {"type": "text", "text": error_text(items[0]["text"])}
         else:
-            items.insert(0, {"type": "text", "text": "Error:"})
+            items.insert(0, {"type": "text", "text": error_text()})
     return {"role": "tool", "tool_call_id": names.call_id(result.call_id), "content": items}
 
 

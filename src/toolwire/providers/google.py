@@ -26,21 +26,20 @@ Layout (decided by the planner from the table; spelled here):
   sends ``function_response`` unconverted (snake_case ``display_name``), and the ``$ref`` path
   answers 400 "The referenced name … does not match to a display_name in the
   function_response.parts" (googleapis/python-genai#2268, open; #2792 on Gemini 3.5/3.6).
-- In a user Content: local text documents as a ``text`` part of their decoded text (Gemini's
-  inline MIME list has no ``text/markdown``); other local files as ``inline_data``; URLs and
-  Google file ids as ``file_data`` (a bare id or ``files/…`` name becomes the Files API URI).
+- In a user Content: local files as ``inline_data`` (text documents too, as the table's cell
+  says: "text types as inline_data or file_data in a user Content"); URLs and Google file ids
+  as ``file_data`` (a bare id or ``files/…`` name becomes the Files API URI).
 
-Thought signatures (base64 text in toolwire, raw bytes on this wire) go back only to the
-provider that issued them (``google`` and ``google-vertex`` are different issuers): on function
+Thought signatures (base64 text in toolwire, raw bytes on this wire) that the plan kept (the
+issuer's own: ``google`` and ``google-vertex`` are different issuers) go back on function
 calls, on thought parts (a Thinking with text), and on the part after an empty-text Thinking
-(how toolwire.decoders keeps a signature that came on a text part). Other thinking is dropped.
-Where the model requires signatures (``Capabilities.thought_signatures == "required"``, Gemini
->= 3) the first function call of a model Content without one of its own carries the documented
+(how toolwire.decoders keeps a signature that came on a text part).
+Where the plan says so (``Plan.sign_first_call``: Gemini >= 3 requires signatures) the first function call of a model Content without one of its own carries the documented
 placeholder ``skip_thought_signature_validator`` (the JSON text of the bytes field).
 Call arguments that were not a JSON object (``ToolCall.invalid_arguments``) go as ``{}``:
 ``args`` takes only an object. Function names outside FunctionDeclaration's rule (a letter or
 ``_``, then letters, digits, ``_.:-``, at most 128) and ids that are not UTF-8 text are
-rewritten stably, identically in the call and its response (providers.ids).
+rewritten stably, identically in the call and its response (plan.ids).
 """
 
 from __future__ import annotations
@@ -48,14 +47,12 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError
-from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn, see_text
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .ids import ToolNames, wire_kwargs
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
 SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
@@ -66,13 +63,13 @@ _FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``contents`` (and ``config.system_instruction`` when the conversation has one)."""
-    names = ToolNames.of(plan)
+    names = plan.names
     contents: list[dict[str, Any]] = []
     for step in plan.steps:
         if isinstance(step, User):
             contents.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            content = _model(step, plan.caps, names)
+            content = _model(step, plan.sign_first_call, names)
             if content is not None:
                 contents.append(content)
         elif isinstance(step, ToolTurn):
@@ -93,8 +90,6 @@ def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
 def _user_part(part: Text | File) -> dict[str, Any]:
     if isinstance(part, Text):
         return {"text": part.text}
-    if part.source.is_local and is_textual(part.media_type):
-        return {"text": part.read_text()}
     return _media(part)
 
 
@@ -141,22 +136,21 @@ def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any
     return response
 
 
-def _model(message: Assistant, caps: Capabilities, names: ToolNames) -> dict[str, Any] | None:
-    provider = caps.provider
+def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     block: dict[str, Any]
     for part in message.content:
         if isinstance(part, Thinking):
-            if part.provider != provider or part.signature is None:
-                continue  # foreign or unsigned thinking cannot be verified
+            if part.signature is None:
+                continue  # the plan kept only this issuer's thinking; unsigned cannot go back
             if not part.text:
                 carried = _signature(part.signature, "an empty-text thinking part")
                 continue
             block = {"text": part.text, "thought": True}
             block["thought_signature"] = _signature(part.signature, "a thinking part")
         elif isinstance(part, ToolCall):
-            block = _function_call(part, provider, names)
+            block = _function_call(part, names)
         elif part.text or carried is not None:
             block = {"text": part.text}
         else:
@@ -165,15 +159,15 @@ def _model(message: Assistant, caps: Capabilities, names: ToolNames) -> dict[str
             block["thought_signature"] = carried
         carried = None
         parts.append(block)
-    if caps.thought_signatures == "required":
+    if sign_first_call:
         _sign_first_call(parts)
     return {"role": "model", "parts": parts} if parts else None
 
 
-def _function_call(call: ToolCall, provider: str, names: ToolNames) -> dict[str, Any]:
+def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
     block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
-    if call.signature is not None and call.provider == provider:
+    if call.signature is not None:  # the plan kept only this issuer's signatures
         block["thought_signature"] = _signature(call.signature, f"tool call {call.id!r}")
     return block
 

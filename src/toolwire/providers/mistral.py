@@ -16,7 +16,7 @@ Where this wire differs from the others:
 - Tool call ids must match ``[a-zA-Z0-9]{9}`` (mistral-common ``MistralRequestValidatorV3``:
   "Tool call id was … but must be a-z, A-Z, 0-9, with a length of 9."). Mistral's own ids pass
   unchanged; any other id (history from another provider) is sent as the first 9 hex digits of
-  its sha256, identically in the call and in its result (providers.ids, which also rewrites
+  its sha256, identically in the call and in its result (plan.ids, which also rewrites
   tool names outside ``[a-zA-Z0-9_-]{1,64}``).
 - Tool messages have no error flag: an error result's text starts with ``Error: ``.
 - Tool message content is text (parts joined by a blank line); a file the plan puts inside a
@@ -27,7 +27,6 @@ Where this wire differs from the others:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -37,8 +36,9 @@ from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .ids import ToolNames, wire_kwargs
+from .spelling import arguments_json, error_text
 
 WIRE = "mistral"
 #: How several text parts of one tool result are joined into one tool message text.
@@ -47,7 +47,7 @@ JOIN = "\n\n"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = ToolNames.of(plan)
+    names = plan.names
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -55,7 +55,7 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_user(step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider, names)
+            message = _assistant(step, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
@@ -69,14 +69,14 @@ def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
     return {"role": "user", "content": [_chunk(part) for part in parts]}
 
 
-def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
             calls.append(_tool_call(part, names))
         elif isinstance(part, Thinking):
-            if part.provider == provider and not part.redacted and part.text:
+            if not part.redacted and part.text:  # the plan kept only Mistral's own
                 chunks.append(_thinking(part))
         elif part.text:
             chunks.append({"type": "text", "text": part.text})
@@ -101,13 +101,10 @@ def _thinking(part: Thinking) -> dict[str, Any]:
 
 
 def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    arguments = call.invalid_arguments
-    if arguments is None:
-        arguments = json.dumps(call.arguments, ensure_ascii=False)
     return {
         "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
     }
 
 
@@ -115,7 +112,8 @@ def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     texts = [_text(part) for part in result.parts if not isinstance(part, File)]
     content: str | list[dict[str, Any]]
     if len(texts) == len(result.parts):
-        content = ("Error: " if result.is_error else "") + JOIN.join(texts)
+        content = JOIN.join(texts)
+        content = error_text(content) if result.is_error else content
     else:  # a file inside the tool result (error outputs hold no files): content chunks
         content = [_chunk(part) for part in result.parts]
     return {

@@ -29,7 +29,8 @@ from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, ToolTurn
-from .ids import ToolNames, wire_kwargs
+from ..plan.ids import ToolNames, wire_kwargs
+from .spelling import error_text
 
 WIRE = "ollama"
 #: How the text parts of one message are joined into its content string.
@@ -38,7 +39,7 @@ JOIN = "\n\n"
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = ToolNames.of(plan)
+    names = plan.names
     messages: list[dict[str, Any]] = []
     if plan.system is not None:
         messages.append({"role": "system", "content": plan.system})
@@ -46,7 +47,7 @@ def encode(plan: Plan) -> dict[str, Any]:
         if isinstance(step, User):
             messages.append(_message("user", step.parts))
         elif isinstance(step, Assistant):
-            message = _assistant(step, plan.caps.provider, names)
+            message = _assistant(step, names)
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
@@ -85,7 +86,7 @@ def _message(
     message: dict[str, Any] = {"role": role, **(fields or {})}
     content = JOIN.join(texts)
     if error:
-        content = f"Error: {content}"
+        content = error_text(content)
     if content:
         message["content"] = content
     if images:
@@ -93,12 +94,12 @@ def _message(
     return message
 
 
-def _assistant(message: Assistant, provider: str, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     thoughts = [
         p.text
         for p in message.content
-        if isinstance(p, Thinking) and p.provider == provider and not p.redacted and p.text
+        if isinstance(p, Thinking) and not p.redacted and p.text  # the plan kept Ollama's own
     ]
     calls = [
         {"function": {"name": names.name(call.name), "arguments": call.arguments}}

@@ -22,7 +22,7 @@ Spelling choices (the plan decides everything else):
   type added when it has none (the API tells file types by extension);
 - ``Thinking`` is dropped: Chat Completions cannot take reasoning back;
 - tool call ids over 40 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
-  stably, identically in the call and its result (providers.ids);
+  stably, identically in the call and its result (plan.ids);
 - tool-call arguments are compact JSON text, or the model's own text verbatim when it was not
   a JSON object (``ToolCall.invalid_arguments``);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
@@ -31,7 +31,6 @@ Spelling choices (the plan decides everything else):
 
 from __future__ import annotations
 
-import json
 from pathlib import PurePath
 from typing import Any
 
@@ -41,11 +40,11 @@ from ..errors import CapabilityError
 from ..mediatypes import EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .ids import ToolNames, wire_kwargs
+from .spelling import arguments_json, error_text
 
 WIRE = "openai_chat"
-ERROR_PREFIX = "Error: "
 
 # input_audio.format: the API names the two formats it decodes.
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
@@ -62,7 +61,7 @@ class CannotSpell(Exception):
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: system, user, assistant and tool messages in conversation order."""
-    names = ToolNames.of(plan)
+    names = plan.names
     try:
         messages = [message for step in plan.steps for message in _messages(step, names)]
     except CannotSpell as exc:
@@ -72,9 +71,8 @@ def encode(plan: Plan) -> dict[str, Any]:
 
 def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:
     """The error for a plan the wire cannot spell: it names the target, the file and the fix."""
-    target = f"{plan.caps.provider}:{plan.caps.model}"
     return CapabilityError(
-        f"{target}: the capabilities route {exc}, but the {wire} wire cannot carry it there. "
+        f"{plan.target}: the capabilities route {exc}, but the {wire} wire cannot carry it there. "
         f"Remove or correct the capabilities override for {plan.caps.provider}."
     )
 
@@ -111,7 +109,7 @@ def _text_content(texts: list[str]) -> str | list[dict[str, Any]]:
 def _tool_message(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     texts = [_tool_text(part) for part in result.parts]
     if result.is_error:
-        texts[0] = ERROR_PREFIX + texts[0]
+        texts[0] = error_text(texts[0])
     call_id = names.call_id(result.call_id)
     return {"role": "tool", "tool_call_id": call_id, "content": _text_content(texts)}
 
@@ -138,13 +136,10 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
 
 
 def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    arguments = call.invalid_arguments
-    if arguments is None:
-        arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
     return {
         "id": names.call_id(call.id),
         "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments},
+        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
     }
 
 

@@ -26,31 +26,30 @@ Spelling choices (the plan decides everything else):
   replayed reasoning item is followed by its item (only an id that begins with ``fc``: the
   API takes no other); other providers' thinking is dropped;
 - ``call_id`` over 64 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
-  stably, identically in the call and its output (providers.ids);
+  stably, identically in the call and its output (plan.ids);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
   message right after the function outputs.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
+from ..plan.ids import FUNCTION_CALL_ITEM_PREFIX, ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .ids import FUNCTION_CALL_ITEM_PREFIX, ToolNames, wire_kwargs
-from .openai_chat import ERROR_PREFIX, CannotSpell, filename, unspellable
+from .openai_chat import CannotSpell, filename, unspellable
+from .spelling import arguments_json, error_text
 
 WIRE = "openai_responses"
-PROVIDER = "openai"
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``input`` items in conversation order, and ``instructions`` when there is system text."""
-    names = ToolNames.of(plan)
+    names = plan.names
     try:
         items = [item for step in plan.steps for item in _items(step, names)]
     except CannotSpell as exc:
@@ -81,7 +80,7 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
         if isinstance(part, ToolCall):
             items.append(_function_call(part, names))
         elif isinstance(part, Thinking):
-            if part.provider == PROVIDER and part.id:
+            if part.id:  # the plan kept only OpenAI's own; an item needs its id
                 items.append(_reasoning(part))
         elif part.text:
             items.append({"role": "assistant", "content": part.text})
@@ -89,12 +88,9 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
 
 
 def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    arguments = call.invalid_arguments
-    if arguments is None:
-        arguments = json.dumps(call.arguments, separators=(",", ":"), ensure_ascii=False)
     item = {"type": "function_call", "call_id": names.call_id(call.id)}
-    item |= {"name": names.name(call.name), "arguments": arguments}
-    signature = call.signature if call.provider == PROVIDER else None
+    item |= {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)}
+    signature = call.signature  # the plan kept only OpenAI's own
     if signature and signature.startswith(FUNCTION_CALL_ITEM_PREFIX):
         item["id"] = signature
     return item
@@ -112,9 +108,9 @@ def _function_output(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     content = [_content(part, in_output=True) for part in result.parts]
     if result.is_error:
         if content[0]["type"] == "input_text":
-            content[0] = {"type": "input_text", "text": ERROR_PREFIX + content[0]["text"]}
+            content[0] = {"type": "input_text", "text": error_text(content[0]["text"])}
         else:
-            content.insert(0, {"type": "input_text", "text": ERROR_PREFIX.rstrip()})
+            content.insert(0, {"type": "input_text", "text": error_text()})
     output: Any = content
     if len(content) == 1 and content[0]["type"] == "input_text":
         output = content[0]["text"]

@@ -3,8 +3,9 @@
 A conversation's tool calls may come from another provider: Kimi on Groq answers
 ``functions.screenshot:0``, an MCP host stores ``srv.read file``, a JSON history holds a lone
 surrogate (``"\\ud800"`` is valid JSON). ``ID_RULES`` and ``NAME_RULES`` hold each wire's
-published rule as data; every encoder asks ``ToolNames.of(plan)`` for the ids and names it
-writes, so a call and its result always get the same value.
+published rule as data; the ids pass of the plan (``ToolNames.of``) decides the ids and names
+a request's calls and results get, and encoders spell ``plan.names``, so a call and its
+result always get the same value.
 
 - A value the wire accepts passes through byte-identical (replay to the same provider
   does not change it).
@@ -20,11 +21,15 @@ Names are rewritten rather than refused: a name a wire rejects cannot be among t
 tool definitions either, so the caller has renamed that tool for this target anyway. To give
 the definitions the same names, pass them through ``accepted_name(wire, name)``.
 
-``wire_kwargs`` is the last step of every encoder: lone surrogates (which no SDK can encode
-as UTF-8; ``json.dumps(..., ensure_ascii=False).encode()`` raised UnicodeEncodeError) become
-U+FFFD in every string of the payload, dictionary keys included, and a surrogate pair stored
-as two code points becomes the character it encodes. Thought signatures are bytes on some
-wires: one holding a surrogate is not base64, and its encoder raises ConversationError.
+The lone-surrogate scrub is the last *spelling* step (``wire_kwargs``), not a plan
+decision: it must reach every string of the payload, including strings the encoder writes
+itself (JSON keys of call arguments, joined texts), and only the spelled payload has them all.
+The plan decides only whether it is needed (``Plan.scrub``, from ``needs_scrub``: no step
+holds a lone surrogate → the payload is returned without a walk). Lone surrogates (which no
+SDK can encode as UTF-8) become U+FFFD in every string of the payload, dictionary keys
+included, and a surrogate pair stored as two code points becomes the character it encodes.
+Thought signatures are bytes on some wires: one holding a surrogate is not base64, and its
+encoder raises ConversationError.
 """
 
 from __future__ import annotations
@@ -32,15 +37,16 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-import threading
-import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..content import ToolCall
 from ..messages import Assistant
-from ..plan import Plan, ToolTurn
+from .values import ToolTurn
+
+if TYPE_CHECKING:
+    from .values import Plan
 
 _LONE = re.compile("[\ud800-\udfff]")
 _SEEN_LIMIT = 65536
@@ -218,15 +224,15 @@ class ToolNames:
         self.name = _Mapping(NAME_RULES[wire], (name for _, name in calls))
 
     @classmethod
-    def of(cls, plan: Plan) -> ToolNames:
-        """The mapping for every tool call and result of ``plan``, on the plan's wire."""
+    def of(cls, steps: Sequence[Any], wire: str) -> ToolNames:
+        """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``."""
         calls: list[tuple[str, str]] = []
-        for step in plan.steps:  # type() before isinstance: pydantic's ABC checks are slow
+        for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
             if type(step) is ToolTurn:
                 calls += [(r.call_id, r.name) for r in step.results]
             elif isinstance(step, Assistant):
                 calls += [(p.id, p.name) for p in step.content if type(p) is ToolCall]
-        return cls(plan.caps.wire, calls)
+        return cls(wire, calls)
 
 
 def wire_text(value: Any) -> Any:
@@ -239,45 +245,19 @@ def wire_kwargs(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
     """An encoder's keyword arguments with every string encodable as UTF-8 (``wire_text``).
 
     Every string of a payload comes from the plan's steps, or is ASCII, or is text decoded
-    from bytes (which holds no surrogates); so when no step holds a lone surrogate, the payload
-    is returned as it is without walking it.
+    from bytes (which holds no surrogates); so when the plan says no step holds a lone
+    surrogate, the payload is returned as it is without walking it.
     """
-    for step in plan.steps:  # a loop, not all(): this runs on every encode
-        ref = _CLEAN.get(id(step))
-        if (ref is None or ref() is not step) and not _is_clean(step):
-            cleaned: dict[str, Any] = _cleaned(kwargs)
-            return cleaned
+    if plan.scrub:
+        cleaned: dict[str, Any] = _cleaned(kwargs)
+        return cleaned
     return kwargs
 
 
-#: Plan steps found free of lone surrogates, by identity, weakly held. An agent re-encodes the
-#: same frozen message objects every turn; walking the whole payload on every encode doubled a
-#: warm encode (bench/encode.py, anthropic: 0.4 → 0.8 ms). A step is frozen, but the dicts
-#: inside it are not: mutating a ToolCall's arguments in place after encoding is not seen.
-_CLEAN: dict[int, weakref.ref[Any]] = {}
-_CLEAN_LIMIT = 8192
-_lock = threading.Lock()
-
-
-def _is_clean(step: Any) -> bool:
-    key = id(step)
-    ref = _CLEAN.get(key)
-    if ref is not None and ref() is step:
-        return True
-    if _has_lone_surrogate(step):
-        return False
-    with _lock:
-        if len(_CLEAN) >= _CLEAN_LIMIT:
-            del _CLEAN[next(iter(_CLEAN))]  # the oldest
-        _CLEAN[key] = weakref.ref(step, _forget(key))
-    return True
-
-
-def _forget(key: int) -> Callable[[weakref.ref[Any]], None]:
-    def forget(_: weakref.ref[Any]) -> None:
-        _CLEAN.pop(key, None)
-
-    return forget
+def needs_scrub(steps: Sequence[Any], is_clean: Callable[[Any], bool] | None = None) -> bool:
+    """Whether any step holds a lone surrogate; ``is_clean`` may answer from a memo."""
+    check = is_clean or (lambda step: not _has_lone_surrogate(step))
+    return not all(map(check, steps))
 
 
 def _has_lone_surrogate(value: Any) -> bool:

@@ -1,4 +1,5 @@
-"""turn_cache: a tool turn is planned once while the same message objects are encoded again."""
+"""memo: one layer at the encode boundary; a tool turn is planned once while the same message
+objects are encoded again, and the planner keeps nothing without it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from toolwire import routes, turn_cache
+from toolwire import memo, routes
 from toolwire.capability import capabilities
 from toolwire.content import File, ToolCall
+from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan import plan
 from toolwire.request import encode
@@ -22,9 +24,9 @@ PHOTO = (EXAMPLES / "photo.png").read_bytes()
 
 @pytest.fixture(autouse=True)
 def empty() -> Iterator[None]:
-    turn_cache.clear()
+    MEMO.clear()
     yield
-    turn_cache.clear()
+    MEMO.clear()
 
 
 @pytest.fixture
@@ -37,7 +39,7 @@ def routed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(file.identifier)
         return real(file, *args)
 
-    monkeypatch.setattr("toolwire.plan.route", spy)
+    monkeypatch.setattr("toolwire.plan.files.route", spy)
     return seen
 
 
@@ -63,7 +65,7 @@ def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
     routed.clear()
     second = encode(messages, model)
     assert routed == ["shot-3.png"]  # the three earlier turns came from the cache
-    turn_cache.clear()
+    MEMO.clear()
     fresh = encode(messages, model)
     assert (second.kwargs, second.decisions) == (fresh.kwargs, fresh.decisions)
     assert (
@@ -101,25 +103,27 @@ def test_turns_with_a_fetcher_or_a_count_limit_are_never_cached(routed: list[str
     crowded = history(21)
     for _ in range(2):
         plan(crowded, bedrock, on_unsupported="text")
-    # Routed by both fetcher plans; the count-limited plans leave it out without routing it.
-    assert routed.count("shot-0.png") == 2
+    # Routed by both fetcher plans, and by both count-limited plans (budgets come after the
+    # route, which they then replace: the oldest are left out).
+    assert routed.count("shot-0.png") == 4
+    assert not MEMO.turns.entries and not MEMO.last.plans
     assert routed.count("shot-20.png") == 2  # planned by both count-limited plans
 
 
 def test_entries_and_the_whole_plan_leave_with_the_conversation() -> None:
     messages = history(1)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    assert len(turn_cache._entries) == 1 and len(turn_cache._plans) == 1
+    assert len(MEMO.turns.entries) == 1 and len(MEMO.last.plans) == 1
     del messages
     gc.collect()
-    assert not turn_cache._entries and not turn_cache._plans
+    assert not MEMO.turns.entries and not MEMO.last.plans
 
 
 def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(turn_cache, "LIMIT", 2)
+    monkeypatch.setattr(memo, "TURN_LIMIT", 2)
     messages = history(3)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    assert len(turn_cache._entries) == 2
+    assert len(MEMO.turns.entries) == 2
 
 
 def test_the_finalizer_never_waits_for_the_lock_the_collector_may_have_interrupted() -> None:
@@ -129,19 +133,19 @@ def test_the_finalizer_never_waits_for_the_lock_the_collector_may_have_interrupt
 
     messages = history(1)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    (key,) = turn_cache._entries
-    refs = turn_cache._entries[key][0]
+    (key,) = MEMO.turns.entries
+    refs = MEMO.turns.entries[key][0]
     done = threading.Event()
 
     def finalize_under_the_lock() -> None:
-        with turn_cache._lock:
-            turn_cache._drop(key, refs)
+        with MEMO.turns._lock:
+            MEMO.turns._drop(key, refs)
         done.set()
 
     worker = threading.Thread(target=finalize_under_the_lock, daemon=True)
     worker.start()
     assert done.wait(timeout=5), "the finalizer blocked on the module's lock"
-    assert not turn_cache._entries
+    assert not MEMO.turns.entries
 
 
 def grow() -> list[list[Any]]:
@@ -181,7 +185,7 @@ def grow() -> list[list[Any]]:
 def test_resuming_a_growing_history_encodes_exactly_what_a_fresh_plan_does(model: str) -> None:
     for messages in grow():
         reused = encode(messages, model, on_unsupported="text")
-        turn_cache.clear()
+        MEMO.clear()
         fresh = encode(messages, model, on_unsupported="text")
         assert (reused.kwargs, reused.decisions) == (fresh.kwargs, fresh.decisions)
         encode(messages, model, on_unsupported="text")  # remember it for the next, longer one
@@ -189,8 +193,8 @@ def test_resuming_a_growing_history_encodes_exactly_what_a_fresh_plan_does(model
 
 def test_a_growing_history_resumes_from_its_last_group(monkeypatch: pytest.MonkeyPatch) -> None:
     looked_up: list[int] = []
-    real = turn_cache.get
-    monkeypatch.setattr(turn_cache, "get", lambda o, c: looked_up.append(c[-1]) or real(o, c))
+    real = MEMO.turns.get
+    monkeypatch.setattr(MEMO.turns, "get", lambda o, c: looked_up.append(c[-1]) or real(o, c))
     messages = history(5)
     encode(messages, "anthropic:claude-sonnet-4-5")
     looked_up.clear()
@@ -203,7 +207,43 @@ def test_a_history_that_changed_before_its_end_is_planned_from_the_start(routed:
     encode(messages, "anthropic:claude-sonnet-4-5")
     changed = [User("Watch again."), *messages[1:]]
     routed.clear()
-    turn_cache._entries.clear()  # so that routing shows what was planned
+    MEMO.turns.clear()  # so that routing shows what was planned
     request = encode(changed, "anthropic:claude-sonnet-4-5")
     assert routed == ["shot-0.png", "shot-1.png"]
     assert request.kwargs["messages"][0]["content"] == [{"type": "text", "text": "Watch again."}]
+
+
+def test_the_planner_keeps_nothing_without_a_memo() -> None:
+    caps = capabilities("anthropic:claude-sonnet-4-5")
+    messages = history(2)
+    first = plan(messages, caps)
+    assert not MEMO.turns.entries and not MEMO.last.plans and not MEMO._clean
+    assert plan(messages, caps).steps == first.steps
+
+
+def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
+    calls: list[str] = []
+
+    def fit(file: File, cell: Any) -> tuple[File, str | None]:
+        calls.append(file.identifier)
+        return file, None
+
+    fitted = MEMO.fitted(fit)
+    assert MEMO.fitted(fit) is fitted  # one memoised fitter per fitter: plans find it again
+    shot = File.from_bytes(PHOTO, "image/png", name="shot.png")
+    cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
+    fitted(shot, cell)
+    fitted(shot, cell)
+    assert calls == ["shot.png"] and len(MEMO._fitted) == 1
+    del shot
+    gc.collect()
+    assert not MEMO._fitted
+
+
+def test_a_step_known_free_of_lone_surrogates_is_not_walked_again() -> None:
+    walked: list[Any] = []
+    step = User("Hello.")
+    assert MEMO.is_clean(step, lambda s: walked.append(s) or False)
+    assert MEMO.is_clean(step, lambda s: walked.append(s) or False)
+    assert walked == [step]
+    assert not MEMO.is_clean(User("x\ud800"), lambda s: True)

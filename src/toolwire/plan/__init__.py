@@ -1,0 +1,147 @@
+"""The planner: the one decider (DESIGN.md §5.1). ``plan`` reads top to bottom as its passes.
+
+Encoders never decide. They receive a Plan whose steps are already in the order and grouping
+the provider needs, with what each file becomes, the ids and names the wire gets, and which
+thinking the target can verify, and only spell each step in the provider's shape:
+
+- ``System``, ``User`` (parts: Text | File), ``Assistant`` — as in the neutral model;
+- ``ToolTurn`` — the results of one *tool turn* (one assistant message's tool calls), in call
+  order, each with the parts that go inside it, plus ``extra`` parts that go in the same
+  provider message after all results (sibling files, and fallback files or user text where
+  the provider merges).
+
+The passes: per file route → convert → budgets (plan.files); layout per group of messages,
+replay by issuer included (plan.layout), then the wire's own layout rules
+(plan.wire_rules); ids (plan.ids); cache points. Memoisation is not here: ``memo`` (a
+``toolwire.memo.Memo``) comes from the ``encode`` boundary, and without it nothing is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any
+
+from ..capability import Capabilities
+from ..content import File
+from ..counts import oldest_left_out
+from ..errors import ToolwireError, UnsupportedContentError
+from ..messages import ToolResult
+from ..providers import WIRES
+from ..routes import Fetcher
+from ..turns import output_parts
+from . import ids
+from .files import Budget, Policy
+from .layout import Planner
+from .values import (
+    BRIDGE_TEXT,
+    Decision,
+    Mode,
+    OnUnsupported,
+    Plan,
+    PlannedResult,
+    Step,
+    ToolTurn,
+    label_see,
+    label_this,
+    see_text,
+)
+from .wire_rules import wire_rules
+
+__all__ = [
+    "BRIDGE_TEXT", "Decision", "Mode", "OnUnsupported", "Plan", "PlannedResult", "Step",
+    "ToolTurn", "label_see", "label_this", "mark_repeats", "plan", "see_text",
+]  # fmt: skip
+
+
+def plan(
+    messages: Sequence[Any],
+    caps: Capabilities,
+    *,
+    on_unsupported: OnUnsupported = "error",
+    fetch: Fetcher | None = None,
+    fit: Callable[..., Any] | None = None,
+    memo: Any = None,
+) -> Plan:
+    """Lay ``messages`` out for the target described by ``caps``.
+
+    Raises UnsupportedContentError listing every file no route can carry (unless
+    ``on_unsupported="text"``) and ConversationError for tool turns that break the rules.
+    """
+    if on_unsupported not in ("error", "text"):
+        raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
+    messages = list(messages)
+    policy = Policy(caps, on_unsupported, fetch, fit)
+    budget = Budget(oldest_left_out(messages, caps))  # counted before anything is routed
+    planner = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
+    if planner.unsupported:
+        raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
+    steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
+    names = ids.ToolNames.of(steps, caps.wire)  # ids: tool-call ids and names
+    steps = cache_points(steps)  # cache points (issue 16)
+    clean = partial(memo.is_clean, has_lone_surrogate=ids._has_lone_surrogate) if memo else None
+    return Plan(
+        caps,
+        steps,
+        mark_repeats(messages, planner.decisions),
+        names=names,
+        scrub=ids.needs_scrub(steps, clean),
+        sign_first_call=caps.thought_signatures == "required",
+    )
+
+
+def _target(caps: Capabilities) -> str:
+    return f"{caps.provider}:{caps.model}"
+
+
+def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> Planner:
+    """The layout of every group; an agent's growing history resumes from its last plan."""
+    planner = Planner(policy, budget, memo)
+    reusable = memo is not None and not budget.excess and policy.fetch is None
+    context = (policy.on_unsupported, policy.fit)
+    found = memo.last.resume(policy.caps, context, messages) if reusable else None
+    start = 0
+    if found is not None:
+        start, steps, decisions, marks = found
+        planner.steps, planner.decisions, planner.marks = list(steps), list(decisions), list(marks)
+    planner.run(messages, start)
+    anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
+    if reusable and anchor is not None and not planner.unsupported:
+        layout = (planner.marks, planner.steps, planner.decisions)
+        memo.last.remember(policy.caps, context, messages, anchor, layout)
+    return planner
+
+
+def cache_points(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """Where the provider's prompt-cache points go (DESIGN.md §5.5): none yet (issue 16)."""
+    return steps
+
+
+def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decision, ...]:
+    """The decisions, where content sent earlier in the request (same bytes, same URL or file
+    id) says which file of which message it repeats.
+
+    The repeat is still sent, so every message stays self-contained: referring back to the
+    first copy on the wire differs per provider. Decisions are in planning order, each
+    message's files in part order, so the n-th decision of a message is its n-th file.
+    """
+    unsent: dict[int, list[File]] = {}
+    first: dict[tuple[str, str], Decision] = {}
+    marked = []
+    for decision in decisions:
+        index = decision.message_index
+        if index not in unsent:
+            message = messages[index]
+            parts = output_parts(message) if isinstance(message, ToolResult) else message.parts
+            unsent[index] = [p for p in reversed(parts) if isinstance(p, File)]
+        source = unsent[index].pop().source
+        key = ("local" if source.is_local else source.type, source.sha256())
+        earlier = first.get(key)
+        if earlier is None:
+            first[key] = decision
+        else:
+            repeat = f"repeats file {earlier.identifier} of message {earlier.message_index}"
+            decision = replace(decision, reason=f"{decision.reason}; {repeat}")
+        marked.append(decision)
+    return tuple(marked)

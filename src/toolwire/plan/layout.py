@@ -1,0 +1,248 @@
+"""The layout pass: groups of messages laid out as the target takes them.
+
+A group is one message, or a tool turn with the user message that follows it. For each
+group, each file goes through the file passes (plan.files) and the group is laid out:
+
+- a tool turn's results in call order; a sibling file after all results in the same message;
+  a fallback file leaves ``See file {id}.`` in its result and is carried, after all results,
+  by ``This is file {id}:`` + the file — in the same message, a separate user message, or a
+  user message after a minimal assistant message (``BRIDGE_TEXT``), as the target's
+  ``followup`` says; a user message right after a tool turn is merged with the pending
+  fallback message, or placed as ``user_after_tool`` says;
+- an assistant message keeps only the thinking and call signatures its target can verify
+  (``Capabilities.issuer``: replay by issuer); a message left with nothing is left out.
+
+The wire's own rules (providers.Wire: alternating roles, no blank text, a text block beside a
+document, a user message first) are applied to the whole laid-out conversation at the end
+(``wire_rules``). Tool turns are planned once while their messages live (memo.TurnMemo), and
+an agent's growing history resumes from its last plan (memo.LastPlans).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..errors import ConversationError, Unsupported
+from ..messages import Assistant, ExecutionDeniedOutput, System, ToolResult, User
+from ..turns import in_call_order, output_parts
+from .files import Budget, Policy, Settled, converted, routed, settled
+from .values import (
+    BRIDGE_TEXT,
+    Decision,
+    Mode,
+    PlannedResult,
+    Step,
+    ToolTurn,
+    label_see,
+    label_this,
+    text,
+)
+
+Marks = tuple[int, int, int]  # per group: its first message index, steps and decisions before
+
+
+@dataclass
+class Planner:
+    """Lays the groups of one conversation out, in order (``run``)."""
+
+    policy: Policy
+    budget: Budget
+    memo: Any = None  # memo.Memo, when tool turns may be reused
+    steps: list[Step] = field(default_factory=list)
+    decisions: list[Decision] = field(default_factory=list)
+    unsupported: list[Unsupported] = field(default_factory=list)
+    marks: list[Marks] = field(default_factory=list)
+
+    def run(self, messages: list[Any], start: int = 0) -> None:
+        i, count = start, len(messages)
+        while i < count:
+            self.marks.append((i, len(self.steps), len(self.decisions)))
+            message = messages[i]
+            if isinstance(message, ToolResult):
+                j = i + 1
+                while j < count and isinstance(messages[j], ToolResult):
+                    j += 1
+                follow = j < count and isinstance(messages[j], User)
+                self._tool_turn(messages, i, j, follow)
+                i = j + follow
+                continue
+            _check_answered(messages, i)
+            if isinstance(message, User):
+                self.steps.append(self._user(message, i))
+            elif isinstance(message, Assistant):
+                replayed = verifiable(message, self.policy.caps.issuer)
+                if replayed is not None:
+                    self.steps.append(replayed)
+            elif isinstance(message, System):
+                self.steps.append(message)
+            else:
+                raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
+            i += 1
+
+    # --- tool turns ------------------------------------------------------------------------
+
+    def _tool_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
+        """Lay one tool turn out, or reuse its layout from an earlier encode."""
+        memo, policy = self.memo, self.policy
+        if memo is None or start == 0 or self.budget.excess or policy.fetch is not None:
+            return self._lay_out_turn(messages, start, end, follow)
+        objects = (policy.caps, *messages[start - 1 : end + follow])
+        context = (policy.on_unsupported, policy.fit, start)
+        turn = memo.turns.get(objects, context)
+        if turn is None:
+            marks = len(self.steps), len(self.decisions), len(self.unsupported)
+            self._lay_out_turn(messages, start, end, follow)
+            turn = memo_turn(self, marks)
+            memo.turns.put(objects, context, turn)
+            return None
+        self.steps += turn.steps
+        self.decisions += turn.decisions
+        self.unsupported += turn.unsupported
+        return None
+
+    def _lay_out_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
+        results: list[PlannedResult] = []
+        siblings: list[Text | File] = []
+        fallbacks: list[Text | File] = []
+        error_status = self.policy.caps.error_status
+        for index, result in in_call_order(messages, start, end):
+            parts: list[Text | Json | File] = []
+            for part in output_parts(result):
+                parts.append(self._tool_part(part, index, siblings, fallbacks))
+            denied = isinstance(result.output, ExecutionDeniedOutput)
+            flag = result.is_error and error_status
+            planned = PlannedResult(
+                result.call_id, result.name, tuple(parts), result.is_error, denied, flag
+            )
+            results.append(planned)
+        user_parts = self._user_parts(messages[end], end) if follow else []
+        self._place(tuple(results), siblings, fallbacks, user_parts)
+
+    def _tool_part(
+        self, part: Text | Json | File, index: int, siblings: list[Any], fallbacks: list[Any]
+    ) -> Text | Json | File:
+        if not isinstance(part, File):
+            return part
+        mode, sent = self._decide(part, index, in_tool_result=True)
+        if mode == "sibling":
+            siblings += [label_this(sent), sent]
+        elif mode == "fallback":
+            fallbacks += [label_this(sent), sent]
+        else:
+            return sent  # native File, or its text fallback as Text
+        return label_see(sent)
+
+    def _place(
+        self,
+        results: tuple[PlannedResult, ...],
+        siblings: list[Text | File],
+        fallbacks: list[Text | File],
+        user_parts: list[Text | File],
+    ) -> None:
+        caps, extra = self.policy.caps, list(siblings)
+        pending: list[Text | File] = []
+        placement = None
+        if fallbacks:
+            placement = caps.followup
+            (extra if placement == "merge" else pending).extend(fallbacks)
+        if user_parts:
+            if placement in (None, "merge"):
+                placement = caps.user_after_tool
+                (extra if placement == "merge" else pending).extend(user_parts)
+            else:
+                pending.extend(user_parts)
+        self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
+        if pending:
+            if placement == "turn":
+                self.steps.append(Assistant.model_construct(content=[text(BRIDGE_TEXT)]))
+            self.steps.append(User.model_construct(content=pending))
+
+    # --- files ---------------------------------------------------------------------------
+
+    def _user(self, message: User, index: int) -> User:
+        """The user message as sent: itself when it holds no file (nothing to route)."""
+        if isinstance(message.content, str) or not any(
+            isinstance(p, File) for p in message.content
+        ):
+            return message
+        return User.model_construct(content=self._user_parts(message, index))
+
+    def _user_parts(self, message: User, index: int) -> list[Text | File]:
+        parts: list[Text | File] = []
+        for part in message.parts:
+            if isinstance(part, File):
+                part = self._decide(part, index, in_tool_result=False)[1]
+            parts.append(part)
+        return parts
+
+    def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
+        """The file passes, in order: route → convert → budgets; then what is sent."""
+        policy = self.policy
+        chosen = routed(file, in_tool_result, policy)
+        chosen = converted(chosen, policy)
+        chosen = self.budget.admitted(file, chosen, policy.caps)
+        outcome: Settled = settled(file, chosen, policy)
+        if outcome.refused is not None:
+            self.unsupported.append(
+                Unsupported(index, file.identifier, file.media_type, outcome.refused)
+            )
+        else:
+            self.decisions.append(
+                Decision(
+                    index,
+                    file.identifier,
+                    file.media_type,
+                    file.kind,
+                    outcome.mode,
+                    outcome.reason,
+                    outcome.notes,
+                )  # fmt: skip
+            )
+        return outcome.mode, outcome.sent
+
+
+def memo_turn(planner: Planner, marks: tuple[int, int, int]) -> Any:
+    """What laying out one tool turn added to ``planner`` (since ``marks``)."""
+    from ..memo import PlannedTurn
+
+    return PlannedTurn(
+        tuple(planner.steps[marks[0] :]),
+        tuple(planner.decisions[marks[1] :]),
+        tuple(planner.unsupported[marks[2] :]),
+    )
+
+
+def verifiable(message: Assistant, issuer: str) -> Assistant | None:
+    """The assistant message with only what ``issuer`` can verify: its own thinking and the
+    call signatures it issued (replay by issuer). None when nothing is left.
+
+    The message itself when nothing changes (most messages: no thinking, no signature).
+    """
+    content = message.content
+    keep = [p for p in content if not isinstance(p, Thinking) or p.provider == issuer]
+    calls = [
+        p.model_copy(update={"signature": None, "provider": None})
+        if isinstance(p, ToolCall) and p.signature is not None and p.provider != issuer
+        else p
+        for p in keep
+    ]
+    if not calls:
+        return None
+    if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
+        return message
+    return Assistant.model_construct(content=calls)
+
+
+def _check_answered(messages: list[Any], i: int) -> None:
+    """An assistant's tool calls must be answered before anything else follows."""
+    if i == 0 or not isinstance(messages[i - 1], Assistant):
+        return
+    calls = messages[i - 1].tool_calls
+    if calls:
+        missing = ", ".join(f"{c.id} ({c.name})" for c in calls)
+        raise ConversationError(
+            f"message {i - 1} calls tools {missing}, but message {i} is not their result; "
+            "every tool call needs a ToolResult right after the assistant message"
+        )

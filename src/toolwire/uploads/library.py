@@ -14,6 +14,7 @@ from typing import Any
 
 from ..capability import Capabilities, Cell
 from ..capability import capabilities as load_capabilities
+from ..capability_schema import FILE_LIMITS
 from ..content import File
 from ..errors import ToolwireError
 from ..sources import ProviderFileSource
@@ -246,8 +247,8 @@ class Uploads:
 
     def _form(self, file: File, cell: Cell, form: File | None = None) -> tuple[str, str]:
         """(sha256, media type) of what would be uploaded for ``file`` under ``cell``, memoised."""
-        memo = (file.source.sha256(), file.media_type, cell.max_bytes, cell.max_edge,
-                cell.fit_edge, cell.max_pixels, getattr(cell, "fit_short_edge", None))  # fmt: skip
+        limits = tuple(getattr(cell, k) for k in FILE_LIMITS)  # what fit_image depends on
+        memo = (file.source.sha256(), file.media_type, *limits)
         known = self._forms.get(memo)
         if known is None:
             form = form or upload_form(file, cell)

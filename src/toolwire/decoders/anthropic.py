@@ -10,10 +10,10 @@ from ..messages import Assistant
 from ._common import not_a_response, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in an Anthropic Message (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in an Anthropic Message (as JSON data); ``issuer`` names who signed its thinking."""
     if data.get("type") == "error":
-        raise DecodeError(f"{provider} returned an error: {data.get('error')}")
+        raise DecodeError(f"{issuer} returned an error: {data.get('error')}")
     if not isinstance(data.get("content"), list):
         raise not_a_response("an Anthropic Message (it has no content list)", data)
     parts: list[Any] = []
@@ -25,14 +25,10 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
             parts.append(tool_call(block["id"], block["name"], block.get("input") or {}))
         elif kind == "thinking":
             parts.append(
-                Thinking(
-                    text=block["thinking"], signature=block.get("signature"), provider=provider
-                )
+                Thinking(text=block["thinking"], signature=block.get("signature"), provider=issuer)
             )
         elif kind == "redacted_thinking":
-            parts.append(
-                Thinking(text="", signature=block["data"], redacted=True, provider=provider)
-            )
+            parts.append(Thinking(text="", signature=block["data"], redacted=True, provider=issuer))
     return Assistant(content=parts)
 
 

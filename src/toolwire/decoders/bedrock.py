@@ -9,8 +9,8 @@ from ..messages import Assistant
 from ._common import not_a_response, signature_text, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a Bedrock Converse response (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a Bedrock Converse response (as JSON data); ``issuer`` names who signed its thinking."""
     output = data.get("output")
     if not isinstance(output, dict):
         raise not_a_response("a Bedrock Converse response (it has no output)", data)
@@ -23,16 +23,16 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
             use = block["toolUse"]
             parts.append(tool_call(use["toolUseId"], use["name"], use.get("input") or {}))
         elif "reasoningContent" in block:
-            parts.append(_reasoning(block["reasoningContent"], provider))
+            parts.append(_reasoning(block["reasoningContent"], issuer))
     return Assistant(content=parts)
 
 
-def _reasoning(block: dict[str, Any], provider: str) -> Thinking:
+def _reasoning(block: dict[str, Any], issuer: str) -> Thinking:
     if "redactedContent" in block:
         data = signature_text(block["redactedContent"])
-        return Thinking(text="", signature=data, redacted=True, provider=provider)
+        return Thinking(text="", signature=data, redacted=True, provider=issuer)
     text = block.get("reasoningText") or {}
-    return Thinking(text=text.get("text", ""), signature=text.get("signature"), provider=provider)
+    return Thinking(text=text.get("text", ""), signature=text.get("signature"), provider=issuer)
 
 
 def describe_stop(data: dict[str, Any]) -> str:

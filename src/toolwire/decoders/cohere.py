@@ -10,17 +10,17 @@ from ..messages import Assistant
 from ._common import not_a_response, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a Cohere v2 ChatResponse (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a Cohere v2 ChatResponse (as JSON data); ``issuer`` names who signed its thinking."""
     message = data.get("message")
     if not isinstance(message, dict):
         raise not_a_response("a Cohere v2 ChatResponse (it has no message)", data)
     parts: list[Any] = []
     if message.get("tool_plan"):
-        parts.append(Thinking(text=message["tool_plan"], provider=provider))
+        parts.append(Thinking(text=message["tool_plan"], provider=issuer))
     for item in message.get("content") or []:
         if item.get("type") == "thinking" and item.get("thinking"):
-            parts.append(Thinking(text=item["thinking"], provider=provider))
+            parts.append(Thinking(text=item["thinking"], provider=issuer))
         elif item.get("type") == "text" and item.get("text"):
             parts.append(Text(text=item["text"]))
     for call in message.get("tool_calls") or []:

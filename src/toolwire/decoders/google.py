@@ -20,34 +20,34 @@ from ..messages import Assistant
 from ._common import call_ids, signature_text, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a Gemini GenerateContentResponse (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a Gemini GenerateContentResponse (as JSON data); ``issuer`` names who signed its thinking."""
     candidates = data.get("candidates") or []
     if not candidates:
         feedback = _get(data, "prompt_feedback", "promptFeedback")
-        raise DecodeError(f"{provider} returned no candidates (prompt_feedback={feedback})")
+        raise DecodeError(f"{issuer} returned no candidates (prompt_feedback={feedback})")
     raw = (candidates[0].get("content") or {}).get("parts") or []
     calls = [(c.get("name"), c.get("args")) for p in raw if (c := _call(p))]
     spare = iter(call_ids(len(calls), _get(data, "response_id", "responseId"), calls))
     parts: list[Any] = []
     for part in raw:
-        parts += _decode_part(part, provider, spare)
+        parts += _decode_part(part, issuer, spare)
     return Assistant(content=parts)
 
 
-def _decode_part(part: dict[str, Any], provider: str, spare: Iterator[str]) -> list[Any]:
+def _decode_part(part: dict[str, Any], issuer: str, spare: Iterator[str]) -> list[Any]:
     signature = signature_text(_get(part, "thought_signature", "thoughtSignature"))
     call = _call(part)
     if call:
         call_id = call.get("id") or next(spare)
         arguments = call.get("args") or {}
-        return [tool_call(call_id, call["name"], arguments, signature, provider)]
+        return [tool_call(call_id, call["name"], arguments, signature, issuer)]
     text = part.get("text")
     if part.get("thought"):
-        return [Thinking(text=text or "", signature=signature, provider=provider)]
+        return [Thinking(text=text or "", signature=signature, provider=issuer)]
     if text is None and not signature:
         return []
-    marker = [Thinking(text="", signature=signature, provider=provider)] if signature else []
+    marker = [Thinking(text="", signature=signature, provider=issuer)] if signature else []
     return [*marker, Text(text=text or "")]
 
 

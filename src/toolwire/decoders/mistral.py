@@ -15,9 +15,9 @@ from ._common import call_ids, finish_reason, first_choice, tool_call
 _NO_ID = (None, "", "null")
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a Mistral ChatCompletionResponse (as JSON data); ``provider`` names who signed its thinking."""
-    message = first_choice(data, provider)
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a Mistral ChatCompletionResponse (as JSON data); ``issuer`` names who signed its thinking."""
+    message = first_choice(data, issuer)
     parts: list[Any] = []
     content = message.get("content")
     if isinstance(content, str) and content:
@@ -27,7 +27,7 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
             parts.append(Text(text=chunk["text"]))
         elif chunk.get("type") == "thinking":
             text = "".join(t.get("text", "") for t in chunk.get("thinking") or [])
-            parts.append(Thinking(text=text, signature=chunk.get("signature"), provider=provider))
+            parts.append(Thinking(text=text, signature=chunk.get("signature"), provider=issuer))
     calls = message.get("tool_calls") or []
     functions = [call.get("function") or {} for call in calls]
     spare = call_ids(len(calls), data.get("id"), data.get("created"), functions)

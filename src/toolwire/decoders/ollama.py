@@ -15,14 +15,14 @@ from ..messages import Assistant
 from ._common import call_ids, not_a_response, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in an Ollama ChatResponse (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in an Ollama ChatResponse (as JSON data); ``issuer`` names who signed its thinking."""
     message = data.get("message")
     if not isinstance(message, dict):
         raise not_a_response("an Ollama ChatResponse (it has no message)", data)
     parts: list[Any] = []
     if message.get("thinking"):
-        parts.append(Thinking(text=message["thinking"], provider=provider))
+        parts.append(Thinking(text=message["thinking"], provider=issuer))
     if message.get("content"):
         parts.append(Text(text=message["content"]))
     functions = [call.get("function") or {} for call in message.get("tool_calls") or []]

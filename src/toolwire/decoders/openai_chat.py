@@ -14,13 +14,13 @@ from ..messages import Assistant
 from ._common import finish_reason, first_choice, tool_call
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a ChatCompletion (as JSON data); ``provider`` names who signed its thinking."""
-    message = first_choice(data, provider)
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a ChatCompletion (as JSON data); ``issuer`` names who signed its thinking."""
+    message = first_choice(data, issuer)
     parts: list[Any] = []
     reasoning = message.get("reasoning_content") or message.get("reasoning")
     if isinstance(reasoning, str) and reasoning:
-        parts.append(Thinking(text=reasoning, provider=provider))
+        parts.append(Thinking(text=reasoning, provider=issuer))
     content = message.get("content")
     if isinstance(content, str) and content:
         parts.append(Text(text=content))

@@ -19,10 +19,10 @@ from ._common import not_a_response, tool_call
 _TEXT_KEYS = {"output_text": "text", "refusal": "refusal"}
 
 
-def decode(data: dict[str, Any], provider: str) -> Assistant:
-    """The Assistant in a Responses API Response (as JSON data); ``provider`` names who signed its thinking."""
+def decode(data: dict[str, Any], issuer: str) -> Assistant:
+    """The Assistant in a Responses API Response (as JSON data); ``issuer`` names who signed its thinking."""
     if data.get("error"):
-        raise DecodeError(f"{provider} returned an error: {data['error']}")
+        raise DecodeError(f"{issuer} returned an error: {data['error']}")
     if not isinstance(data.get("output"), list):
         raise not_a_response("a Responses API Response (it has no output list)", data)
     parts: list[Any] = []
@@ -34,7 +34,7 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
                 Thinking(
                     text=summary,
                     signature=item.get("encrypted_content"),
-                    provider=provider,
+                    provider=issuer,
                     id=item.get("id"),
                 )
             )
@@ -43,7 +43,7 @@ def decode(data: dict[str, Any], provider: str) -> Assistant:
         elif kind == "function_call":
             arguments = item.get("arguments") or ""
             parts.append(
-                tool_call(item["call_id"], item["name"], arguments, item.get("id"), provider)
+                tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)
             )
     return Assistant(content=parts)
 

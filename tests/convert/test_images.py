@@ -59,9 +59,10 @@ def test_a_target_taking_only_jpeg_gets_alpha_flattened_onto_white():
 
 
 def test_an_svg_becomes_a_png_of_its_drawing():
-    from readers.helpers import need_cairosvg
-
-    need_cairosvg()
+    try:
+        import cairosvg  # noqa: F401  (OSError, not ImportError, without libcairo)
+    except (ImportError, OSError) as exc:
+        pytest.skip(f"cairosvg is not usable here: {exc}")
     image, reason = only_image(File.from_bytes(files.SVG, name="diagram.svg"))
     picture = Image.open(io.BytesIO(image.read())).convert("RGB")
     assert image.name == "diagram.png" and picture.size == (120, 80)

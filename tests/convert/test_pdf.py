@@ -126,16 +126,14 @@ def test_a_corrupt_pdf_raises_invalid_file_error_naming_it():
 @pytest.fixture
 def small_worker() -> Iterator[None]:
     saved = isolation.settings()
-    isolation.configure(memory_bytes=512 * MB)
+    isolation.configure(enabled=True, memory_bytes=512 * MB)  # even under ISOLATION=0
     yield
     isolation.configure(**dataclasses.asdict(saved))
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
 def test_a_pdf_bomb_stops_the_worker_at_its_memory_limit_not_the_caller(small_worker):
-    from readers.test_isolation import pdf_bomb
-
-    bomb = File.from_bytes(pdf_bomb(), "application/pdf", "bomb.pdf")
+    bomb = File.from_bytes(files.pdf_bomb(), "application/pdf", "bomb.pdf")
     with pytest.raises(ResourceLimitError, match="bomb.pdf could not be read as PDF"):
         convert(bomb, VISION)
 
@@ -172,9 +170,7 @@ def test_pages_past_the_drawing_object_budget_are_left_out(monkeypatch):
 
 
 def test_a_pdf_whose_stream_inflates_past_read_files_limit_is_refused_unrendered():
-    from readers.hostile_files import pdf_inflating_stream
-
-    bomb = File.from_bytes(pdf_inflating_stream(300 * MB), "application/pdf", "zip.pdf")
+    bomb = File.from_bytes(files.pdf_inflating_stream(300), "application/pdf", "zip.pdf")
     with pytest.raises(InvalidFileError, match="zip.pdf: a stream at byte .* inflates to more"):
         convert(bomb, VISION)
 

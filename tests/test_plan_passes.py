@@ -1,0 +1,154 @@
+"""The plan's later passes decide what encoders used to: replay by issuer, the wire's layout
+rules (Bedrock: roles merged, blank text left out, lone documents labelled), the error flag,
+the ids and names the wire gets, and whether the payload needs its surrogates scrubbed."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toolwire.capability import capabilities
+from toolwire.content import File, Text, Thinking, ToolCall
+from toolwire.messages import (
+    Assistant,
+    ContentOutput,
+    ErrorTextOutput,
+    System,
+    ToolResult,
+    User,
+)
+from toolwire.plan import ToolTurn, plan
+from toolwire.plan.ids import accepted_id
+from toolwire.providers import WIRES, decoder_module, wire_module
+from toolwire.turns import EMPTY_RESULT_TEXT
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+CLAUDE = capabilities("anthropic:claude-sonnet-4-5")
+GEMINI = capabilities("google:gemini-3-pro-preview")
+BEDROCK_CLAUDE = capabilities("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+BEDROCK_LLAMA = capabilities("bedrock:meta.llama4-maverick-17b-instruct-v1:0")
+
+
+def signed(provider: str) -> Thinking:
+    return Thinking(text=f"{provider} thinks.", signature="c2ln", provider=provider)
+
+
+def pdf(name: str = "report.pdf") -> File:
+    return File.from_bytes((EXAMPLES / "report.pdf").read_bytes(), name=name)
+
+
+# --- replay by issuer ------------------------------------------------------------------------
+
+
+def test_the_plan_keeps_only_the_thinking_and_call_signatures_the_target_can_verify() -> None:
+    call = ToolCall(id="c1", name="look", arguments={}, signature="c2ln", provider="google")
+    answer = Assistant([signed("anthropic"), signed("google"), Text(text="Looking."), call])
+    messages = [User("Go."), answer, ToolResult.of("c1", "look", "done")]
+    (sent,) = [s for s in plan(messages, CLAUDE).steps if isinstance(s, Assistant)]
+    assert [p for p in sent.content if isinstance(p, Thinking)] == [signed("anthropic")]
+    assert sent.tool_calls[0].signature is None and sent.tool_calls[0].provider is None
+    (kept,) = [s for s in plan(messages, GEMINI).steps if isinstance(s, Assistant)]
+    assert [p for p in kept.content if isinstance(p, Thinking)] == [signed("google")]
+    assert kept.tool_calls[0] is call  # the issuer's own signature stays
+
+
+def test_bedrock_replays_thinking_per_model_family() -> None:
+    messages = [User("Go."), Assistant([signed(BEDROCK_CLAUDE.issuer), Text(text="Hi.")])]
+    assert plan(messages, BEDROCK_CLAUDE).steps[1] is messages[1]  # unchanged: not copied
+    other = plan(messages, BEDROCK_LLAMA).steps[1]
+    assert isinstance(other, Assistant) and other.content == [Text(text="Hi.")]
+
+
+def test_an_assistant_message_of_foreign_thinking_alone_is_left_out() -> None:
+    messages = [User("Go."), Assistant([signed("google")]), User("Again.")]
+    assert [type(s).__name__ for s in plan(messages, CLAUDE).steps] == ["User", "User"]
+
+
+# --- the wire's rules (Bedrock Converse) -----------------------------------------------------
+
+
+def test_bedrock_plans_merge_messages_of_one_role_across_a_left_out_assistant() -> None:
+    messages = [User("Hi."), Assistant([signed("google")]), User("Still there?"), User(" \x85")]
+    steps = plan(messages, BEDROCK_CLAUDE).steps
+    assert len(steps) == 1 and isinstance(steps[0], User)
+    assert steps[0].parts == [Text(text="Hi."), Text(text="Still there?")]  # blank: left out
+    assert len(plan(messages, CLAUDE).steps) == 3  # a wire without those rules: as laid out
+
+
+def test_bedrock_plans_keep_system_text_apart_when_merging() -> None:
+    messages = [System("Be brief."), User("Hi."), System("Really."), User("Hello?")]
+    steps = plan(messages, BEDROCK_CLAUDE).steps
+    assert [type(s).__name__ for s in steps] == ["System", "User", "System"]
+
+
+def test_a_user_message_after_a_tool_turn_is_merged_into_it_on_bedrock() -> None:
+    call = Assistant([ToolCall(id="c1", name="look", arguments={})])
+    messages = [User("Go."), call, ToolResult.of("c1", "look", "done"), Assistant([])]
+    messages += [User([pdf()])]
+    turn = plan(messages, BEDROCK_CLAUDE).steps[-1]
+    assert isinstance(turn, ToolTurn)
+    assert turn.extra == (Text(text="This is file report.pdf:"), pdf())  # labelled: no text
+
+
+def test_a_message_of_documents_alone_gets_a_label_before_each_on_bedrock_only() -> None:
+    messages = [User([pdf("a.pdf"), pdf("b.pdf")])]
+    (user,) = plan(messages, BEDROCK_CLAUDE).steps
+    assert isinstance(user, User)
+    assert [p.text if isinstance(p, Text) else p.identifier for p in user.parts] == [
+        "This is file a.pdf:", "a.pdf", "This is file b.pdf:", "b.pdf",
+    ]  # fmt: skip
+    (plain,) = plan(messages, CLAUDE).steps
+    assert isinstance(plain, User) and not any(isinstance(p, Text) for p in plain.parts)
+
+
+def test_blank_text_in_a_tool_result_is_left_out_and_an_emptied_result_says_so() -> None:
+    call = Assistant([ToolCall(id="c1", name="look", arguments={})])
+    blank = ContentOutput(value=[Text(text="\u2028"), Text(text=" ")])
+    messages = [User("Go."), call, ToolResult(call_id="c1", name="look", output=blank)]
+    (turn,) = [s for s in plan(messages, BEDROCK_CLAUDE).steps if isinstance(s, ToolTurn)]
+    assert turn.results[0].parts == (Text(text=EMPTY_RESULT_TEXT),)
+
+
+# --- error flag, ids, scrub ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("caps", "flag"), [(BEDROCK_CLAUDE, True), (BEDROCK_LLAMA, False)])
+def test_the_error_flag_is_set_where_the_table_says_the_target_supports_it(
+    caps: Any, flag: bool
+) -> None:
+    call = Assistant([ToolCall(id="c1", name="look", arguments={})])
+    failed = ToolResult(call_id="c1", name="look", output=ErrorTextOutput(value="boom"))
+    (turn,) = [s for s in plan([User("Go."), call, failed], caps).steps if isinstance(s, ToolTurn)]
+    assert turn.results[0].is_error and turn.results[0].error_flag is flag
+
+
+def test_the_plan_names_the_ids_and_names_the_wire_gets() -> None:
+    call = Assistant([ToolCall(id="a.b:c", name="get weather", arguments={})])
+    messages = [User("Go."), call, ToolResult.of("a.b:c", "get weather", "sunny")]
+    names = plan(messages, BEDROCK_CLAUDE).names
+    assert names.call_id("a.b:c") == accepted_id("bedrock", "a.b:c") != "a.b:c"
+    assert names.name("get weather").startswith("get_weather_")
+
+
+def test_the_plan_says_when_the_payload_needs_its_lone_surrogates_scrubbed() -> None:
+    assert not plan([User("fine")], CLAUDE).scrub
+    assert plan([User("bad \ud800")], CLAUDE).scrub
+
+
+def test_gemini_3_plans_ask_for_a_signature_on_the_first_replayed_call() -> None:
+    assert plan([User("Go.")], GEMINI).sign_first_call
+    assert not plan([User("Go.")], capabilities("google:gemini-2.5-flash")).sign_first_call
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("wire", sorted(WIRES))
+def test_one_registry_entry_gives_each_wire_its_encoder_and_its_decoder(wire: str) -> None:
+    assert callable(wire_module(wire).encode)
+    decoder = decoder_module(wire)
+    assert callable(decoder.decode) and callable(decoder.describe_stop)
+    assert decoder is importlib.import_module(f"toolwire.decoders.{wire}")

@@ -235,13 +235,16 @@ def test_eight_processes_appending_at_once_lose_nothing(backend: Backend, tmp_pa
 
 def _kill_at_random(backend: Backend, session: str, after: float) -> int:
     """Start a writer of 256 KB blobs, kill -9 it after ``after`` s; last acknowledged position."""
-    child = _spawn(VICTIM, *backend.args, session, stdout=subprocess.PIPE)
+    child = _spawn(VICTIM, *backend.args, session, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert child.stdout is not None
-    acknowledged = [int(child.stdout.readline())]
+    first = child.stdout.readline()
+    if not first:  # it died before its first append: say why, not ValueError
+        raise AssertionError(f"the writer failed: {child.communicate(timeout=30)[1]}")
+    acknowledged = [int(first)]
     time.sleep(after)
     os.kill(child.pid, signal.SIGKILL)
-    rest, _ = child.communicate(timeout=30)
-    assert child.returncode == -signal.SIGKILL
+    rest, err = child.communicate(timeout=30)
+    assert child.returncode == -signal.SIGKILL, err
     return max(acknowledged + [int(line) for line in rest.split()])
 
 

@@ -47,7 +47,7 @@ class ObjectBlobs:
         try:
             self._store = store_module.from_url(url, config=config or None, client_options=client)
         except (exceptions.BaseError, ValueError) as exc:
-            raise StoreError(f"cannot open the blob store {url}: {exc}") from exc
+            raise StoreError(f"cannot open the blob store {url}: {_short(exc)}") from exc
 
     def put(self, data: bytes) -> str:
         """Store ``data`` under its sha256 (once) and return the digest."""
@@ -58,8 +58,10 @@ class ObjectBlobs:
         except self._exceptions.AlreadyExistsError:
             if not self._holds(key, digest, len(data)):
                 self._call("replace a damaged", key, self._obstore.put, self._store, key, data)
-        except self._exceptions.BaseError as exc:
-            raise StoreError(f"cannot write blob {digest[:12]}… to {self.root}: {exc}") from exc
+        except (self._exceptions.BaseError, OSError) as exc:
+            raise StoreError(
+                f"cannot write blob {digest[:12]}… to {self.root}: {_short(exc)}"
+            ) from exc
         return digest
 
     def has(self, digest: str) -> bool:
@@ -68,8 +70,10 @@ class ObjectBlobs:
             self._obstore.head(self._store, _key(digest))
         except FileNotFoundError:
             return False
-        except self._exceptions.BaseError as exc:
-            raise StoreError(f"cannot look up blob {digest[:12]}… in {self.root}: {exc}") from exc
+        except (self._exceptions.BaseError, OSError) as exc:
+            raise StoreError(
+                f"cannot look up blob {digest[:12]}… in {self.root}: {_short(exc)}"
+            ) from exc
         return True
 
     def fetch(self, digest: str, size: int | None, limit: int) -> bytes:
@@ -87,8 +91,10 @@ class ObjectBlobs:
             data = bytes(result.bytes())
         except FileNotFoundError as exc:
             raise BlobError(f"blob {digest} is missing from {self.root}") from exc
-        except self._exceptions.BaseError as exc:
-            raise StoreError(f"cannot read blob {digest[:12]}… from {self.root}: {exc}") from exc
+        except (self._exceptions.BaseError, OSError) as exc:
+            raise StoreError(
+                f"cannot read blob {digest[:12]}… from {self.root}: {_short(exc)}"
+            ) from exc
         if hashlib.sha256(data).hexdigest() != digest:
             raise BlobError(
                 f"blob {digest} in {self.root} is corrupt (its bytes no longer match its sha256)"
@@ -142,8 +148,10 @@ class ObjectBlobs:
     def _call(self, what: str, key: str, function: Any, *args: Any) -> Any:
         try:
             return function(*args)
-        except self._exceptions.BaseError as exc:
-            raise StoreError(f"cannot {what} {key or 'blobs'} in {self.root}: {exc}") from exc
+        except (self._exceptions.BaseError, OSError) as exc:
+            raise StoreError(
+                f"cannot {what} {key or 'blobs'} in {self.root}: {_short(exc)}"
+            ) from exc
 
     def __repr__(self) -> str:
         return f"ObjectBlobs({self.root!r})"
@@ -152,6 +160,12 @@ class ObjectBlobs:
 def is_object_url(location: str) -> bool:
     """True for a URL naming object storage (s3://, gs://, …), not a directory."""
     return urlsplit(location).scheme.lower() in SCHEMES
+
+
+def _short(exc: BaseException) -> str:
+    """obstore's messages carry the whole request and response: keep the first line."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if len(text) <= 300 else text[:300] + "…"
 
 
 def _key(digest: str) -> str:

@@ -15,6 +15,7 @@ from .providers import wire_module
 
 if TYPE_CHECKING:
     from .tools import Tool, ToolChoice
+    from .uploads import Uploads
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ def encode(
     capabilities: Capabilities | dict[str, Any] | None = None,
     tools: Sequence[Tool] = (),
     tool_choice: ToolChoice | None = None,
+    uploads: Uploads | None = None,
 ) -> Request:
     """Encode ``messages`` for ``model`` ('provider:model-id').
 
@@ -52,6 +54,8 @@ def encode(
     ``on_unsupported="text"``, becomes its text fallback). See DESIGN.md §3.
     ``tools`` (``tw.Tool``) and ``tool_choice`` ("auto", "none", "required" or a tool's name)
     are spelled in the target's own dialect (``toolwire.tools.spell``; DESIGN.md §5.5).
+    With ``uploads`` (``tw.Uploads``, after its ``sync``), each file the target takes by id
+    where it sits goes by its cached id, and its Decision says ``via file id …``.
     """
     if isinstance(capabilities, Capabilities):
         caps = capabilities
@@ -63,6 +67,8 @@ def encode(
 
         fit = MEMO.fitted(fit_image)
     fetch = _fetcher(fetch_urls)
+    if uploads is not None:
+        messages = uploads.resolve(messages, model, capabilities=capabilities)
     laid_out = plan(messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO)
     kwargs = wire_module(caps.wire).encode(laid_out)
     if tools or tool_choice is not None:

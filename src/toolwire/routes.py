@@ -138,6 +138,8 @@ def _finish(
                 file,
                 f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
             )
+    if isinstance(file.source, ProviderFileSource):
+        where = f"{where}, via file id {file.source.file_id}"
     return Route(mode, file, f"{where} ({cell.evidence})", tuple(notes))
 
 

@@ -88,3 +88,34 @@ def test_the_emulator_is_what_the_environment_points_at(s3_server):
     assert os.environ["AWS_ENDPOINT_URL"] == s3_server
     assert s3_server.startswith("http://127.0.0.1:")
     assert servers.BUCKET in [b["Name"] for b in boto3.client("s3").list_buckets()["Buckets"]]
+
+
+class _Counting:
+    """obstore with its calls counted."""
+
+    def __init__(self, module):
+        self.module, self.calls = module, []
+
+    def __getattr__(self, name):
+        def call(*args, **kwargs):
+            self.calls.append(name)
+            return getattr(self.module, name)(*args, **kwargs)
+
+        return call
+
+
+def test_putting_bytes_already_stored_costs_a_head_not_a_download(s3_server, monkeypatch):
+    url = fresh_prefix()
+    blobs = ObjectBlobs(url)
+    digest = blobs.put(DATA)
+    counting = _Counting(blobs._obstore)
+    monkeypatch.setattr(blobs, "_obstore", counting)
+    assert blobs.put(DATA) == digest
+    assert counting.calls == ["put", "head"]
+    bucket, key = _key(url, digest)
+    damaged = DATA[:-1] + b"\0"  # same size, so only the bytes can tell
+    boto3.client("s3").put_object(Bucket=bucket, Key=key, Body=damaged)
+    counting.calls.clear()
+    assert blobs.put(DATA) == digest
+    assert counting.calls == ["put", "head", "get", "put"]  # ETag differs: fetched, replaced
+    assert blobs.get(digest) == DATA

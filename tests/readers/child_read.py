@@ -2,7 +2,8 @@
 
 A hostile file may make a parser allocate gigabytes, abort the process or spin for minutes;
 in a child process that costs the test run nothing. The child prints one JSON line: the
-header of the output, or the ToolwireError it raised, and its peak resident memory: its own
+header of the output, or the ToolwireError it raised, the CPU time it and its read worker
+used (a bound that holds on a busy machine, unlike wall time), and its peak resident memory: its own
 (``VmHWM``, which starts afresh at exec) or its read worker's (``RUSAGE_CHILDREN`` once the
 worker is reaped), whichever is larger. The parent's ``os.wait4`` figure is not used: on
 Linux a child's ``ru_maxrss`` starts from the parent's resident size at fork.
@@ -46,8 +47,10 @@ except ImportError:
     pass
 with open("/proc/self/status") as status:
     own = max(int(line.split()[1]) for line in status if line.startswith("VmHWM"))
-workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-result["peak_kb"] = max(own, workers)
+own_usage = resource.getrusage(resource.RUSAGE_SELF)
+workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+result["peak_kb"] = max(own, workers.ru_maxrss)
+result["cpu"] = sum(u.ru_utime + u.ru_stime for u in (own_usage, workers))
 print(json.dumps(result))
 """
 
@@ -59,6 +62,7 @@ class ChildRead:
     result: dict[str, Any]
     status: int  # exit status, or -signal
     seconds: float
+    cpu_seconds: float
     peak_mb: float
     stderr: str
 
@@ -93,7 +97,8 @@ def read_in_child(
         stderr = err.read().decode("utf-8", "replace")
     result = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
     peak_mb = result.pop("peak_kb", float("inf")) / 1024
-    return ChildRead(result, status, seconds, peak_mb, stderr)
+    cpu_seconds = result.pop("cpu", float("inf"))
+    return ChildRead(result, status, seconds, cpu_seconds, peak_mb, stderr)
 
 
 def _wait(process: subprocess.Popen[bytes], deadline: float) -> int:

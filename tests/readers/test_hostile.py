@@ -22,9 +22,12 @@ from . import hostile_files as hostile
 from .child_read import read_in_child
 from .helpers import need_cairosvg
 
-#: Wall time a read may take, child start-up (about 1 s) included. The undefended readers
-#: take 20 s to minutes on every file here, or run out of memory.
-SECONDS = 15.0
+#: CPU time a read may take (the child's and its read worker's), start-up (about 1 s)
+#: included: CPU time, unlike wall time, does not grow when other work shares the machine.
+#: The undefended readers take 20 s to minutes on the files here, or run out of memory.
+CPU_SECONDS = 10.0
+#: Wall time after which the child is killed (a hang), however busy the machine is.
+DEADLINE = 90.0
 #: Peak resident memory of the child (and of the read worker it waits for), in MB. An
 #: ordinary read peaks near 70 MB; the undefended readers reach gigabytes.
 PEAK_MB = 500.0
@@ -78,9 +81,9 @@ REFUSED = [
         r"pages 1-2 draw more than 500,000 objects, .*\(page_start=0, page_end=1\)",
     ),
     Case(
-        "250000-compressed-streams.pdf",
-        lambda: documents.pdf_many_streams(250_000),
-        r"holds more than 200,000 compressed streams",
+        "120000-compressed-streams.pdf",
+        lambda: documents.pdf_many_streams(120_000),
+        r"holds more than 100,000 compressed streams",
     ),
     Case(
         "progressive-5000-scans.jpg",
@@ -180,7 +183,7 @@ NOT_RASTERISED = [
     Case(
         "40000-finely-dashed-lines.svg",
         lambda: hostile.svg_dashed_lines(40_000),
-        r"not rasterised \(about 4e\+08 dashes to draw, over the limit of 2,000,000\)",
+        r"not rasterised \(about [0-9.e+]+ dashes to draw, over the limit of 2,000,000\)",
         error=None,
     ),
     Case(
@@ -198,10 +201,10 @@ def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
 ) -> None:
     path = tmp_path / case.name
     path.write_bytes(case.build())
-    read = read_in_child(path, SECONDS, environment=case.environment)
+    read = read_in_child(path, DEADLINE, environment=case.environment)
     assert read.status == 0, f"the read was killed or crashed ({read.status}): {read.stderr}"
     assert "Traceback" not in read.stderr
-    assert read.seconds < SECONDS
+    assert read.cpu_seconds < CPU_SECONDS, f"{read.cpu_seconds:.1f} s of CPU"
     assert read.peak_mb < PEAK_MB, f"peak memory {read.peak_mb:.0f} MB"
     assert read.result.get("error") == case.error, read.result
     assert read.message.startswith(case.name), read.message
@@ -217,10 +220,10 @@ def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
     path = tmp_path / case.name
     source = case.build()
     path.write_bytes(source)
-    read = read_in_child(path, SECONDS)
+    read = read_in_child(path, DEADLINE)
     assert read.status == 0, f"the read was killed or crashed ({read.status}): {read.stderr}"
     assert "Traceback" not in read.stderr
-    assert read.seconds < SECONDS
+    assert read.cpu_seconds < CPU_SECONDS, f"{read.cpu_seconds:.1f} s of CPU"
     assert read.peak_mb < PEAK_MB, f"peak memory {read.peak_mb:.0f} MB"
     assert "error" not in read.result, read.result
     assert read.message.startswith(f"{case.name}: SVG image, "), read.message
@@ -232,8 +235,9 @@ def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
 def test_a_large_jpeg_reports_its_stored_size_not_the_draft_decode_size(tmp_path: Path) -> None:
     path = tmp_path / "photo-4000x3000.jpg"
     path.write_bytes(hostile.jpeg_photo(4000, 3000))
-    read = read_in_child(path, SECONDS)
+    read = read_in_child(path, DEADLINE)
     assert read.status == 0, read.stderr
     assert read.message.startswith("photo-4000x3000.jpg: JPEG image, 4000x3000, "), read.message
     assert read.result["parts"] == ["image/jpeg"]
+    assert read.cpu_seconds < CPU_SECONDS
     assert read.peak_mb < PEAK_MB

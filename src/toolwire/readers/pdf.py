@@ -55,7 +55,7 @@ MAX_PDF_INFLATED_BYTES = 1024 * limits.MB
 MAX_PDF_OBJECTS_PER_READ = 500_000
 #: zlib streams checked at most; a PDF with more is refused (a 1,000-page book has a few
 #: thousand; each costs the check about 2 microseconds even when it is tiny).
-MAX_PDF_ZLIB_STREAMS = 200_000
+MAX_PDF_ZLIB_STREAMS = 100_000
 #: A zlib header (RFC 1950, 2.2): method 8 with a window of at most 32 KB, and a check byte
 #: that makes the pair a multiple of 31.
 _ZLIB_HEADERS = b"|".join(

@@ -245,13 +245,14 @@ def _dashes(text: str, root: Any) -> float:
             periods.append(period)
     if not periods:
         return 0.0
-    length = sum(
-        abs(float(number))
-        for element in root.iter()
-        for attribute in _GEOMETRY
-        for number in _NUMBER.findall(element.get(attribute) or "")
-    )
-    return length / min(periods)
+    shortest = min(periods)
+    length = 0.0
+    for element in root.iter():
+        for attribute in _GEOMETRY:
+            length += sum(abs(float(n)) for n in _NUMBER.findall(element.get(attribute) or ""))
+        if length / shortest > MAX_DASHES:
+            break  # over the limit already: the rest cannot bring it back
+    return length / shortest
 
 
 def _mb(size: int) -> str:

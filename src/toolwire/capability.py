@@ -22,12 +22,14 @@ from importlib import resources
 from typing import Any
 
 from .capability_schema import (
+    BUDGET_FIELDS,
     CELL_DEFAULTS,
     CELL_FIELDS,
     MODES,
     PLACEMENTS,
     SOURCES,
     WIRES,
+    Budgets,
     Cell,
     CellSpec,
     Layout,
@@ -75,6 +77,8 @@ class Capabilities:
     token_family: str | None = None
     #: Whether the table names this model (its target's known_models, or a model row).
     known: bool = False
+    #: Per-request limits (request bytes, images, PDF pages, documents): plan/budgets.py.
+    budgets: Budgets = Budgets()
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -185,6 +189,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
     cells = _defaults(provider, target)
     layout = {k: getattr(target, k) for k in _LAYOUT}
     applied, named = [], _names(target.known_models, model_id)
+    budgets = target.model_dump(include=set(BUDGET_FIELDS), exclude_none=True)
     version = _version(target.version_pattern, model_id)
     for row in target.models:
         if not _row_matches(row, model_id, version):
@@ -195,6 +200,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         for spec in row.media:
             _apply(cells, spec, f"targets.{provider} row {row.label or ', '.join(row.match)}")
         layout.update({k: v for k in _LAYOUT if (v := getattr(row, k)) is not None})
+        budgets.update(row.model_dump(include=set(BUDGET_FIELDS), exclude_none=True))
     return Capabilities(
         provider=provider,
         model=model_id,
@@ -210,6 +216,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         issuer=(layout["thinking_issuer"] or provider).replace("{model}", model_id),
         token_family=layout["token_family"],
         known=named,
+        budgets=Budgets(**budgets),
     )
 
 
@@ -341,7 +348,7 @@ def _merge_target(base: Target, extra: Target, label: str) -> Target:
     be applied after the override's cells and silently undo them.
     """
     fields = {k: getattr(extra, k) for k in extra.model_fields_set - {"media", "models"}}
-    layout = {k: getattr(extra, k) for k in _LAYOUT if getattr(extra, k) is not None}
+    layout = {k: v for k in (*_LAYOUT, *BUDGET_FIELDS) if (v := getattr(extra, k)) is not None}
     rows = list(base.models)
     if extra.media or layout:
         whole = tuple(whole_cell(spec) for spec in extra.media)

@@ -107,7 +107,29 @@ class Layout(BaseModel):
     token_family: _Str | None = Field(None, description="a token family name")
 
 
-class Row(Layout):
+class Budgets(BaseModel):
+    """Per-request limits of a target or model row (DESIGN.md §5.3): what one request may hold
+    in all. Unset: no documented limit. A row changes only the fields it names."""
+
+    model_config = _FROZEN
+
+    #: The body as the SDK sends it (base64 and JSON included), in bytes.
+    max_request_bytes: _Positive | None = _Limit
+    max_images_per_request: _Positive | None = _Limit
+    max_pdf_pages_per_request: _Positive | None = _Limit
+    max_documents_per_request: _Positive | None = _Limit
+    #: Beyond ``many_images_count`` images in one request, no image edge may exceed
+    #: ``many_images_edge`` px (Anthropic: 20 and 2000).
+    many_images_count: _Positive | None = _Limit
+    many_images_edge: _Positive | None = _Limit
+    budget_evidence: _Str | None = Field(None, description="a string")
+
+
+#: The budget fields a row may set (budget_evidence included).
+BUDGET_FIELDS: tuple[str, ...] = tuple(Budgets.model_fields)
+
+
+class Row(Layout, Budgets):
     """Model ids matching a glob in ``match`` (and, with ``min_version``, at least that version)."""
 
     label: _Str | None = Field(None, description="a string")
@@ -116,7 +138,7 @@ class Row(Layout):
     media: tuple[CellSpec, ...] = Field((), description="an array of tables ([[...media]])")  # type: ignore[valid-type]
 
 
-class Target(Layout):
+class Target(Layout, Budgets):
     """One provider: its wire, facts, default cells and model rows."""
 
     wire: Wire | None = None

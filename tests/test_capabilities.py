@@ -54,7 +54,8 @@ GRID = [
     ("mistral:mistral-large-latest",                           "F F F E E"),
     ("xai:grok-4",                                             "F F F E E"),
     ("openrouter:openai/gpt-5",                                "F F F E E"),
-    ("openrouter:openai/gpt-4o-audio-preview",                 "F F F F E"),
+    # models.dev: inputs audio, text only, so its image and PDF cells are withdrawn
+    ("openrouter:openai/gpt-4o-audio-preview",                 "E E F F E"),
     ("ollama:llava:13b",                                       "N E F E E"),
     ("ollama:qwen3:8b",                                        "E E F E E"),
     ("cohere:command-a-vision-07-2025",                        "F E N E E"),
@@ -242,14 +243,15 @@ def test_variants_list_the_defaults_then_each_model_row_alone() -> None:
     assert [c.rows for c in found] == [
         (),
         ("Anthropic Claude on Bedrock",),
+        ("Claude 3.5 Haiku on Bedrock (text only)",),
         ("Amazon Nova",),
         ("Amazon Nova Micro (text only)",),
         ("Meta Llama on Bedrock",),
         ("Meta Llama vision models on Bedrock",),
         ("Mistral and Pixtral on Bedrock",),
     ]
-    assert found[2].model == "*amazon.nova*"
-    assert found[2].cell("video/mp4").tool_result == "sibling"  # type: ignore[union-attr]
+    assert found[3].model == "*amazon.nova*"
+    assert found[3].cell("video/mp4").tool_result == "sibling"  # type: ignore[union-attr]
     # A min_version row is shown too, although no model id is evaluated.
     assert variants("google")[1].cell("image/png").tool_result == "native"  # type: ignore[union-attr]
 

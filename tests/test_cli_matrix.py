@@ -53,6 +53,7 @@ def test_a_provider_shows_only_its_rows() -> None:
     assert [r["row"] for r in rows] == [
         None,
         "Anthropic Claude on Bedrock",
+        "Claude 3.5 Haiku on Bedrock (text only)",
         "Amazon Nova",
         "Amazon Nova Micro (text only)",
         "Meta Llama on Bedrock",

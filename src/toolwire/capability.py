@@ -25,6 +25,7 @@ from .capability_schema import (
     BUDGET_FIELDS,
     CELL_DEFAULTS,
     CELL_FIELDS,
+    LIMITS,
     MODES,
     PLACEMENTS,
     SOURCES,
@@ -191,6 +192,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
     applied, named = [], _names(target.known_models, model_id)
     budgets = target.model_dump(include=set(BUDGET_FIELDS), exclude_none=True)
     version = _version(target.version_pattern, model_id)
+    by_rows: set[str] = set()
     for row in target.models:
         if not _row_matches(row, model_id, version):
             continue
@@ -199,8 +201,10 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
             applied.append(row.label or ", ".join(row.match))
         for spec in row.media:
             _apply(cells, spec, f"targets.{provider} row {row.label or ', '.join(row.match)}")
+            by_rows.update(_types(spec))
         layout.update({k: v for k in _LAYOUT if (v := getattr(row, k)) is not None})
         budgets.update(row.model_dump(include=set(BUDGET_FIELDS), exclude_none=True))
+    _withdraw_unreadable(cells, f"{provider}:{model_id}", by_rows)
     return Capabilities(
         provider=provider,
         model=model_id,
@@ -233,6 +237,46 @@ def _defaults(provider: str, target: Target) -> dict[str, Cell]:
 
 #: provider -> (the target object, its own cells): every model of a target starts from them.
 _default_cells: dict[str, tuple[Target, dict[str, Cell]]] = {}
+
+
+def _withdraw_unreadable(cells: dict[str, Cell], model: str, by_rows: set[str]) -> None:
+    """Withdraw (make "error") each granted cell of a media type the model cannot read, per
+    the models.dev dataset (model_facts.lacks_input), unless a model row set that type: the
+    table wins over the dataset. Text-only models get no media (issue 13)."""
+    from .model_facts import DATASET_PROVIDERS, lacks_input, required_modality
+
+    if model.endswith(":*") or model.partition(":")[0] not in DATASET_PROVIDERS:
+        return  # a whole target's defaults (``variants``), or a target the dataset lacks
+    withdrawn: dict[tuple[int, str], Cell] = {}
+    for media_type, cell in cells.items():
+        needed = required_modality(media_type)
+        if needed is None or media_type in by_rows or not _grants(cell):
+            continue
+        found = lacks_input(model, media_type)
+        if found is None:
+            continue
+        key = (id(cell), needed)
+        if key not in withdrawn:
+            withdrawn[key] = replace(
+                cell,
+                tool_result="error",
+                tool_sources=(),
+                user_sources=(),
+                evidence=f"{model} cannot read {needed} input: {found.evidence}",
+                **_NO_LIMITS,
+            )
+        cells[media_type] = withdrawn[key]
+
+
+_NO_LIMITS: dict[str, Any] = dict.fromkeys(LIMITS)
+
+
+def _types(spec: Any) -> tuple[str, ...]:
+    return tuple(spec.types)
+
+
+def _grants(cell: Cell) -> bool:
+    return cell.tool_result != "error" or bool(cell.user_sources)
 
 
 def shapes(row: Row) -> bool:

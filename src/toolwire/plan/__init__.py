@@ -18,6 +18,7 @@ replay by issuer included (plan.layout), then the wire's own layout rules
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -30,8 +31,10 @@ from ..errors import ToolwireError, UnsupportedContentError
 from ..messages import ToolResult
 from ..providers import WIRES
 from ..routes import Fetcher
+from ..sources import BytesSource
 from ..turns import output_parts
 from . import ids
+from .cache import CachePoints, cache_points
 from .files import Budget, Policy
 from .layout import Planner
 from .values import (
@@ -50,7 +53,7 @@ from .values import (
 from .wire_rules import wire_rules
 
 __all__ = [
-    "BRIDGE_TEXT", "Decision", "Mode", "OnUnsupported", "Plan", "PlannedResult", "Step",
+    "BRIDGE_TEXT", "CachePoints", "Decision", "Mode", "OnUnsupported", "Plan", "PlannedResult", "Step",
     "ToolTurn", "label_see", "label_this", "mark_repeats", "plan", "see_text",
 ]  # fmt: skip
 
@@ -63,6 +66,8 @@ def plan(
     fetch: Fetcher | None = None,
     fit: Callable[..., Any] | None = None,
     memo: Any = None,
+    cache: bool = False,
+    tools: bool = False,
 ) -> Plan:
     """Lay ``messages`` out for the target described by ``caps``.
 
@@ -79,7 +84,6 @@ def plan(
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
     names = ids.ToolNames.of(steps, caps.wire)  # ids: tool-call ids and names
-    steps = cache_points(steps)  # cache points (issue 16)
     clean = partial(memo.is_clean, has_lone_surrogate=ids._has_lone_surrogate) if memo else None
     return Plan(
         caps,
@@ -88,6 +92,7 @@ def plan(
         names=names,
         scrub=ids.needs_scrub(steps, clean),
         sign_first_call=caps.thought_signatures == "required",
+        cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
     )
 
 
@@ -113,11 +118,6 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> P
     return planner
 
 
-def cache_points(steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """Where the provider's prompt-cache points go (DESIGN.md §5.5): none yet (issue 16)."""
-    return steps
-
-
 def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decision, ...]:
     """The decisions, where content sent earlier in the request (same bytes, same URL or file
     id) says which file of which message it repeats.
@@ -127,16 +127,18 @@ def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decisi
     message's files in part order, so the n-th decision of a message is its n-th file.
     """
     unsent: dict[int, list[File]] = {}
-    first: dict[tuple[str, str], Decision] = {}
-    marked = []
+    sources = []
     for decision in decisions:
         index = decision.message_index
         if index not in unsent:
             message = messages[index]
             parts = output_parts(message) if isinstance(message, ToolResult) else message.parts
             unsent[index] = [p for p in reversed(parts) if isinstance(p, File)]
-        source = unsent[index].pop().source
-        key = ("local" if source.is_local else source.type, source.sha256())
+        sources.append(unsent[index].pop().source)
+    keys = _content_keys(sources)
+    first: dict[tuple[str, Any], Decision] = {}
+    marked = []
+    for decision, key in zip(decisions, keys, strict=True):
         earlier = first.get(key)
         if earlier is None:
             first[key] = decision
@@ -145,3 +147,21 @@ def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decisi
             decision = replace(decision, reason=f"{decision.reason}; {repeat}")
         marked.append(decision)
     return tuple(marked)
+
+
+def _content_keys(sources: list[Any]) -> list[tuple[str, Any]]:
+    """A key per source, equal for the same content. In-memory bytes of a length no other
+    in-memory file has (and no other local file to compare with) cannot repeat one: they are
+    keyed by identity, and not hashed (the hash of every file was most of a cold encode)."""
+    local = [s for s in sources if s.is_local]
+    if any(type(s) is not BytesSource for s in local):
+        lengths: Counter[int] = Counter()
+    else:
+        lengths = Counter(len(s.data) for s in local)
+    keys: list[tuple[str, Any]] = []
+    for source in sources:
+        if lengths[len(source.data) if type(source) is BytesSource else -1] == 1:
+            keys.append(("alone", id(source)))
+        else:
+            keys.append(("local" if source.is_local else source.type, source.sha256()))
+    return keys

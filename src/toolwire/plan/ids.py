@@ -260,28 +260,57 @@ def needs_scrub(steps: Sequence[Any], is_clean: Callable[[Any], bool] | None = N
     return not all(map(check, steps))
 
 
+#: How the walk treats a value of each type: by type once, then a dict lookup per value.
+_SKIP, _ITEMS, _MAPPING, _FIELDS, _STR = range(5)
+_HOW: dict[type, int] = {
+    **dict.fromkeys((bytes, bytearray, memoryview, int, float, bool, type(None)), _SKIP),
+    **dict.fromkeys((list, tuple, set, frozenset), _ITEMS),
+    dict: _MAPPING,
+}
+
+
 def _has_lone_surrogate(value: Any) -> bool:
     """Whether any string reachable from ``value`` (through dicts, lists, tuples and the fields
     of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1)."""
     stack, seen = [value], set()
     while stack:
         item = stack.pop()
-        if type(item) is str:
+        kind = type(item)
+        if kind is str:
             if not item.isascii() and _LONE.search(item):
                 return True
             continue
-        if id(item) in seen or isinstance(item, bytes | bytearray | memoryview | int | float):
+        how = _HOW.get(kind)
+        if how is None:
+            how = _HOW[kind] = _how(kind)
+        if how == _SKIP or id(item) in seen:
             continue
         seen.add(id(item))
-        if isinstance(item, dict):
-            stack += [*item, *item.values()]
-        elif isinstance(item, list | tuple | set | frozenset):
-            stack += item
-        elif isinstance(item, str):
+        if how == _FIELDS:
+            stack.extend(getattr(item, "__dict__", {}).values())
+        elif how == _ITEMS:
+            stack.extend(item)
+        elif how == _MAPPING:
+            stack.extend(item)
+            stack.extend(item.values())
+        else:
             stack.append(str(item))
-        elif hasattr(item, "__dict__") and not callable(item):
-            stack += vars(item).values()
     return False
+
+
+def _how(kind: type) -> int:
+    """How to walk values of ``kind`` (subclasses of the built-in types included); other
+    objects by their fields, callables not at all."""
+    if issubclass(kind, dict):
+        return _MAPPING
+    if issubclass(kind, list | tuple | set | frozenset):
+        return _ITEMS
+    if issubclass(kind, str):
+        return _STR
+    if issubclass(kind, bytes | bytearray | memoryview | int | float):
+        return _SKIP
+    callable_values = any("__call__" in vars(k) for k in kind.__mro__)  # functions, classes
+    return _SKIP if callable_values else _FIELDS
 
 
 def _cleaned(value: Any) -> Any:

@@ -221,6 +221,8 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
+    if not any(type(p) is Thinking or type(p) is ToolCall and p.signature for p in content):
+        return message if content else None  # the common case: nothing to verify
     keep = [p for p in content if not isinstance(p, Thinking) or p.provider == issuer]
     calls = [
         p.model_copy(update={"signature": None, "provider": None})

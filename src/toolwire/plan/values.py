@@ -16,6 +16,7 @@ from ..content import File, Json, Text
 from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
+    from .cache import CachePoints
     from .ids import ToolNames
 
 #: Where one file goes (DESIGN.md §3 "Modes").
@@ -83,6 +84,8 @@ class Plan:
     names: ToolNames
     scrub: bool = False
     sign_first_call: bool = False
+    #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
+    cache: CachePoints | None = None
 
     @property
     def system(self) -> str | None:

@@ -1,0 +1,110 @@
+"""Prompt-cache points: where ``encode(..., cache=True)`` puts the provider's cache marks.
+
+The plan's last pass (DESIGN.md §5.5). It reads the target's ``cache`` facts
+(capabilities.toml: ``marks``, ``max_points``) and the laid-out steps, and records
+``CachePoints``; encoders only spell them. Targets whose marks are ``"none"`` (Gemini, OpenAI:
+automatic caching of a byte-identical prefix) get none, and the pass does nothing.
+
+Placement, in the order the budget of ``max_points`` is spent:
+
+1. after the last tool definition (tools come first in the provider's prompt);
+2. after the system prompt;
+3. at the end of the latest tool turn, where an agent loop's next request starts reading:
+   - Anthropic: the request-level automatic mark (``cache_control`` beside ``messages``) that
+     the service puts on the last block of the request. It takes one of the 4 slots and is
+     spent first. No explicit mark goes into a message, so no message's bytes ever change
+     when the conversation grows: request k is byte for byte the start of request k+1.
+   - Bedrock (no automatic mark in Converse): a ``cachePoint`` block closing the group of
+     each of the latest tool turns the remaining budget allows (the window: the latest one,
+     and the one before it when tools and system take 2 of the 4 checkpoints), appended
+     *beside* the ``toolResult`` blocks of that user message, never inside one. The group is
+     the tool turn with the user message(s) the plan placed after it (fallback files).
+
+Why prefixes stay stable. Tool and system marks sit in the part of the request that never
+changes. Anthropic's moving mark lives outside the messages. Bedrock's window moves by one
+tool turn per turn: the block a turn drops is a marker, not content (the provider matches the
+cached prefix on the content up to a checkpoint), so the only bytes that differ between
+request k and the start of request k+1 are ``cachePoint`` blocks of the window; every content
+block, message and its order is identical (tests/test_prefix_stability.py checks both rules).
+A window that never drops a mark would exceed the provider's 4 checkpoints after two turns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..capability import Capabilities
+from ..messages import Assistant, System
+from .values import BRIDGE_TEXT, Step, ToolTurn
+
+
+@dataclass(frozen=True)
+class CachePoints:
+    """Where the prompt-cache marks go for one request.
+
+    ``steps``: indices of plan steps whose provider message ends with a mark; ``automatic``:
+    the request-level mark on the last block (Anthropic).
+    """
+
+    marks: str
+    tools: bool = False
+    system: bool = False
+    steps: tuple[int, ...] = ()
+    automatic: bool = False
+
+    def describe(self, steps: tuple[Step, ...]) -> list[str]:
+        """Each mark in words, in request order (``Request.cache_points``)."""
+        turns = [i for i, s in enumerate(steps) if isinstance(s, ToolTurn)]
+        where = ["after the tools"] if self.tools else []
+        where += ["after the system prompt"] if self.system else []
+        for index in self.steps:
+            ordinal = sum(1 for t in turns if t <= index)
+            where.append(f"end of tool turn {ordinal} (plan step {index})")
+        where += ["end of the request (automatic)"] if self.automatic else []
+        return where
+
+    @property
+    def count(self) -> int:
+        """How many of the provider's cache points this request uses."""
+        return int(self.tools) + int(self.system) + len(self.steps) + int(self.automatic)
+
+
+def cache_points(steps: tuple[Step, ...], caps: Capabilities, tools: bool) -> CachePoints | None:
+    """Where the marks go on ``caps``' target (None: the target takes no marks)."""
+    facts = caps.cache
+    if facts is None or facts.marks == "none" or facts.max_points == 0:
+        return None
+    budget = facts.max_points
+    automatic = facts.marks == "anthropic"
+    budget -= automatic
+    on_tools = tools and budget > 0
+    budget -= on_tools
+    on_system = budget > 0 and any(isinstance(s, System) for s in steps)
+    budget -= on_system
+    window: tuple[int, ...] = ()
+    if not automatic and budget > 0:
+        turns = [i for i, s in enumerate(steps) if isinstance(s, ToolTurn)]
+        ends = sorted({_group_end(steps, i) for i in turns})
+        window = tuple(ends[-min(budget, 2) :])
+    return CachePoints(facts.marks, on_tools, on_system, window, automatic)
+
+
+def _group_end(steps: tuple[Step, ...], start: int) -> int:
+    """The last step of the group a tool turn opens: the tool turn and the user messages the
+    plan placed after it (a bridge assistant message between them included)."""
+    end = start
+    for index in range(start + 1, len(steps)):
+        step = steps[index]
+        if isinstance(step, Assistant):
+            if not _is_bridge(step):
+                break
+        elif isinstance(step, ToolTurn | System):
+            break
+        else:
+            end = index
+    return end
+
+
+def _is_bridge(step: Assistant) -> bool:
+    content = step.content
+    return len(content) == 1 and getattr(content[0], "text", None) == BRIDGE_TEXT

@@ -45,6 +45,7 @@ DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 PPTX = "application/vnd.openxmlformats-officedocument.presentationml.presentation"
 
+#: Text and zip formats, whose bytes do not tell their type: the extension does (sniffing).
 EXTENSIONS = {
     ".txt": "text/plain",
     ".log": "text/plain",
@@ -61,6 +62,35 @@ EXTENSIONS = {
     ".xlsx": XLSX,
     ".pptx": PPTX,
 }
+
+#: Formats whose bytes tell their type; the extension only says what the name promises.
+MEDIA_EXTENSIONS = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".bmp": "image/bmp",
+    ".tif": "image/tiff",
+    ".tiff": "image/tiff",
+    ".heic": "image/heic",
+    ".heif": "image/heif",
+    ".avif": "image/avif",
+    ".pdf": "application/pdf",
+    ".wav": "audio/wav",
+    ".mp3": "audio/mpeg",
+    ".m4a": "audio/mp4",
+    ".flac": "audio/flac",
+    ".ogg": "audio/ogg",
+    ".opus": "audio/ogg",
+    ".mp4": "video/mp4",
+    ".mov": "video/quicktime",
+    ".webm": "video/webm",
+    ".mkv": "video/x-matroska",
+    ".avi": "video/x-msvideo",
+}
+#: Every extension toolwire knows: the one table of extensions and media types.
+ALL_EXTENSIONS = {**MEDIA_EXTENSIONS, **EXTENSIONS}
 
 _DOCUMENT_TYPES = {
     "application/pdf",

@@ -37,7 +37,7 @@ from typing import Any
 from .. import b64
 from ..content import File, Json, Text, ToolCall
 from ..errors import CapabilityError
-from ..mediatypes import EXTENSIONS, is_textual
+from ..mediatypes import ALL_EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
@@ -49,8 +49,7 @@ WIRE = "openai_chat"
 # input_audio.format: the API names the two formats it decodes.
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
 _SUFFIXES = {
-    "application/pdf": (".pdf",),
-    **{t: tuple(s for s, u in EXTENSIONS.items() if u == t) for t in set(EXTENSIONS.values())},
+    t: tuple(s for s, u in ALL_EXTENSIONS.items() if u == t) for t in set(ALL_EXTENSIONS.values())
 }
 
 

@@ -22,7 +22,15 @@ import os
 from pathlib import PurePath
 
 from ..errors import InvalidFileError
-from ..mediatypes import DOCX, PPTX, XLSX, check_declared, from_extension, is_textual, sniff
+from ..mediatypes import (
+    ALL_EXTENSIONS,
+    DOCX,
+    PPTX,
+    XLSX,
+    check_declared,
+    is_textual,
+    sniff,
+)
 from ..messages import ContentOutput
 from . import isolation, limits, paths
 from .common import Job, Options, Reader, label
@@ -59,32 +67,6 @@ _CAPS: dict[Reader, tuple[str, str, bool]] = {
     read_text: ("MAX_TEXT_BYTES", "text files", True),
 }
 
-#: What a name's extension promises for binary formats (text and office come from mediatypes).
-_EXTENSIONS = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-    ".bmp": "image/bmp",
-    ".tif": "image/tiff",
-    ".tiff": "image/tiff",
-    ".heic": "image/heic",
-    ".heif": "image/heif",
-    ".avif": "image/avif",
-    ".pdf": "application/pdf",
-    ".wav": "audio/wav",
-    ".mp3": "audio/mpeg",
-    ".m4a": "audio/mp4",
-    ".flac": "audio/flac",
-    ".ogg": "audio/ogg",
-    ".opus": "audio/ogg",
-    ".mp4": "video/mp4",
-    ".mov": "video/quicktime",
-    ".webm": "video/webm",
-    ".mkv": "video/x-matroska",
-    ".avi": "video/x-msvideo",
-}
 _OFFICE = frozenset({DOCX, PPTX, XLSX})
 _OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 _WHAT_IS_READ = "it reads images, PDFs, DOCX/PPTX/XLSX/CSV, text, SVG, audio and video"
@@ -172,7 +154,7 @@ def _reader(media_type: str, name: str) -> Reader:
 def _name_note(name: str, media_type: str, data: bytes) -> str:
     """`` (despite its .png extension)`` when the name promises another format than the bytes."""
     suffix = PurePath(name).suffix.lower()
-    expected = _EXTENSIONS.get(suffix) or from_extension(name)
+    expected = ALL_EXTENSIONS.get(suffix)
     if expected is None or expected == media_type:
         return ""
     if expected in _OFFICE or media_type in _OFFICE:

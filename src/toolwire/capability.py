@@ -31,6 +31,7 @@ from .capability_schema import (
     SOURCES,
     WIRES,
     Budgets,
+    Cache,
     Cell,
     CellSpec,
     Layout,
@@ -80,6 +81,8 @@ class Capabilities:
     known: bool = False
     #: Per-request limits (request bytes, images, PDF pages, documents): plan/budgets.py.
     budgets: Budgets = Budgets()
+    #: The prompt cache's marks and billing (None: no cache facts, no marks, no discount).
+    cache: Cache | None = None
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -221,6 +224,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         token_family=layout["token_family"],
         known=named,
         budgets=Budgets(**budgets),
+        cache=layout["cache"],
     )
 
 
@@ -280,9 +284,10 @@ def _grants(cell: Cell) -> bool:
 
 
 def shapes(row: Row) -> bool:
-    """Whether a model row changes cells or layout (a row that only names a token family does not)."""
+    """Whether a model row changes cells or layout (a row that only names a token family or
+    cache facts does not)."""
     return bool(row.media) or any(
-        getattr(row, k) is not None for k in _LAYOUT if k != "token_family"
+        getattr(row, k) is not None for k in _LAYOUT if k not in ("token_family", "cache")
     )
 
 

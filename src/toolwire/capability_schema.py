@@ -93,6 +93,25 @@ CellSpec: type[BaseModel] = create_model(
 )
 
 
+#: How a target's prompt cache is addressed: "anthropic" (``cache_control`` marks and the
+#: request-level automatic mark), "bedrock" (``cachePoint`` blocks), "none" (automatic prefix
+#: caching, or no cache: no marks).
+CacheMarks = Literal["anthropic", "bedrock", "none"]
+
+
+class Cache(BaseModel):
+    """A target's prompt cache (issue 16): how it is marked, how many marks one request may
+    carry, and what a cached input token is billed, as a multiple of an uncached one."""
+
+    model_config = _FROZEN
+
+    marks: CacheMarks = "none"
+    max_points: Annotated[int, Strict(), Field(ge=0)] = 0
+    write: Annotated[float, Strict(), Field(ge=0)] = 1.0
+    read: Annotated[float, Strict(), Field(ge=0)] = 1.0
+    evidence: _Str = Field(min_length=1, description="a string naming the source")
+
+
 class Layout(BaseModel):
     """Facts of a target that a model row may change (unset: the target's, then the default)."""
 
@@ -105,6 +124,8 @@ class Layout(BaseModel):
     thinking_issuer: _Str | None = Field(None, description="a string")
     #: The token formulas' family (a name in token_formulas.FAMILIES).
     token_family: _Str | None = Field(None, description="a token family name")
+    #: The prompt cache's marks and billing (a row's table replaces the target's whole).
+    cache: Cache | None = None
 
 
 class Budgets(BaseModel):

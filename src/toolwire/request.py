@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
 from .memo import MEMO
-from .plan import Decision, OnUnsupported, plan
+from .plan import CachePoints, Decision, OnUnsupported, plan
+from .plan.cache import CachePoint
 from .providers import wire_module
 
 if TYPE_CHECKING:
@@ -29,6 +30,8 @@ class Request:
     model: str
     kwargs: dict[str, Any]
     decisions: list[Decision] = field(default_factory=list)
+    #: Where the prompt-cache marks went, in request order (``encode(..., cache=True)``).
+    cache_points: list[CachePoint] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
@@ -46,6 +49,7 @@ def encode(
     tools: Sequence[Tool] = (),
     tool_choice: ToolChoice | None = None,
     uploads: Uploads | None = None,
+    cache: bool = False,
 ) -> Request:
     """Encode ``messages`` for ``model`` ('provider:model-id').
 
@@ -56,6 +60,9 @@ def encode(
     are spelled in the target's own dialect (``toolwire.tools.spell``; DESIGN.md §5.5).
     With ``uploads`` (``tw.Uploads``, after its ``sync``), each file the target takes by id
     where it sits goes by its cached id, and its Decision says ``via file id …``.
+    ``cache=True`` places the target's prompt-cache marks (``toolwire.plan.cache``): after the
+    tools and system prompt, and at the end of the latest tool turn; ``Request.cache_points``
+    says where they went.
     """
     if isinstance(capabilities, Capabilities):
         caps = capabilities
@@ -69,13 +76,28 @@ def encode(
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
-    laid_out = plan(messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO)
+    laid_out = plan(
+        messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
+        cache=cache, tools=bool(tools),
+    )  # fmt: skip
     kwargs = wire_module(caps.wire).encode(laid_out)
     if tools or tool_choice is not None:
-        from .tools import spell
+        kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
+    request = Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
+    if laid_out.cache is not None:
+        return replace(request, cache_points=laid_out.cache.describe(laid_out.steps))
+    return request
 
-        kwargs = _with_tools(kwargs, spell(tools, tool_choice, caps))
-    return Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
+
+def _tools(
+    tools: Sequence[Tool], choice: ToolChoice | None, caps: Capabilities, cache: CachePoints | None
+) -> dict[str, Any]:
+    """The tools fragment, with the cache mark after the last tool where the plan put one."""
+    from .tools import spell
+    from .tools.spell import mark_tools
+
+    fragment = spell(tools, choice, caps)
+    return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 
 def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:

@@ -39,6 +39,22 @@ from .values import BRIDGE_TEXT, Step, ToolTurn
 
 
 @dataclass(frozen=True)
+class CachePoint:
+    """One prompt-cache mark of a request: ``where`` is "tools", "system", "tool turn" (the end
+    of the ``turn``-th tool turn's group, counted from 1) or "automatic" (the request's end)."""
+
+    where: str
+    turn: int | None = None
+
+    def __str__(self) -> str:
+        if self.where == "tool turn":
+            return f"end of tool turn {self.turn}"
+        if self.where == "automatic":
+            return "end of the request (automatic)"
+        return "after the system prompt" if self.where == "system" else "after the tools"
+
+
+@dataclass(frozen=True)
 class CachePoints:
     """Where the prompt-cache marks go for one request.
 
@@ -52,15 +68,14 @@ class CachePoints:
     steps: tuple[int, ...] = ()
     automatic: bool = False
 
-    def describe(self, steps: tuple[Step, ...]) -> list[str]:
-        """Each mark in words, in request order (``Request.cache_points``)."""
+    def describe(self, steps: tuple[Step, ...]) -> list[CachePoint]:
+        """Each mark, in request order (``Request.cache_points``)."""
         turns = [i for i, s in enumerate(steps) if isinstance(s, ToolTurn)]
-        where = ["after the tools"] if self.tools else []
-        where += ["after the system prompt"] if self.system else []
+        where = [CachePoint("tools")] if self.tools else []
+        where += [CachePoint("system")] if self.system else []
         for index in self.steps:
-            ordinal = sum(1 for t in turns if t <= index)
-            where.append(f"end of tool turn {ordinal} (plan step {index})")
-        where += ["end of the request (automatic)"] if self.automatic else []
+            where.append(CachePoint("tool turn", sum(1 for t in turns if t <= index)))
+        where += [CachePoint("automatic")] if self.automatic else []
         return where
 
     @property

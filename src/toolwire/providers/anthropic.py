@@ -43,7 +43,20 @@ def encode(plan: Plan) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system is not None:
         kwargs["system"] = plan.system
+    if plan.cache is not None:
+        kwargs = _cache_marks(kwargs, plan)
     return wire_kwargs(kwargs, plan)
+
+
+def _cache_marks(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
+    """The plan's cache points: ``cache_control`` on the system block, and the request-level
+    automatic mark (MessageCreateParams.cache_control: the service marks the last block)."""
+    mark = {"type": "ephemeral"}
+    if plan.cache is not None and plan.cache.system:
+        kwargs["system"] = [{"type": "text", "text": kwargs["system"], "cache_control": mark}]
+    if plan.cache is not None and plan.cache.automatic:
+        kwargs["cache_control"] = mark
+    return kwargs
 
 
 def _tool_result(result: PlannedResult, names: ToolNames) -> dict[str, Any]:

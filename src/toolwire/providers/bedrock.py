@@ -75,7 +75,9 @@ def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has system text)."""
     spell = _Speller(plan, plan.names)
     messages: list[dict[str, Any]] = []
-    for step in plan.steps:
+    marked = set(plan.cache.steps) if plan.cache is not None else set()
+    ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
+    for index, step in enumerate(plan.steps):
         if isinstance(step, User):
             messages.append({"role": "user", "content": [spell.part(p) for p in step.parts]})
         elif isinstance(step, Assistant):
@@ -84,11 +86,25 @@ def encode(plan: Plan) -> dict[str, Any]:
             results = [spell.tool_result(r) for r in step.results]
             content = results + [spell.part(p) for p in step.extra]
             messages.append({"role": "user", "content": content})
+        if index in marked:
+            ends[index] = messages[-1]
     _check_starts_with_user(messages)
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
+    if plan.cache is not None:
+        _cache_marks(kwargs, plan, ends)
     return wire_kwargs(kwargs, plan)
+
+
+def _cache_marks(kwargs: dict[str, Any], plan: Plan, ends: dict[int, dict[str, Any]]) -> None:
+    """The plan's cache points as ``cachePoint`` blocks: after the system text, and closing
+    the user message of each marked step, beside its ``toolResult`` blocks (never inside)."""
+    point = {"cachePoint": {"type": "default"}}
+    if plan.cache is not None and plan.cache.system:
+        kwargs["system"].append(point)
+    for index in plan.cache.steps if plan.cache is not None else ():
+        ends[index]["content"].append(point)
 
 
 def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:

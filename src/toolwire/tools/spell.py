@@ -234,3 +234,14 @@ SPELLERS: dict[str, Speller] = {
     "cohere": _cohere,
     "ollama": _ollama,
 }
+
+
+def mark_tools(fragment: dict[str, Any], marks: str) -> dict[str, Any]:
+    """``fragment`` with the prompt-cache mark after its last tool definition (plan.cache):
+    Anthropic ``cache_control`` on the last tool, Bedrock a ``cachePoint`` entry after it."""
+    if marks == "anthropic":
+        *rest, last = fragment["tools"]
+        return {**fragment, "tools": [*rest, {**last, "cache_control": {"type": "ephemeral"}}]}
+    config = fragment["toolConfig"]
+    tools = [*config["tools"], {"cachePoint": {"type": "default"}}]
+    return {**fragment, "toolConfig": {**config, "tools": tools}}

@@ -5,8 +5,9 @@
     python examples/agent.py --model ollama:qwen3-vl --attach examples/photo.png "Describe it."
 
 Each turn the neutral history and the tools are encoded for the target (``encode(...,
-tools=...)`` spells the tool definitions in its dialect too), sent with the provider's
-official SDK, and the reply decoded back (``decode``). The tools are ``read_file_tool`` and
+tools=..., cache=True)`` spells the tool definitions in its dialect too, and places the
+provider's prompt-cache marks so each turn re-reads the growing history from the cache),
+sent with the provider's official SDK, and the reply decoded back (``decode``). The tools are ``read_file_tool`` and
 the MCP server's own (``tools_from_mcp``); calls run locally (``read_file``, confined to
 ``--root``) or on the MCP server (``from_mcp`` turns its result into a ToolResult). Images,
 PDFs and structured content travel in whatever form the target accepts, and every file's
@@ -97,7 +98,7 @@ async def run(args: argparse.Namespace, provider: Provider, model_id: str, first
         history: list[Any] = [tw.System(SYSTEM), first]
         client, shown = None, 0
         for turn in range(1, args.max_turns + 1):
-            request = encode(history, args.model, on_unsupported="text", tools=tools)
+            request = encode(history, args.model, on_unsupported="text", tools=tools, cache=True)
             _summarise(turn, request, tools, len(history), since=shown)
             shown = len(history)
             client = client or _connect(provider)
@@ -202,6 +203,8 @@ def _summarise(turn: int, request: Any, tools: list[tw.Tool], messages: int, sin
     """One line for the request, then one per Decision on a file of the messages since ``since``."""
     names = ", ".join(t.name for t in tools)
     print(f"turn {turn}: {request.model}, {messages} messages, tools offered: {names}")
+    if request.cache_points:
+        print(f"  cache points: {'; '.join(str(p) for p in request.cache_points)}")
     for d in request.decisions:
         if d.message_index >= since:
             print(

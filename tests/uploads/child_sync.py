@@ -1,6 +1,7 @@
 """Run in a subprocess by test_store.py: sync one file into a shared store, print its id.
 
-argv: store directory, Files API stand-in URL, path of the file to upload. Prints "ready"
+argv: store directory (or postgresql:// URL), Files API stand-in URL, path of the file to
+upload, and optionally the store's blob location. Prints "ready"
 once set up, then waits for a line on stdin before syncing.
 """
 
@@ -16,7 +17,8 @@ import toolwire as tw
 
 def main() -> None:
     store_dir, url, path = sys.argv[1:4]
-    uploads = tw.Uploads(store=tw.SessionStore(store_dir))
+    blobs = sys.argv[4] if len(sys.argv) > 4 else None
+    uploads = tw.Uploads(store=tw.SessionStore(store_dir, blobs=blobs))
     client = anthropic.Anthropic(api_key="sk-shared", base_url=url, max_retries=0)
     call = tw.ToolCall(id="toolu_01", name="fetch", arguments={})
     turn = [

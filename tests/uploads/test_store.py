@@ -128,8 +128,3 @@ def test_forget_and_remember_go_through_the_shared_file(tmp_path):
     assert two.file_id_for(ANTHROPIC, file) == "file_x"
     assert two.forget(ANTHROPIC, "file_x") == 1
     assert one.file_id_for(ANTHROPIC, file) is None
-
-
-def test_a_store_that_is_not_sqlite_is_refused_until_supported(tmp_path):
-    with pytest.raises(tw.ToolwireError, match="not supported yet"):
-        tw.Uploads(store=tw.BlobStore(tmp_path))

@@ -55,6 +55,12 @@ class PostgresRows(Rows):
             self._close_quietly()
             raise
 
+    @property
+    def pool(self) -> Any:
+        """The ``psycopg_pool.ConnectionPool`` (autocommit connections), for companion tables
+        such as the Uploads id cache (``toolwire.uploads.cache_postgres``)."""
+        return self._pool
+
     def close(self) -> None:
         self._pool.close()
 

@@ -254,6 +254,17 @@ class SessionStore:
         doc = {"format": EXPORT_FORMAT, "version": 1, "id": session_id, "messages": body}
         return json.dumps(doc, ensure_ascii=False)
 
+    @property
+    def database(self) -> tuple[str, Any, str]:
+        """``("sqlite", sessions.db path, where)`` or ``("postgresql", connection pool, where)``
+        (``where`` the URL without its password): where companions such as
+        ``tw.Uploads(store=...)`` keep their own tables."""
+        pool = getattr(self._rows, "pool", None)
+        if pool is not None:
+            return "postgresql", pool, self._rows.where
+        assert self.path is not None
+        return "sqlite", self.path / "sessions.db", self._rows.where
+
     def __contains__(self, session_id: object) -> bool:
         return isinstance(session_id, str) and self._rows.exists(session_id)
 

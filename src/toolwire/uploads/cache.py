@@ -1,4 +1,5 @@
-"""Where provider file ids are kept: in memory, or in ``uploads.sqlite`` beside a SessionStore.
+"""Where provider file ids are kept: in memory, in ``uploads.sqlite`` beside a SQLite
+SessionStore, or in a PostgreSQL SessionStore's database (``cache_postgres``).
 
 An id is keyed by (provider, account, sha256 of the uploaded bytes) and may carry an expiry
 (Unix time). Before uploading, a worker *claims* the key; another worker that finds the claim
@@ -13,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, Protocol
 
 from ..errors import StoreError
 
@@ -242,4 +243,34 @@ def _migrate(cur: sqlite3.Connection) -> None:
         cur.execute("INSERT INTO upload_migrations VALUES (?, ?)", (version, time.time()))
 
 
-Cache = MemoryCache | SqliteCache
+class Cache(Protocol):
+    """What ``Uploads`` asks of a cache (MemoryCache, SqliteCache, PostgresCache)."""
+
+    def get(self, key: Key, until: float) -> Entry | None: ...
+
+    def claim(self, key: Key, owner: str, until: float) -> Entry | Claim: ...
+
+    def record(self, key: Key, owner: str | None, entry: Entry) -> None: ...
+
+    def release(self, key: Key, owner: str) -> None: ...
+
+    def forget(self, provider: str, file_id: str, account: str | None) -> int: ...
+
+
+def open_cache(store: Any) -> Cache:
+    """The cache for ``Uploads(store=...)``: memory for None, else the SessionStore's database
+    (``uploads.sqlite`` beside a SQLite store's ``sessions.db``; a PostgreSQL store's tables)."""
+    if store is None:
+        return MemoryCache()
+    database: tuple[str, Any, str] | None = getattr(store, "database", None)
+    if database is not None and database[0] == "sqlite":
+        return SqliteCache(Path(database[1]).with_name("uploads.sqlite"))
+    if database is not None and database[0] == "postgresql":
+        from .cache_postgres import PostgresCache
+
+        return PostgresCache(database[1], database[2])
+    raise StoreError(
+        f"Uploads(store=...) keeps ids in a SessionStore's database (SQLite or PostgreSQL); "
+        f"a {type(store).__name__} is not a SessionStore. Use Uploads() to keep "
+        "ids in memory, or a SessionStore every worker shares."
+    )

@@ -8,7 +8,6 @@ import time
 import weakref
 from collections.abc import Sequence
 from datetime import datetime
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -19,7 +18,7 @@ from ..content import File
 from ..errors import ToolwireError
 from ..sources import ProviderFileSource
 from .account import account_of
-from .cache import Cache, Key, MemoryCache, SqliteCache
+from .cache import Cache, Key, open_cache
 from .sync import Context, Job, Outcome, arun, run
 from .transfer import Progress, Settings
 from .wanted import conversation, files, id_cell, replace_files, upload_form
@@ -49,9 +48,10 @@ class Uploads:
         request = tw.encode(uploads.resolve(history, "anthropic:claude-sonnet-4-5"), ...)
         client.beta.messages.create(..., betas=uploads.betas(model), **request.kwargs)
 
-    With a SQLite SessionStore the ids live in ``<store dir>/uploads.sqlite``, shared by every
-    process using that directory; two processes never upload the same content twice (one
-    waits for the other's id). Other store backends are not supported yet.
+    With a SQLite SessionStore the ids live in ``<store dir>/uploads.sqlite``, with a
+    PostgreSQL one in its database (tables ``upload_ids``, ``upload_claims``), shared by every
+    process using that store; two processes never upload the same content twice (one waits
+    for the other's id).
     ``account`` overrides the account derived from the client (base URL + a hash of the key).
     ``expires_after`` (seconds) asks Anthropic, OpenAI and xAI to delete uploads themselves;
     an id is renewed once it would expire within ``margin`` seconds.
@@ -301,17 +301,7 @@ def _is_async_capable(client: Any) -> bool:
 
 
 def _open_cache(store: Any) -> Cache:
-    if store is None:
-        return MemoryCache()
-    path = getattr(store, "path", None)
-    if not isinstance(path, Path):
-        raise ToolwireError(
-            f"Uploads(store=...) keeps ids beside a SQLite SessionStore only; "
-            f"{getattr(store, 'location', store)!r} is not one (PostgreSQL and other backends "
-            "are not supported yet). Use Uploads() to keep ids in memory, or a SessionStore "
-            "directory every worker shares."
-        )
-    return SqliteCache(path / "uploads.sqlite")
+    return open_cache(store)
 
 
 def _by_id(caps: Capabilities, file: File, file_id: str, media_type: str) -> File:

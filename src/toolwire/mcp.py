@@ -220,7 +220,7 @@ def _with_structured(parts: list[Part], structured: Any) -> list[Part]:
 def _is_dump_of(text: str, value: Any) -> bool:
     try:
         return bool(json.loads(text) == value)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
         return False
 
 

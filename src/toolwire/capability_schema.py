@@ -143,7 +143,7 @@ class Budgets(BaseModel):
     #: ``many_images_edge`` px (Anthropic: 20 and 2000).
     many_images_count: _Positive | None = _Limit
     many_images_edge: _Positive | None = _Limit
-    budget_evidence: _Str | None = Field(None, description="a string")
+    budget_evidence: _Str | None = Field(default=None, description="a string")
 
 
 #: The budget fields a row may set (budget_evidence included).

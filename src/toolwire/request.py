@@ -11,8 +11,10 @@ from .capability import Capabilities
 from .capability import capabilities as load_capabilities
 from .memo import MEMO
 from .plan import CachePoints, Decision, OnUnsupported, plan
+from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .providers import wire_module
+from .wire_size import STYLES, wire_bytes
 
 if TYPE_CHECKING:
     from .tools import Tool, ToolChoice
@@ -32,10 +34,22 @@ class Request:
     decisions: list[Decision] = field(default_factory=list)
     #: Where the prompt-cache marks went, in request order (``encode(..., cache=True)``).
     cache_points: list[CachePoint] = field(default_factory=list)
+    #: The wire format the kwargs are spelled in (how its SDK serialises them).
+    wire: str = field(default="", repr=False)
+    size: int | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
         return _json_safe(self.kwargs)
+
+    @property
+    def wire_bytes(self) -> int:
+        """The size in bytes of the JSON body the SDK serialises from ``kwargs``, raw bytes as
+        base64, with the SDK's separators and escaping (``toolwire.wire_size``); the caller's
+        own arguments (model, max_tokens) add to it. Computed without serialising."""
+        if self.size is None:
+            object.__setattr__(self, "size", wire_bytes(self.kwargs, STYLES[self.wire]))
+        return self.size  # type: ignore[return-value]
 
 
 def encode(
@@ -76,14 +90,22 @@ def encode(
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
-    laid_out = plan(
-        messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
-        cache=cache, tools=bool(tools),
-    )  # fmt: skip
-    kwargs = wire_module(caps.wire).encode(laid_out)
-    if tools or tool_choice is not None:
-        kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
-    request = Request(model=model, kwargs=kwargs, decisions=list(laid_out.decisions))
+    reserve, size = 0, None
+    while True:  # budgets (plan.budgets): plan again, the overshoot kept free, while too large
+        laid_out = plan(
+            messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
+            cache=cache, tools=bool(tools), reserve=reserve,
+        )  # fmt: skip
+        kwargs = wire_module(caps.wire).encode(laid_out)
+        if tools or tool_choice is not None:
+            kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
+        size, over = _over_budget(kwargs, caps)
+        if not over:
+            break
+        if not laid_out.decisions:  # no file to leave out: the text alone is too large
+            raise too_large(caps, size or 0)
+        reserve += over + HEADROOM
+    request = Request(model, kwargs, list(laid_out.decisions), wire=caps.wire, size=size)
     if laid_out.cache is not None:
         return replace(request, cache_points=laid_out.cache.describe(laid_out.steps))
     return request
@@ -98,6 +120,15 @@ def _tools(
 
     fragment = spell(tools, choice, caps)
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
+
+
+def _over_budget(kwargs: dict[str, Any], caps: Capabilities) -> tuple[int | None, int]:
+    """The body's size (when a byte budget applies) and by how much it breaks the budget."""
+    limit = caps.budgets.max_request_bytes
+    if not limit:
+        return None, 0
+    size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
+    return size - HEADROOM, max(0, size - limit)
 
 
 def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from ..sources import BytesSource
 from ..turns import output_parts
 from . import ids
 from .cache import CachePoints, cache_points
+from .budgets import left_out
 from .files import Budget, Policy
 from .layout import Planner
 from .values import (
@@ -66,6 +67,7 @@ def plan(
     fetch: Fetcher | None = None,
     fit: Callable[..., Any] | None = None,
     memo: Any = None,
+    reserve: int = 0,
     cache: bool = False,
     tools: bool = False,
 ) -> Plan:
@@ -78,7 +80,8 @@ def plan(
         raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
     messages = list(messages)
     policy = Policy(caps, on_unsupported, fetch, fit)
-    budget = Budget(oldest_left_out(messages, caps))  # counted before anything is routed
+    fitted = left_out(messages, caps, fit, reserve)  # budgets: measured before routing
+    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit)
     planner = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
@@ -103,7 +106,7 @@ def _target(caps: Capabilities) -> str:
 def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> Planner:
     """The layout of every group; an agent's growing history resumes from its last plan."""
     planner = Planner(policy, budget, memo)
-    reusable = memo is not None and not budget.excess and policy.fetch is None
+    reusable = memo is not None and not budget.binds and policy.fetch is None
     context = (policy.on_unsupported, policy.fit)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
     start = 0

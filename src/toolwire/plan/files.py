@@ -62,13 +62,26 @@ def converted(chosen: Route, policy: Policy) -> Route:
 @dataclass
 class Budget:
     """Pass 3, budgets: per cell with a ``max_count``, how many of its files, oldest first,
-    one request leaves out (counts.oldest_left_out), and how many were met so far."""
+    one request leaves out (counts.oldest_left_out), and how many were met so far; ``left``:
+    id(File) -> reason for the oldest media beyond the request's budgets (plan.budgets)."""
 
     excess: dict[Cell, int]
     met: dict[Cell, int] = field(default_factory=dict)
+    left: dict[int, str] = field(default_factory=dict)
+    refit: dict[int, tuple[File, str]] = field(default_factory=dict)
+
+    @property
+    def binds(self) -> bool:
+        """Whether a budget changes some file (earlier layouts cannot be reused then)."""
+        return bool(self.excess or self.left or self.refit)
 
     def admitted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
         """``chosen``, or a "none" route naming the limit for a file left out."""
+        if self.left and id(file) in self.left:
+            return Route("none", file, self.left[id(file)])
+        if self.refit and id(file) in self.refit and chosen.mode != "none":
+            smaller, note = self.refit[id(file)]
+            return Route(chosen.mode, smaller, chosen.reason, (note,))
         if not self.excess:
             return chosen
         cell = caps.cell(file.media_type)

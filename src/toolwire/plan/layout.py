@@ -86,7 +86,7 @@ class Planner:
     def _tool_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
         """Lay one tool turn out, or reuse its layout from an earlier encode."""
         memo, policy = self.memo, self.policy
-        if memo is None or start == 0 or self.budget.excess or policy.fetch is not None:
+        if memo is None or start == 0 or self.budget.binds or policy.fetch is not None:
             return self._lay_out_turn(messages, start, end, follow)
         objects = (policy.caps, *messages[start - 1 : end + follow])
         context = (policy.on_unsupported, policy.fit, start)

@@ -69,10 +69,27 @@ def to_stored(message: Any, blob_root: str, where: str) -> Stored:
         for item in file_dicts(data):
             if item["source"]["type"] == "blob":
                 del item["source"]["root"]
-        body = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        body = dumps(data, separators=(",", ":"))
     except (ValueError, RecursionError) as exc:  # e.g. a Json value nested too deeply
         raise StoreError(f"{where} cannot be stored as JSON: {exc}") from exc
     return Stored(role=data["role"], body=body, blobs=pending)
+
+
+def as_data(message: Any) -> Any:
+    """A message as the JSON data ``dump_conversation`` writes for it."""
+    return _message.dump_python(message, mode="json")
+
+
+def dumps(data: Any, **options: Any) -> str:
+    """``data`` as JSON text that encodes as UTF-8: non-ASCII kept as is, unless it holds a
+    lone surrogate (valid JSON as ``\\ud800``, e.g. in a decoded reply), then escaped."""
+    text = json.dumps(data, ensure_ascii=False, **options)
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return json.dumps(data, ensure_ascii=True, **options)
+    return text
 
 
 def from_stored(data: Any, blob_root: str) -> Any:

@@ -26,7 +26,6 @@ blobs are read (only this store's, never through a link).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -36,7 +35,6 @@ from urllib.parse import urlsplit
 
 from ..content import File
 from ..errors import ConflictError, StoreError, ToolwireError
-from ..messages import dump_conversation
 from ..sources import MAX_FILE_BYTES, BlobSource
 from . import codec, trust
 from .blobs import BlobStore
@@ -194,6 +192,7 @@ class SessionStore:
         target = session_id or doc.get("id")
         if not isinstance(target, str) or not target:
             raise StoreError("the export names no session id; pass session_id=…")
+        _check_id(target)
         if target in self:  # a quick refusal; the insert's transaction checks again
             raise _exists_error(target)
         messages = trust.export_messages(doc, target, self._root, max_bytes)
@@ -229,6 +228,7 @@ class SessionStore:
         With ``verify=False`` a directory's blobs are read (and checked) lazily, when a File
         is first read; object-storage blobs are always fetched and checked here.
         """
+        _check_id(session_id)
         rows, sizes = self._rows.messages(session_id)
         messages = [
             self._message(f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
@@ -250,9 +250,9 @@ class SessionStore:
     def export(self, session_id: str) -> str:
         """The session as self-contained JSON (file bytes inlined as base64) for ``import_``."""
         messages = [codec.portable(m) for m in self.load(session_id)]
-        body = json.loads(dump_conversation(messages))
+        body = [codec.as_data(m) for m in messages]  # as dump_conversation, surrogates kept
         doc = {"format": EXPORT_FORMAT, "version": 1, "id": session_id, "messages": body}
-        return json.dumps(doc, ensure_ascii=False)
+        return codec.dumps(doc)
 
     @property
     def database(self) -> tuple[str, Any, str]:
@@ -349,3 +349,9 @@ def _exists_error(session_id: str) -> StoreError:
 def _check_id(session_id: object) -> None:
     if not isinstance(session_id, str) or not session_id:
         raise StoreError(f"a session id is a non-empty string, not {session_id!r}")
+    try:
+        session_id.encode("utf-8")
+    except UnicodeEncodeError:
+        raise StoreError(
+            f"session id {session_id!r} holds a lone surrogate; pass valid Unicode"
+        ) from None

@@ -1,0 +1,46 @@
+"""Audit of issue 19's store fixes: lone surrogates (valid JSON, e.g. from a decoded reply)
+are kept or refused as StoreErrors, never a UnicodeEncodeError from the database driver."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import toolwire as tw
+from toolwire.store.sessions import SessionStore
+
+
+def test_a_message_holding_a_lone_surrogate_is_stored_and_replays_exactly(tmp_path):
+    store = SessionStore(tmp_path / "s")
+    call = tw.ToolCall(id="functions.x:0\ud800", name="x", arguments={"q": "\udcff"})
+    messages = [tw.User("hi \ud800"), tw.Assistant([call])]
+
+    store.extend("s1", messages)
+
+    assert store.load("s1") == messages
+
+
+def test_an_export_holding_a_lone_surrogate_is_writable_utf8_and_imports_back(tmp_path):
+    store = SessionStore(tmp_path / "s")
+    store.append("s1", tw.User("hi \ud800 é"))
+
+    text = store.export("s1")
+
+    text.encode("utf-8")  # a file can hold it
+    other = SessionStore(tmp_path / "t")
+    assert other.load(other.import_(text)) == [tw.User("hi \ud800 é")]
+
+
+@pytest.mark.parametrize("call", ["append", "load", "import"])
+def test_a_session_id_holding_a_lone_surrogate_is_a_store_error(tmp_path, call):
+    store = SessionStore(tmp_path / "s")
+    export = {"format": "toolwire.session", "version": 1, "id": "s\ud800", "messages": []}
+    run = {
+        "append": lambda: store.append("s\ud800", tw.User("hi")),
+        "load": lambda: store.load("s\ud800"),
+        "import": lambda: store.import_(json.dumps(export)),
+    }[call]
+
+    with pytest.raises(tw.StoreError, match="lone surrogate"):
+        run()

@@ -34,8 +34,8 @@ from ..routes import Fetcher
 from ..sources import BytesSource
 from ..turns import output_parts
 from . import ids
-from .cache import CachePoints, cache_points
 from .budgets import left_out
+from .cache import CachePoints, cache_points
 from .files import Budget, Policy
 from .layout import Planner
 from .values import (

@@ -93,7 +93,7 @@ def plan(
         steps,
         mark_repeats(messages, planner.decisions),
         names=names,
-        scrub=ids.needs_scrub(steps, clean),
+        scrub=ids.needs_scrub(planner.steps, clean),  # wire rules and cache add no text
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
     )

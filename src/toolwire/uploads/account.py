@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 
 def account_of(client: Any) -> str:
@@ -19,8 +20,25 @@ def account_of(client: Any) -> str:
     ``base_url`` and ``api_key`` attributes when it has them.
     """
     base_url, credential = _parts(client)
+    base_url, secret = _without_secrets(base_url)
+    if secret:  # a key in the URL (a proxy's user:token@, ?key=) is hashed, never kept
+        credential = f"{credential}\n{secret}"
     digest = hashlib.sha256(credential.encode("utf-8", "surrogatepass")).hexdigest()[:12]
     return f"{base_url.rstrip('/')}#{digest}"
+
+
+def _without_secrets(base_url: str) -> tuple[str, str]:
+    """The URL without its userinfo, query and fragment; and those parts."""
+    try:
+        parts = urlsplit(base_url)
+    except ValueError:  # not a URL: nothing to take out
+        return base_url, ""
+    userinfo, _, host = parts.netloc.rpartition("@")
+    found = {"@": userinfo, "?": parts.query, "#": parts.fragment}
+    secret = "".join(mark + part for mark, part in found.items() if part)
+    if not secret:
+        return base_url, ""
+    return urlunsplit((parts.scheme, host, parts.path, "", "")), secret
 
 
 def _parts(client: Any) -> tuple[str, str]:

@@ -37,7 +37,7 @@ def session(turns: int, system: bool = True, pdf_at: int | None = None) -> list[
         elif k % 2 == 0:
             parts.append(File.from_path(EXAMPLES / "photo.png", name=f"photo{k}.png"))
         messages.append(Assistant([ToolCall(id=f"c{k}", name="look", arguments={})]))
-        messages.append(ToolResult.of(f"c{k}", "look", parts))
+        messages.append(ToolResult.of(f"c{k}", "look", parts if len(parts) > 1 else parts[0]))
     return messages
 
 
@@ -155,6 +155,46 @@ def test_targets_that_cache_automatically_get_the_same_request_with_cache(model:
         plain.to_json(), sort_keys=True
     )
     assert cached.cache_points == []
+
+
+def breakpoints(value: Any) -> int:
+    """How many prompt_cache_breakpoint marks a payload holds, anywhere."""
+    if isinstance(value, dict):
+        here = "prompt_cache_breakpoint" in value
+        return here + sum(breakpoints(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(breakpoints(v) for v in value)
+    return 0
+
+
+def test_openai_responses_from_gpt_5_6_marks_the_end_of_every_tool_turn() -> None:
+    model = "openai:gpt-5.6"
+    request = encode(session(3), model, tools=TOOLS, cache=True)
+    outputs = [i for i in request.kwargs["input"] if i.get("type") == "function_call_output"]
+    mark = {"mode": "explicit"}
+    assert [o["output"][-1]["prompt_cache_breakpoint"] for o in outputs] == [mark] * 3
+    assert outputs[1]["output"] == [
+        {"type": "input_text", "text": "page 1", "prompt_cache_breakpoint": mark}
+    ]  # a text output becomes one part to carry the mark
+    assert [str(p) for p in request.cache_points] == [f"end of tool turn {n}" for n in (1, 2, 3)]
+    validate(request.kwargs, model)
+    assert breakpoints(encode(session(3), "openai:gpt-5.2", cache=True).kwargs) == 0
+
+
+def test_openai_chat_from_gpt_5_6_marks_the_last_message_of_every_tool_turn() -> None:
+    model = "openai-chat:gpt-5.6"
+    kwargs = encode(session(2), model, tools=TOOLS, cache=True).kwargs
+    marked = [m for m in kwargs["messages"] if breakpoints(m)]
+    assert len(marked) == 2 and breakpoints(kwargs) == 2
+    validate(kwargs, model)
+
+
+def test_openai_keeps_its_earliest_80_marks_and_adds_no_more() -> None:
+    """Marks never move (prefix stability), so past the 80 the service matches, none is added."""
+    kwargs = encode(session(85, system=False), "openai:gpt-5.6", cache=True).kwargs
+    assert breakpoints(kwargs) == 80
+    outputs = [i for i in kwargs["input"] if i.get("type") == "function_call_output"]
+    assert breakpoints(outputs[79]) == 1 and breakpoints(outputs[80:]) == 0
 
 
 def test_a_cache_table_without_evidence_is_refused_naming_the_key() -> None:

@@ -2,7 +2,8 @@
 begins with the request for turn k, byte for byte as JSON, on every target, with
 ``cache=True`` marks included.
 
-The one documented exception is Bedrock's window of ``cachePoint`` blocks (plan/cache.py):
+OpenAI (gpt-5.6 and later) keeps its explicit breakpoints for good. The one documented
+exception is Bedrock's window of ``cachePoint`` blocks (plan/cache.py):
 Converse has no request-level mark, so the window moves with the loop; without those marker
 blocks the prefix is byte-identical, and a request never holds more than the target's 4.
 """
@@ -31,6 +32,8 @@ TARGETS = sorted(
         "bedrock:amazon.nova-pro-v1:0",
         "openai:gpt-4o",
         "google:gemini-2.5-flash",
+        "openai:gpt-5.6",
+        "openai-chat:gpt-5.6",
     }
 )
 #: Where each wire keeps its messages; every other key must not change between turns.

@@ -94,9 +94,10 @@ CellSpec: type[BaseModel] = create_model(
 
 
 #: How a target's prompt cache is addressed: "anthropic" (``cache_control`` marks and the
-#: request-level automatic mark), "bedrock" (``cachePoint`` blocks), "none" (automatic prefix
-#: caching, or no cache: no marks).
-CacheMarks = Literal["anthropic", "bedrock", "none"]
+#: request-level automatic mark), "bedrock" (``cachePoint`` blocks), "openai"
+#: (``prompt_cache_breakpoint`` on content parts), "none" (automatic prefix caching, or no
+#: cache: no marks).
+CacheMarks = Literal["anthropic", "bedrock", "openai", "none"]
 
 
 class Cache(BaseModel):

@@ -2,8 +2,8 @@
 
 The plan's last pass (DESIGN.md §5.5). It reads the target's ``cache`` facts
 (capabilities.toml: ``marks``, ``max_points``) and the laid-out steps, and records
-``CachePoints``; encoders only spell them. Targets whose marks are ``"none"`` (Gemini, OpenAI:
-automatic caching of a byte-identical prefix) get none, and the pass does nothing.
+``CachePoints``; encoders only spell them. Targets whose marks are ``"none"`` (Gemini, OpenAI
+before gpt-5.6: automatic caching of a byte-identical prefix) get none.
 
 Placement, in the order the budget of ``max_points`` is spent:
 
@@ -14,6 +14,12 @@ Placement, in the order the budget of ``max_points`` is spent:
      the service puts on the last block of the request. It takes one of the 4 slots and is
      spent first. No explicit mark goes into a message, so no message's bytes ever change
      when the conversation grows: request k is byte for byte the start of request k+1.
+   - OpenAI gpt-5.6 and later: a ``prompt_cache_breakpoint`` on the last content part of
+     every tool turn's group, kept for good: the service writes the latest ones a request
+     carries (at most 4) and matches against the latest 80 of the conversation, so marks never
+     move and never exceed ``max_points`` (80); beyond that the service's own implicit
+     breakpoint carries on. Tools (function definitions) and ``instructions`` take no
+     breakpoint; the first tool turn's mark covers them.
    - Bedrock (no automatic mark in Converse): a ``cachePoint`` block closing the group of
      each of the latest tool turns the remaining budget allows (the window: the latest one,
      and the one before it when tools and system take 2 of the 4 checkpoints), appended
@@ -21,9 +27,10 @@ Placement, in the order the budget of ``max_points`` is spent:
      the tool turn with the user message(s) the plan placed after it (fallback files).
 
 Why prefixes stay stable. Tool and system marks sit in the part of the request that never
-changes. Anthropic's moving mark lives outside the messages. Bedrock's window moves by one
-tool turn per turn: the block a turn drops is a marker, not content (the provider matches the
-cached prefix on the content up to a checkpoint), so the only bytes that differ between
+changes. Anthropic's moving mark lives outside the messages; OpenAI's marks never move.
+Bedrock's window moves by one tool turn per turn: the block a turn drops is a marker, not
+content (the provider matches the cached prefix on the content up to a checkpoint), and the
+mark that closed request k still closes it in request k+1, so the only bytes that differ between
 request k and the start of request k+1 are ``cachePoint`` blocks of the window; every content
 block, message and its order is identical (tests/test_prefix_stability.py checks both rules).
 A window that never drops a mark would exceed the provider's 4 checkpoints after two turns.
@@ -90,6 +97,8 @@ def cache_points(steps: tuple[Step, ...], caps: Capabilities, tools: bool) -> Ca
     if facts is None or facts.marks == "none" or facts.max_points == 0:
         return None
     budget = facts.max_points
+    if facts.marks == "openai":
+        return CachePoints("openai", steps=tuple(_group_ends(steps)[:budget]))
     automatic = facts.marks == "anthropic"
     budget -= automatic
     on_tools = tools and budget > 0
@@ -98,10 +107,14 @@ def cache_points(steps: tuple[Step, ...], caps: Capabilities, tools: bool) -> Ca
     budget -= on_system
     window: tuple[int, ...] = ()
     if not automatic and budget > 0:
-        turns = [i for i, s in enumerate(steps) if isinstance(s, ToolTurn)]
-        ends = sorted({_group_end(steps, i) for i in turns})
-        window = tuple(ends[-min(budget, 2) :])
+        window = tuple(_group_ends(steps)[-min(budget, 2) :])
     return CachePoints(facts.marks, on_tools, on_system, window, automatic)
+
+
+def _group_ends(steps: tuple[Step, ...]) -> list[int]:
+    """The last step of each tool turn's group, in order."""
+    turns = [i for i, s in enumerate(steps) if isinstance(s, ToolTurn)]
+    return sorted({_group_end(steps, i) for i in turns})
 
 
 def _group_end(steps: tuple[Step, ...], start: int) -> int:

@@ -61,11 +61,27 @@ class CannotSpell(Exception):
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages``: system, user, assistant and tool messages in conversation order."""
     names = plan.names
+    marked = set(plan.cache.steps) if plan.cache is not None else set()
+    messages: list[dict[str, Any]] = []
     try:
-        messages = [message for step in plan.steps for message in _messages(step, names)]
+        for index, step in enumerate(plan.steps):
+            spelled = _messages(step, names)
+            if index in marked and spelled:  # the plan's cache point (plan.cache)
+                spelled[-1] = with_breakpoint(spelled[-1], "content", "text")
+            messages += spelled
     except CannotSpell as exc:
         raise unspellable(plan, WIRE, exc) from None
     return wire_kwargs({"messages": messages}, plan)
+
+
+def with_breakpoint(item: dict[str, Any], key: str, text_type: str) -> dict[str, Any]:
+    """``item`` with ``prompt_cache_breakpoint`` on the last content part of ``item[key]``
+    (a text string becomes one ``text_type`` part to carry it)."""
+    mark = {"prompt_cache_breakpoint": {"mode": "explicit"}}
+    value = item[key]
+    if isinstance(value, str):
+        return {**item, key: [{"type": text_type, "text": value, **mark}]}
+    return {**item, key: [*value[:-1], {**value[-1], **mark}]}
 
 
 def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:

@@ -41,7 +41,7 @@ from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import FUNCTION_CALL_ITEM_PREFIX, ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .openai_chat import CannotSpell, filename, unspellable
+from .openai_chat import CannotSpell, filename, unspellable, with_breakpoint
 from .spelling import arguments_json, error_text
 
 WIRE = "openai_responses"
@@ -50,8 +50,15 @@ WIRE = "openai_responses"
 def encode(plan: Plan) -> dict[str, Any]:
     """``input`` items in conversation order, and ``instructions`` when there is system text."""
     names = plan.names
+    marked = set(plan.cache.steps) if plan.cache is not None else set()
+    items: list[dict[str, Any]] = []
     try:
-        items = [item for step in plan.steps for item in _items(step, names)]
+        for index, step in enumerate(plan.steps):
+            spelled = _items(step, names)
+            if index in marked and spelled:  # the plan's cache point (plan.cache)
+                key = "output" if "output" in spelled[-1] else "content"
+                spelled[-1] = with_breakpoint(spelled[-1], key, "input_text")
+            items += spelled
     except CannotSpell as exc:
         raise unspellable(plan, WIRE, exc) from None
     kwargs: dict[str, Any] = {"input": items}

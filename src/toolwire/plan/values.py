@@ -1,9 +1,11 @@
 """The plan's values: a Decision per file, and the conversation laid out for one target.
 
-A *tool turn* is the results of one assistant message's tool calls (the consecutive
-ToolResult messages after it), in call order: ``ToolTurn``. Every other use of "turn" in
-toolwire is a *message* (a user or assistant message) or a *group* (what the planner lays
-out together: one message, or a tool turn with the user message placed after it).
+Names: a *tool turn* is the results of one assistant message's tool calls (the consecutive
+ToolResult messages after it), in call order: ``ToolTurn``; toolwire uses "turn" for nothing
+else. A *message* is one user, assistant or system message; a *group* is what the planner lays
+out together (one message, or a tool turn with the user message placed after it); an agent
+*step* is one model call. (The table's placement value ``"turn"`` names a user message after
+a bridging assistant message.) Files *left out* are the oldest beyond a request budget.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The memo layer: every cache that serves re-encoding, in one object at the ``encode`` boundary.
 
-An agent re-encodes its whole, growing history after every turn. Every earlier message is
+An agent re-encodes its whole, growing history after every model reply. Every earlier message is
 the very same frozen object as the last time, so most of an encode's work was done before.
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
 and the view pass to the planner. Planning functions take the memo (or a memoised function)
@@ -12,7 +12,7 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   (``b64.Base64Cache``). Bound: ``b64.CACHE_LIMIT`` characters (256 MB), least recently used
   out; a value over a quarter of the bound is not kept. Keyed by content, so never stale.
 - ``fitted``: what the image fitter answered per (File object, cell, fitter): parsing every
-  image's header (and wrapping a resized one) on every turn is avoided. One entry per live
+  image's header (and wrapping a resized one) on every encode is avoided. One entry per live
   File; it leaves with its File and holds the fitted File, never the original. (The resized
   bytes themselves are kept by imagefit's own bounded cache.)
 - ``turns``: per tool turn (an assistant message's results, with the user message the planner
@@ -132,7 +132,7 @@ class TurnMemo:
         self._lock = threading.Lock()
 
     def get(self, objects: Sequence[Any], context: tuple[Hashable, ...]) -> PlannedTurn | None:
-        """The turn planned for exactly these objects in this context, or None."""
+        """The tool turn planned for exactly these objects in this context, or None."""
         key = (*context, *map(id, objects))
         with self._lock:
             hit = self.entries.get(key)

@@ -8,7 +8,7 @@ is encoded with ``encode(..., tools=..., cache=...)`` as an agent loop would, an
 carries (a prefix up to a mark an earlier request wrote is a read, the span up to the new
 last mark a write, the rest uncached; OpenAI caches a sent prefix by itself) with the
 multipliers of capabilities.toml (Anthropic and Bedrock Claude: writes 1.25x, reads 0.1x;
-OpenAI gpt-5: reads 0.1x, no write surcharge). Token counts are estimate_tokens' estimates.
+OpenAI gpt-5: reads 0.1x, no write surcharge; gpt-5.6 with explicit breakpoints). Token counts are estimate_tokens' estimates.
 
     .venv/bin/python bench/cache.py [--turns 40]
 
@@ -34,6 +34,7 @@ MODELS = [
     "anthropic:claude-sonnet-4-5",
     "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
     "openai:gpt-5",
+    "openai:gpt-5.6",
 ]
 LOG = "\n".join(f"step {i}: checked item {i * 7} of the inventory, status ok" for i in range(12))
 

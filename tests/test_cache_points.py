@@ -256,6 +256,13 @@ def test_openai_reads_the_sent_prefix_in_128_token_steps_once_past_1024() -> Non
     assert all(b.cache_write == 0 for b in bills) and bills[-1].read_rate == 0.1
 
 
+def test_openai_gpt_5_6_reads_at_its_breakpoints_and_implicitly_without_them() -> None:
+    marked = run("openai:gpt-5.6", 3, cache=True)
+    assert marked[2].cache_read == marked[1].total and marked[2].uncached == 0
+    implicit = run("openai:gpt-5.6", 6, cache=False)  # prompt_cache_options.mode "implicit"
+    assert any(b.cache_read for b in implicit) and all(b.cache_write == 0 for b in implicit)
+
+
 def test_a_target_without_cache_facts_bills_everything_uncached() -> None:
     bills = run("mistral:mistral-large-latest", 2, cache=True)
     assert all(b.uncached == b.total and b.equivalents == b.total for b in bills)

@@ -11,7 +11,8 @@ an agent loop sends them (each request extends the one before: tests/test_prefix
   request wrote at one of its marks, if it ends at or before this request's last mark (the
   provider looks back from each mark; the simulator assumes the lookback reaches); it writes
   from there up to its last mark; the rest is uncached;
-- targets that cache automatically (marks "none" with a ``read`` discount: OpenAI, Gemini):
+- targets that cache automatically (marks "none" with a ``read`` discount: OpenAI, Gemini;
+  OpenAI gpt-5.6 and later without explicit breakpoints, its implicit mode):
   the prefix an earlier request sent is read, in 128-token steps once at least 1024 tokens
   long (docs "Prompt caching"); nothing is billed extra for writes;
 - a target without cache facts, or ``cache=False`` on a target with marks: all uncached.
@@ -124,9 +125,11 @@ class PromptCache:
             return BilledTokens(_tokens(messages, self.model, tools)[-1])
         ends = _tokens(messages, self.model, tools)
         total = ends[-1]
-        if facts.marks == "none":
-            return self._automatic(total, facts.read)
         marks = [_offset(p, messages, ends) for p in request.cache_points]
+        if facts.marks == "none" or (facts.marks == "openai" and not marks):
+            # openai ResponseCreateParams.prompt_cache_options.mode defaults to "implicit":
+            # without explicit breakpoints the service still caches the sent prefix.
+            return self._automatic(total, facts.read)
         if not marks:
             return BilledTokens(total, write_rate=facts.write, read_rate=facts.read)
         last = max(marks)

@@ -14,14 +14,22 @@ changes, oldest first, until the estimate (``estimate_tokens``) is within budget
 
 1. files in older tool results, one at a time, become their text fallback
    (``[Image: cat.png, 640x480, 24 KB]``, a PDF's declared text);
-2. then older tool results as a whole, one at a time, become a one-line note saying the
+2. huge texts in older tool results (beyond ``CUT_CHARS``: a 10 MB log, a JSON dump) are cut
+   to their start and a marker saying how much was left out;
+3. then older tool results as a whole, one at a time, become a one-line note saying the
    output was omitted (an error result stays an error), where that is shorter.
+
+Without ``max_tokens`` the budget is the model's context window (models.dev, through
+model_facts). The request budgets of encode (DESIGN.md §5.3) hold too: files that the
+target's per-request limits leave out (plan.budgets, oldest first) become their text first,
+and the reductions go on while the text is beyond ``max_request_bytes``.
 
 When even that is over budget, ContextBudgetError says how many tokens the minimum needs.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -34,14 +42,19 @@ from .messages import (
     ErrorJsonOutput,
     ErrorTextOutput,
     ExecutionDeniedOutput,
+    JsonOutput,
     TextOutput,
     ToolResult,
     User,
 )
+from .plan.budgets import HEADROOM, left_out, text_bytes, too_large
 from .tokens import Estimator
 
 #: What an omitted tool result says instead.
 OMITTED = "[Output of {name} omitted to fit the context window.]"
+#: Texts longer than this (characters) in older tool results are cut to it, with ``CUT``.
+CUT_CHARS = 20_000
+CUT = "\n[… {left:,} more characters of this output left out to fit the request budget.]"
 
 
 class ContextBudgetError(ToolwireError, ValueError):
@@ -59,13 +72,14 @@ class ContextBudgetError(ToolwireError, ValueError):
 def fit(
     messages: Sequence[Any],
     model: str,
-    max_tokens: int,
+    max_tokens: int | None = None,
     *,
     keep_last_turns: int = 2,
     capabilities: Capabilities | dict[str, Any] | None = None,
     fit_images: bool = True,
 ) -> list[Any]:
-    """``messages`` within ``max_tokens`` estimated input tokens for ``model``.
+    """``messages`` within ``max_tokens`` estimated input tokens for ``model`` (default: its
+    context window) and within its request budgets.
 
     Returns a new list (unchanged messages are the same objects); the input is not modified.
     ``capabilities`` and ``fit_images`` mean what they mean for ``encode``. Raises
@@ -74,26 +88,32 @@ def fit(
 
     >>> history = fit(history, "anthropic:claude-sonnet-4-5", 150_000)   # doctest: +SKIP
     """
+    if max_tokens is None:
+        max_tokens = _context_window(model)
     if max_tokens < 0 or keep_last_turns < 0:
         raise ToolwireError(
             f"fit needs max_tokens >= 0 and keep_last_turns >= 0, not {max_tokens} and "
             f"{keep_last_turns}"
         )
     estimator = Estimator(model, capabilities, fit_images=fit_images)
-    out = list(messages)
+    protected = protected_start(messages, keep_last_turns)
+    out = within_budgets(list(messages), estimator.caps, fit_images)
     sizes = [estimator.message(i, m)[0] for i, m in enumerate(out)]
     total = sum(sizes)
-    protected = protected_start(out, keep_last_turns)
+    text = Bytes(out, estimator.caps)
     for index, changed, always in _reductions(out, protected):
-        if total <= max_tokens:
+        if total <= max_tokens and text.fits:
             return out
         new_size = estimator.message(index, changed)[0]
-        if always or new_size < sizes[index]:
+        if always or new_size < sizes[index] or text.shrinks(out[index], changed):
+            text.replace(out[index], changed)
             out[index] = changed
             total += new_size - sizes[index]
             sizes[index] = new_size
-    if total <= max_tokens:
+    if total <= max_tokens and text.fits:
         return out
+    if total <= max_tokens:
+        raise too_large(estimator.caps, text.size)
     raise _over_budget(model, max_tokens, total, sum(sizes[protected:]), keep_last_turns)
 
 
@@ -120,6 +140,10 @@ def _reductions(messages: list[Any], protected: int) -> Iterator[tuple[int, Tool
     for index in range(protected):
         while _has_files(messages[index]):
             yield index, _first_file_as_text(messages[index]), True
+    for index in range(protected):
+        cut = _cut(messages[index])
+        if cut is not None:
+            yield index, cut, False
     for index in range(protected):
         result = messages[index]
         if isinstance(result, ToolResult) and not isinstance(result.output, ExecutionDeniedOutput):
@@ -158,3 +182,80 @@ def _over_budget(
         minimum=minimum,
         budget=budget,
     )
+
+
+def _context_window(model: str) -> int:
+    """The model's context window in tokens (models.dev), for ``fit`` without ``max_tokens``."""
+    from .model_facts import context_window
+
+    window = context_window(model)
+    if window is None:
+        raise ToolwireError(
+            f"fit: the context window of {model} is not known (models.dev has no entry for "
+            f"it); pass max_tokens=..."
+        )
+    return window
+
+
+def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) -> list[Any]:
+    """``messages`` with the files that the request budgets leave out (plan.budgets, oldest
+    first) replaced by their text, in tool results (user messages are never edited)."""
+    fit_one = None
+    if fit_images and caps.budgets.max_request_bytes:
+        from .imagefit import fit_image
+        from .memo import MEMO
+
+        fit_one = MEMO.fitted(fit_image)
+    left = left_out(messages, caps, fit_one).left
+    if not left:
+        return messages
+    out = []
+    for message in messages:
+        if _has_files(message) and any(id(p) in left for p in message.output.value):
+            parts = [
+                Text(text=p.text_fallback()) if id(p) in left else p for p in message.output.value
+            ]
+            message = ToolResult(
+                call_id=message.call_id, name=message.name, output=ContentOutput(value=parts)
+            )
+        out.append(message)
+    return out
+
+
+class Bytes:
+    """The conversation's text bytes as sent (plan.budgets.text_bytes), against the target's
+    ``max_request_bytes`` (with the headroom encode keeps)."""
+
+    def __init__(self, messages: list[Any], caps: Capabilities) -> None:
+        limit = caps.budgets.max_request_bytes
+        self.limit = limit - HEADROOM if limit else None
+        self.size = text_bytes(messages) if limit else 0
+
+    @property
+    def fits(self) -> bool:
+        return self.limit is None or self.size <= self.limit
+
+    def shrinks(self, old: Any, new: Any) -> bool:
+        return not self.fits and text_bytes([new]) < text_bytes([old])
+
+    def replace(self, old: Any, new: Any) -> None:
+        if self.limit is not None:
+            self.size += text_bytes([new]) - text_bytes([old])
+
+
+def _cut(message: Any) -> ToolResult | None:
+    """A tool result whose text (or JSON) beyond ``CUT_CHARS`` is cut, with the marker."""
+    if not isinstance(message, ToolResult):
+        return None
+    output = message.output
+    if isinstance(output, TextOutput | ErrorTextOutput):
+        text = output.value
+    elif isinstance(output, JsonOutput | ErrorJsonOutput):
+        text = json.dumps(output.value, ensure_ascii=False)
+    else:
+        return None
+    if len(text) <= CUT_CHARS:
+        return None
+    cut = text[:CUT_CHARS] + CUT.format(left=len(text) - CUT_CHARS)
+    kind = ErrorTextOutput if isinstance(output, ErrorTextOutput | ErrorJsonOutput) else TextOutput
+    return ToolResult(call_id=message.call_id, name=message.name, output=kind(value=cut))

@@ -5,16 +5,28 @@ never from conversation text. Images above ``THUMB_EDGE`` px or in a format brow
 show are downscaled with Pillow (the page says so); audio and video above ``MAX_EMBED_BYTES``
 are not embedded (the page says that too). Thumbnails are kept per content and size, so a file
 sent to several targets or repeated in a session is converted once.
+
+The bytes come from the conversation, so they may be crafted: images are decoded and PDFs
+rendered in read_file's worker process, under its memory and time limits
+(``readers.isolation``). A bomb leaves its file described ("not shown: …"), never the caller
+dead or stuck; the worker's reply is JSON data in a Text, checked before it is used.
 """
 
 from __future__ import annotations
 
 import base64
 import io
-from dataclasses import dataclass
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from typing import Any
 
-from ..content import File
+from ..content import File, Text
+from ..errors import ToolwireError
 from ..headers import human_size
+from ..messages import ContentOutput
+from ..readers import isolation
+from ..readers.common import Job, Options
 
 #: Longest edge of an image shown in the page.
 THUMB_EDGE = 480
@@ -62,11 +74,16 @@ def picture(file: File) -> Picture | str:
     if key not in _pictures:
         if len(_pictures) > 512:
             _pictures.clear()
-        _pictures[key] = _picture(file.read(), file.media_type)
+        data = file.read()
+        _, shown = _in_worker(_picture_job, file, data, "not shown")
+        if isinstance(shown, Picture) and not shown.url:  # as sent: a small browser image
+            shown = replace(shown, url=data_url(file.media_type, data))
+        _pictures[key] = shown
     return _pictures[key]
 
 
 def _picture(data: bytes, media_type: str) -> Picture | str:
+    """(In the worker.) A thumbnail; a Picture without a URL: the bytes as sent will do."""
     try:
         from PIL import Image, ImageOps
     except ImportError:
@@ -75,7 +92,7 @@ def _picture(data: bytes, media_type: str) -> Picture | str:
         with Image.open(io.BytesIO(data)) as image:
             size = image.size
             if media_type in BROWSER_IMAGES and max(size) <= THUMB_EDGE:
-                return Picture(data_url(media_type, data), *size, *size)
+                return Picture("", *size, *size)
             image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
             alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
             image.thumbnail((THUMB_EDGE, THUMB_EDGE))
@@ -94,8 +111,56 @@ def pdf_first_page(file: File) -> tuple[int, Picture | str]:
     key = (file.source.sha256(), "pdf", THUMB_EDGE)
     cached = _pages.get(key)
     if cached is None:
-        cached = _pages[key] = _render_pdf(file.read())
+        cached = _pages[key] = _in_worker(_pdf_job, file, file.read(), "not rendered")
     return cached
+
+
+def _picture_job(job: Job) -> ContentOutput:
+    """(In the worker.) ``_picture`` of the job's bytes, as a reply."""
+    return _reply(0, _picture(job.data, job.media_type))
+
+
+def _pdf_job(job: Job) -> ContentOutput:
+    """(In the worker.) ``_render_pdf`` of the job's bytes, as a reply."""
+    return _reply(*_render_pdf(job.data))
+
+
+def _reply(count: int, shown: Picture | str) -> ContentOutput:
+    found: dict[str, Any] = {"count": count}
+    if isinstance(shown, str):
+        found["why"] = shown
+    else:
+        found["picture"] = asdict(shown)
+    return ContentOutput(value=[Text(text=json.dumps(found))])
+
+
+def _in_worker(
+    render: Callable[[Job], ContentOutput], file: File, data: bytes, failed: str
+) -> tuple[int, Picture | str]:
+    """What ``render`` made of ``data`` in the read worker, checked: (page count, picture);
+    a str, starting with ``failed``, says why there is no picture."""
+    job = Job(file.name or file.identifier, file.media_type, Options(), data, len(data))
+    try:
+        first = isolation.run(render, job).value[0]
+        found = json.loads(first.text if isinstance(first, Text) else "")
+        count, why, fields = found["count"], found.get("why"), found.get("picture")
+        if isinstance(why, str) and type(count) is int:
+            return count, why
+        picture = Picture(**fields)
+        numbers = (picture.width, picture.height, picture.shown_width, picture.shown_height)
+        if type(count) is int and _is_valid(picture, numbers, file.media_type):
+            return count, picture
+    except ToolwireError as exc:  # over the worker's memory or time limit, or crashed it
+        return 0, f"{failed}: {exc}"
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+        pass
+    return 0, f"{failed}: the worker that decodes it sent an invalid reply"
+
+
+def _is_valid(picture: Picture, numbers: tuple[Any, ...], media_type: str) -> bool:
+    is_url = picture.url.startswith(("data:image/png;base64,", "data:image/jpeg;base64,"))
+    as_sent = not picture.url and media_type in BROWSER_IMAGES
+    return (is_url or as_sent) and all(type(n) is int and n >= 0 for n in numbers)
 
 
 _pages: dict[tuple[str, str, int], tuple[int, Picture | str]] = {}

@@ -11,6 +11,7 @@ import errno
 import hashlib
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
@@ -207,6 +208,8 @@ class BlobSource(_Source):
     root: str
     size: int | None = Field(default=None, gt=0, exclude_if=lambda size: size is None)
     _data: bytes | None = PrivateAttr(default=None)
+    # Set by SessionStore.load(verify=False) on object-storage blobs: fetches them on first read.
+    _fetch: Callable[[], bytes] | None = PrivateAttr(default=None)
 
     model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
 
@@ -216,7 +219,8 @@ class BlobSource(_Source):
 
     def read(self) -> bytes:
         if self._data is None:
-            data = _read_blob(Path(self.root), self.digest, self.size)
+            fetch = self._fetch
+            data = fetch() if fetch else _read_blob(Path(self.root), self.digest, self.size)
             if hashlib.sha256(data).hexdigest() != self.digest:
                 raise BlobError(
                     f"blob {self.digest[:12]}… in {self.root} is corrupt (its bytes no longer "

@@ -18,7 +18,8 @@ a collection can never remove a blob an append is about to reference.
 Loaded files hold ``BlobSource(sha256, root=<this store's blob location>, size)``. With a
 directory, ``tw.dump_conversation(store.load(id))`` writes the directory's absolute path and
 ``tw.load_conversation`` of that text gives files that read as long as the store stays where
-it is; object-storage blobs are fetched and checked by ``load`` itself. For JSON that reads
+it is; object-storage blobs are fetched and checked by ``load`` (with ``verify=False``, on a
+File's first read, through this store's object-store client). For JSON that reads
 anywhere, use ``export`` (bytes inlined as base64) and ``import_``. Rows and exports are
 untrusted data: ``trust`` says which File sources they may hold (never a local path) and how
 blobs are read (only this store's, never through a link).
@@ -26,6 +27,8 @@ blobs are read (only this store's, never through a link).
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -225,22 +228,22 @@ class SessionStore:
     def load(self, session_id: str, *, verify: bool = True) -> list[Any]:
         """The session's messages in order; every blob is read and checked against its hash.
 
-        With ``verify=False`` a directory's blobs are read (and checked) lazily, when a File
-        is first read; object-storage blobs are always fetched and checked here.
+        With ``verify=False`` no blob is read here: each File's bytes are read (object
+        storage: fetched) and checked when the File is first read, and a failure then names
+        the session, message, file and hash as it would here.
         """
         _check_id(session_id)
         rows, sizes = self._rows.messages(session_id)
-        messages = [
-            self._message(f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
+        located = [
+            (f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
             for key, position, body in rows
         ]
-        if verify or isinstance(self.blobs, ObjectBlobs):
-            self._fetch(
-                [
-                    (f"session {session_id!r}, message {p}", m)
-                    for (_, p, _), m in zip(rows, messages, strict=True)
-                ]
-            )
+        messages = [self._message(where, body, size) for where, body, size in located]
+        pairs = [(where, m) for (where, _, _), m in zip(located, messages, strict=True)]
+        if verify:
+            self._fetch(pairs)
+        else:
+            self._defer(pairs)
         return messages
 
     def list_sessions(self) -> list[SessionInfo]:
@@ -296,30 +299,53 @@ class SessionStore:
     def _fetch(self, located: list[tuple[str, Any]]) -> None:
         """Read every blob once, checked against its hash (object storage: several at once,
         the bytes kept in each loaded File's source)."""
-        files = [
-            (where, file, file.source)
-            for where, message in located
-            for file in codec.files_of(message)
-            if isinstance(file.source, BlobSource)
-        ]
+        files = _blob_files(located)
         if not isinstance(self.blobs, ObjectBlobs):
             for where, file, _ in files:
                 codec.read(file, where)
             return
         blobs = self.blobs
         first = {source.digest: (where, file, source) for where, file, source in reversed(files)}
-
-        def fetch(item: tuple[str, File, BlobSource]) -> bytes:
-            where, file, source = item
-            try:
-                return blobs.fetch(source.digest, source.size, MAX_FILE_BYTES)
-            except ToolwireError as exc:
-                raise type(exc)(f"{where}, file {codec.label(file)}: {exc}") from exc
-
         with ThreadPoolExecutor(min(FETCH_THREADS, len(first) or 1)) as pool:
-            found = dict(zip(first, pool.map(fetch, first.values()), strict=True))
+            found = dict(
+                zip(first, pool.map(lambda f: _fetched(blobs, *f), first.values()), strict=True)
+            )
         for _, _, source in files:
             source._data = found[source.digest]
+
+    def _defer(self, located: list[tuple[str, Any]]) -> None:
+        """Give each blob a read run on its File's first read (``load`` with ``verify=False``),
+        named as ``load`` names it; Files of one load holding the same blob read it once."""
+        blobs, fetched, lock = self.blobs, dict[str, bytes](), threading.Lock()
+
+        def fetch(where: str, file: File, source: BlobSource) -> bytes:
+            with lock:
+                if source.digest not in fetched:
+                    fetched[source.digest] = _fetched(blobs, where, file, source)
+                return fetched[source.digest]
+
+        for where, file, source in _blob_files(located):
+            source._fetch = functools.partial(fetch, where, file, source)
+
+
+def _blob_files(located: list[tuple[str, Any]]) -> list[tuple[str, File, BlobSource]]:
+    """``(where, file, source)`` for every File of the messages held in a blob."""
+    return [
+        (where, file, file.source)
+        for where, message in located
+        for file in codec.files_of(message)
+        if isinstance(file.source, BlobSource)
+    ]
+
+
+def _fetched(blobs: BlobStore | ObjectBlobs, where: str, file: File, source: BlobSource) -> bytes:
+    """A blob's bytes, checked against its hash; a failure names ``where`` and the file."""
+    try:
+        if isinstance(blobs, ObjectBlobs):
+            return blobs.fetch(source.digest, source.size, MAX_FILE_BYTES)
+        return BlobSource(sha256=source.digest, root=source.root, size=source.size).read()
+    except ToolwireError as exc:
+        raise type(exc)(f"{where}, file {codec.label(file)}: {exc}") from exc
 
 
 def _open_blobs(location: str | Path, options: Mapping[str, Any] | None) -> BlobStore | ObjectBlobs:

@@ -254,3 +254,25 @@ def test_a_long_session_stays_within_every_budget_with_the_newest_files(target: 
     assert 0 < len(kept) <= 4
     assert body_size(request) == request.wire_bytes <= TIGHT["max_request_bytes"]
     VALIDATORS[target](request.kwargs, model)
+
+
+# --- visible in toolwire render ---------------------------------------------------------------
+
+
+def test_render_shows_the_bytes_as_sent_and_which_budget_bound(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+
+    paths = []
+    for i in range(10):
+        path = tmp_path / f"photo-{i}.jpg"
+        path.write_bytes(photo(i).read())
+        paths.append(str(path))
+    model = ["--model", "mistral:pixtral-12b-latest", "--on-unsupported", "text"]
+    result = CliRunner().invoke(app, ["render", *paths, *model, "--json"])
+    report = json.loads(result.stdout)
+    assert report["budgets_bound"] == {"max_images_per_request": 2}
+    assert report["wire_bytes"] > 0
+    shown = CliRunner().invoke(app, ["render", *paths, *model], env={"COLUMNS": "300"})
+    assert "max_images_per_request bound: 2 file(s) left out" in shown.stdout

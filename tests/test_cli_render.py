@@ -38,7 +38,9 @@ def as_json(*args: str) -> dict[str, Any]:
 
 def test_json_output_has_the_model_the_kwargs_and_a_decision_per_file() -> None:
     data = as_json(PHOTO, PDF, "--model", MODEL)
-    assert sorted(data) == ["decisions", "estimated_tokens", "kwargs", "model"]
+    assert sorted(data) == [
+        "budgets_bound", "decisions", "estimated_tokens", "kwargs", "model", "wire_bytes"
+    ]  # fmt: skip
     assert data["estimated_tokens"] > sum(d["tokens"] for d in data["decisions"]) > 0
     assert data["model"] == MODEL
     assert [(d["identifier"], d["media_type"], d["mode"]) for d in data["decisions"]] == [

@@ -51,6 +51,14 @@ class Request:
             object.__setattr__(self, "size", wire_bytes(self.kwargs, STYLES[self.wire]))
         return self.size  # type: ignore[return-value]
 
+    @property
+    def budgets_bound(self) -> dict[str, int]:
+        """Per request budget that bound (``max_request_bytes``, ``max_images_per_request``,
+        …), how many files it left out; empty when every file fits."""
+        from .plan.budgets import bound
+
+        return bound(self.decisions)
+
 
 def encode(
     messages: Sequence[Any],

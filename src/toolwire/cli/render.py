@@ -71,7 +71,7 @@ def render(
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
-        _print(report["kwargs"], report["decisions"], report["estimated_tokens"])
+        _print(report["kwargs"], report["decisions"], report["estimated_tokens"], report)
 
 
 def messages_from(files: list[Path] | None, conversation_file: Path | None) -> list[Any]:
@@ -143,6 +143,8 @@ def _report(
         "kwargs": kwargs if full else shorten(kwargs),
         "decisions": decisions,
         "estimated_tokens": estimate.total,
+        "wire_bytes": request.wire_bytes,
+        "budgets_bound": request.budgets_bound,
     }
 
 
@@ -220,13 +222,18 @@ def shorten(value: Any) -> Any:
     return value
 
 
-def _print(kwargs: dict[str, Any], decisions: list[dict[str, Any]], total: int) -> None:
+def _print(
+    kwargs: dict[str, Any], decisions: list[dict[str, Any]], total: int, report: dict[str, Any]
+) -> None:
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     console.print_json(data=kwargs)
-    table = Table(*COLUMNS, title=f"Decisions (request ≈ {total:,} tokens, estimated)")
+    title = f"Decisions (request ≈ {total:,} tokens, estimated; {report['wire_bytes']:,} bytes"
+    bound = report["budgets_bound"]
+    budgets = "; ".join(f"{k} bound: {n} file(s) left out" for k, n in bound.items())
+    table = Table(*COLUMNS, title=f"{title} as sent{'; ' + budgets if budgets else ''})")
     for decision in decisions:
         table.add_row(*(_cell(decision[field]) for field in COLUMNS.values()))
     console.print(table)

@@ -21,6 +21,7 @@ again with the overshoot reserved when the text estimate was short.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -302,3 +303,17 @@ def _all_parts(message: Any) -> Sequence[Any]:
         return [Text(text=str(getattr(output, "value", "")))]
     content = getattr(message, "content", None)
     return content if isinstance(content, list) else ()
+
+
+_BOUND = re.compile(r"request budget (\w+) = |\((many_images_edge);")
+
+
+def bound(decisions: Sequence[Any]) -> dict[str, int]:
+    """Per budget that bound (its field name), how many files it left out, from Decisions."""
+    out: dict[str, int] = {}
+    for decision in decisions:
+        found = _BOUND.search(decision.reason)
+        if found:
+            name = found.group(1) or found.group(2)
+            out[name] = out.get(name, 0) + 1
+    return out

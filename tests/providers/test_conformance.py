@@ -41,6 +41,7 @@ REPRESENTATIVES = {
         "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
         "amazon.nova-pro-v1:0",
         "us.amazon.nova-micro-v1:0",
+        "us.anthropic.claude-3-5-haiku-20241022-v1:0",
         "meta.llama4-maverick-17b-instruct-v1:0",
         "mistral.pixtral-large-2502-v1:0",
     ],

@@ -4,6 +4,7 @@ how many, on which targets, and the billed-token split of toolwire.cost."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -268,11 +269,11 @@ def test_a_target_without_cache_facts_bills_everything_uncached() -> None:
     assert all(b.uncached == b.total and b.equivalents == b.total for b in bills)
 
 
-def test_price_names_the_package_to_install_when_genai_prices_is_missing() -> None:
-    try:
-        import genai_prices  # noqa: F401
-    except ImportError:
-        with pytest.raises(MissingDependencyError, match="pip install genai-prices"):
-            BilledTokens(1000).price(ANTHROPIC)
-    else:
-        assert BilledTokens(1000).price(ANTHROPIC) > 0
+def test_price_names_the_extra_to_install_when_genai_prices_is_missing(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "genai_prices", None)  # import genai_prices fails
+    with pytest.raises(MissingDependencyError, match=r"pip install 'toolwire\[prices\]'"):
+        BilledTokens(1000).price(ANTHROPIC)
+
+
+def test_price_comes_from_the_genai_prices_dataset() -> None:
+    assert BilledTokens(1000).price(ANTHROPIC) > 0

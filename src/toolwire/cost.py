@@ -67,12 +67,12 @@ class BilledTokens:
 
     def price(self, model: str) -> Decimal:
         """The input's price in USD for ``model`` ('provider:model-id') from the
-        ``genai-prices`` dataset (``pip install genai-prices``)."""
+        ``genai-prices`` dataset (``pip install "toolwire[prices]"``)."""
         try:
             from genai_prices import Usage, calc_price
         except ImportError as exc:
             raise MissingDependencyError(
-                "BilledTokens.price needs the genai-prices price dataset: pip install genai-prices"
+                "BilledTokens.price needs the genai-prices price dataset: pip install 'toolwire[prices]'"
             ) from exc
         provider, _, model_id = model.partition(":")
         usage = Usage(

@@ -46,6 +46,10 @@ _LAST_32_BITS_IPV4 = tuple(
 )
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+# Not globally reachable, though older Pythons' is_global (3.11, 3.12 before 3.12.4) say so:
+# IETF protocol assignments (RFC 6890; its anycast .9 and .10 are no fetch target either) and
+# IPv6 site-local addresses (RFC 3879 deprecated them, but a LAN may still route them).
+_NOT_GLOBAL = (ipaddress.IPv4Network("192.0.0.0/24"), ipaddress.IPv6Network("fec0::/10"))
 
 
 def fetch_url(
@@ -147,6 +151,8 @@ def _refuse_private(address: IPAddress, host: str, url: str) -> None:
 
 
 def _is_public(address: IPAddress) -> bool:
+    if any(address in network for network in _NOT_GLOBAL):
+        return False
     return address.is_global and not address.is_multicast
 
 

@@ -44,3 +44,43 @@ def test_a_session_id_holding_a_lone_surrogate_is_a_store_error(tmp_path, call):
 
     with pytest.raises(tw.StoreError, match="lone surrogate"):
         run()
+
+
+CONTROLS = "\x1b]0;retitled\x07\x1b[2J\r\u202e"
+UNPRINTABLE = [c for c in CONTROLS if not c.isprintable()]
+
+
+@pytest.mark.parametrize("command", ["list", "show"])
+def test_sessions_list_and_show_print_no_terminal_controls_from_a_session(tmp_path, command):
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+
+    store = SessionStore(tmp_path / "s")
+    name = f"a{CONTROLS}.txt"
+    file = tw.File.from_bytes(b"hello\n", "text/plain", name=name)
+    store.extend(f"s{CONTROLS}", [tw.User(f"hi {CONTROLS}"), tw.ToolResult.of("c", "n", file)])
+    args = ["sessions", command, *([f"s{CONTROLS}"] if command == "show" else [])]
+
+    result = CliRunner().invoke(app, [*args, "--store", str(tmp_path / "s")])
+
+    assert result.exit_code == 0, result.output
+    assert not any(c in result.output for c in UNPRINTABLE)
+    assert "\\x1b]0;retitled" in result.output  # shown, as an escape
+
+
+def test_a_store_error_naming_a_file_prints_no_terminal_controls(tmp_path):
+    from typer.testing import CliRunner
+
+    from toolwire.cli import app
+
+    store = SessionStore(tmp_path / "s")
+    file = tw.File.from_bytes(b"hello\n", "text/plain", name=f"a{CONTROLS}.txt")
+    store.append("s1", tw.User([file]))
+    for digest in list(store.blobs.digests()):
+        store.blobs.path(digest).unlink()  # the error names the file whose blob is missing
+
+    result = CliRunner().invoke(app, ["sessions", "show", "s1", "--store", str(tmp_path / "s")])
+
+    assert result.exit_code == 1 and "is missing" in result.output
+    assert not any(c in result.output for c in UNPRINTABLE)

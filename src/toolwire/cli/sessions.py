@@ -64,7 +64,7 @@ def list_sessions(
     table = Table("session", "messages", "files", "bytes", "updated")
     for i in infos:
         table.add_row(
-            escape(i.id), str(i.messages), str(i.files), f"{i.file_bytes:,}", i.updated_at
+            escape(_plain(i.id)), str(i.messages), str(i.files), f"{i.file_bytes:,}", i.updated_at
         )
     Console().print(table)
 
@@ -171,7 +171,7 @@ def _errors() -> Iterator[None]:
     try:
         yield
     except ToolwireError as exc:
-        message = escape(cli_message(exc))
+        message = escape(_plain(cli_message(exc)))
         Console(stderr=True).print(f"[red]error:[/red] {message}", markup=True, highlight=False)
         raise typer.Exit(1) from exc
 
@@ -182,8 +182,8 @@ def _summary(data: dict[str, Any]) -> str:
     if isinstance(content, dict):
         content = content.get("value", content.get("reason", content))
     if not isinstance(content, list):
-        return escape(_cut(content if isinstance(content, str) else json.dumps(content)))
-    return "\n".join(escape(_part_line(part)) for part in content)
+        return escape(_plain(_cut(content if isinstance(content, str) else json.dumps(content))))
+    return "\n".join(escape(_plain(_part_line(part))) for part in content)
 
 
 def _part_line(part: dict[str, Any]) -> str:
@@ -197,6 +197,14 @@ def _part_line(part: dict[str, Any]) -> str:
     if kind == "thinking":
         return _cut(f"[thinking] {part['text']}")
     return _cut(part["text"] if kind == "text" else json.dumps(part.get("value")))
+
+
+def _plain(text: str) -> str:
+    """``text`` with terminal controls (ESC, BEL, CR, bidi overrides…) shown as escapes, so a
+    stored or imported session cannot retitle, clear or rewrite the terminal it is shown in."""
+    return "".join(
+        c if c.isprintable() or c == "\n" else c.encode("unicode_escape").decode() for c in text
+    )
 
 
 def _cut(text: str, limit: int = 120) -> str:

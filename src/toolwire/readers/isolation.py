@@ -250,13 +250,24 @@ def _outcome(reply: bytes, job: Job, current: Settings) -> ContentOutput:
             f"{job.name}: the read worker sent an invalid reply ({exc})"
         ) from exc
     if kind == "ok" and isinstance(value, ContentOutput):
-        return value
+        return _validated(value, job)
     if kind == "error" and isinstance(value, ToolwireError):
         raise value from (WorkerTraceback(f"in the read worker:\n{cause}") if cause else None)
     if kind == "memory":
         what = f"{job.name} could not be read as {label(job.media_type)}"
         raise ResourceLimitError(f"{what}: {_over_memory(current, 'MemoryError')}")
     raise InvalidFileError(f"{job.name}: the read worker sent an invalid reply ({kind!r})")
+
+
+def _validated(value: ContentOutput, job: Job) -> ContentOutput:
+    """The output validated: unpickling restores a model's fields without validating them.
+    (Cheap: the bytes are not copied, only their head is sniffed.)"""
+    try:
+        return ContentOutput.model_validate(value.model_dump(warnings=False))
+    except Exception as exc:  # a field of the wrong type or shape: never trust it
+        raise InvalidFileError(
+            f"{job.name}: the read worker sent an invalid reply ({type(exc).__name__})"
+        ) from exc
 
 
 class _Replies(pickle.Unpickler):

@@ -20,7 +20,7 @@ from store.conftest import fresh_database, pg_server  # noqa: F401  (the cluster
 import toolwire as tw
 from toolwire.uploads.account import account_of
 from toolwire.uploads.cache import CLAIM_TIMEOUT_S, Entry, Key
-from toolwire.uploads.cache_postgres import LATEST, PostgresCache
+from toolwire.uploads.cache_postgres import LATEST, PostgresCache, _lock_id
 
 from .conftest import ANTHROPIC, history, pdf
 from .servers import files_server
@@ -104,6 +104,43 @@ def test_a_postgres_sync_waits_for_the_upload_another_worker_has_claimed(serve, 
     [outcome] = uploads.sync(history(file), ANTHROPIC, client)
     assert outcome.file_id == "file_by_other" and not outcome.uploaded
     assert state.uploads == []
+    store.close()
+
+
+def test_of_many_workers_claiming_one_content_at_once_exactly_one_uploads(database, tmp_path):
+    store = _store(database, tmp_path)
+    caches = [PostgresCache(store.database[1], f"worker {n}") for n in range(2)]
+    key, start, answers = Key("anthropic", "acct", "ab" * 32), threading.Barrier(8), []
+
+    def claim(n: int) -> None:
+        start.wait()
+        answers.append(caches[n % 2].claim(key, f"worker-{n}", time.time()))
+
+    threads = [threading.Thread(target=claim, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == ["mine"] + ["wait"] * 7
+    store.close()
+
+
+def test_a_claim_waits_while_another_transaction_checks_the_same_content(database, tmp_path):
+    store = _store(database, tmp_path)
+    cache, key, answers = PostgresCache(store.database[1], "db"), Key("openai", "a", "cd" * 32), []
+    with psycopg.connect(database) as other:  # a worker between its id check and its claim
+        other.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_id(key),))
+        waiting = threading.Thread(target=lambda: answers.append(cache.claim(key, "me", 0.0)))
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive() and answers == []
+        other.execute(
+            "INSERT INTO upload_ids VALUES (%s, %s, %s, 'file_other', NULL, 0)",
+            ("openai", "a", "cd" * 32),
+        )
+        other.commit()
+    waiting.join(10)
+    assert answers == [Entry("file_other")]  # it saw the other's id, and did not claim
     store.close()
 
 

@@ -84,3 +84,17 @@ def test_a_store_error_naming_a_file_prints_no_terminal_controls(tmp_path):
 
     assert result.exit_code == 1 and "is missing" in result.output
     assert not any(c in result.output for c in UNPRINTABLE)
+
+
+def test_a_password_given_as_a_postgres_url_parameter_is_not_in_the_error(monkeypatch, tmp_path):
+    pytest.importorskip("psycopg_pool")
+    from toolwire.store import postgres
+
+    monkeypatch.setattr(postgres, "CONNECT_TIMEOUT_S", 0.5)  # port 1 refuses at once
+    url = "postgresql://u@127.0.0.1:1/db?sslmode=disable&password=qsecret"
+
+    with pytest.raises(tw.StoreError) as caught:
+        SessionStore(url, blobs=tmp_path / "blobs")
+
+    assert "qsecret" not in str(caught.value)
+    assert "127.0.0.1:1/db?sslmode=disable&password=***" in str(caught.value)

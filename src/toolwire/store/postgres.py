@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from ..errors import MissingDependencyError, StoreError
 from .pg_migrations import migrate
@@ -122,9 +122,16 @@ def _import() -> tuple[Any, Any]:
 
 
 def _redacted(url: str) -> str:
-    """The URL with any password replaced by ***, for messages."""
+    """The URL with any password (``user:…@``, ``?password=…``) replaced by ***, for messages."""
     parts = urlsplit(url)
-    if parts.password is None:
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    pairs = [p.partition("=") for p in parts.query.split("&")] if parts.query else []
+    query = "&".join(  # libpq takes password and sslpassword as parameters too
+        f"{key}=***" if sep and "password" in key.lower() else key + sep + value
+        for key, sep, value in pairs
+    )
+    if (netloc, query) == (parts.netloc, parts.query):
         return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    return f"{parts.scheme}://{netloc}{parts.path}" + (f"?{query}" if query else "")

@@ -70,6 +70,17 @@ def test_upload_shows_a_progress_bar_per_file_and_a_table_of_ids(monkeypatch, tm
     assert state.uploads[0].file_id in out and "uploaded" in out and "big.pdf" in out
 
 
+def test_upload_prints_terminal_controls_in_stored_names_as_escapes(monkeypatch, tmp_path):
+    hostile = pdf(size=100_000, seed=28, name="\x1b]0;owned\x07doc.pdf")
+    tw.SessionStore(tmp_path).extend("s1", history(hostile))
+    with files_server("anthropic") as (url, _):
+        _point_at(monkeypatch, "anthropic", url)
+        code, out, err = _upload(str(tmp_path), ANTHROPIC)
+    assert code == 0, err
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "\\x1b]0;owned" in out
+
+
 def test_upload_on_a_postgres_store_keeps_the_ids_in_its_database(
     monkeypatch,
     tmp_path,

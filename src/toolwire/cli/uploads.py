@@ -21,7 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..uploads import DEFAULT_MIN_BYTES
-from .sessions import DEFAULT_STORE, AsJson, Blobs, Store, _errors, _open, sessions
+from .sessions import DEFAULT_STORE, AsJson, Blobs, Store, _errors, _open, _plain, sessions
 
 
 class UploadBars:
@@ -43,7 +43,7 @@ class UploadBars:
         with self._lock:
             task = self._tasks.get(identifier)
             if task is None:
-                task = self.progress.add_task(escape(identifier), total=total)
+                task = self.progress.add_task(escape(_plain(identifier)), total=total)
                 self._tasks[identifier] = task
         self.progress.update(task, completed=done, total=total)
 
@@ -94,5 +94,6 @@ def _outcomes(found: list[Any]) -> Table:
     table = Table("file", "file id", "bytes", "")
     for o in found:
         done = "uploaded" if o.uploaded else "cached"
-        table.add_row(escape(o.identifier), escape(o.file_id), f"{o.size:,}", done)
+        name, file_id = escape(_plain(o.identifier)), escape(_plain(o.file_id))
+        table.add_row(name, file_id, f"{o.size:,}", done)
     return table

@@ -128,12 +128,11 @@ class PathSource(_Source):
         if self._data is not None:
             return self._data[:size]
         path = Path(self.path)
-        _check_regular(path)
+        fd, _ = _open_regular(path)
         try:
-            with path.open("rb") as fh:
-                return fh.read(size)
-        except OSError as exc:
-            raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
+            return _read_path(fd, size, path)
+        finally:
+            os.close(fd)
 
     def sha256(self) -> str:
         if self._pinned is None:
@@ -268,14 +267,51 @@ def _check_regular(path: Path) -> None:
 
 
 def _read_regular_file(path: Path) -> bytes:
-    _check_regular(path)
-    size = path.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise InvalidFileError(f"{path} is {size} bytes; files over {MAX_FILE_BYTES} are refused")
+    fd, info = _open_regular(path)
     try:
-        return path.read_bytes()
+        if info.st_size > MAX_FILE_BYTES:
+            raise InvalidFileError(
+                f"{path} is {info.st_size} bytes; files over {MAX_FILE_BYTES} are refused"
+            )
+        data = _read_path(fd, MAX_FILE_BYTES + 1, path)
+    finally:
+        os.close(fd)
+    if len(data) > MAX_FILE_BYTES:
+        raise InvalidFileError(f"{path} grew past {MAX_FILE_BYTES} bytes while being read")
+    return data
+
+
+#: A path is opened without waiting on a FIFO swapped in after the check (links are followed:
+#: the caller named the path), then checked again through the descriptor.
+_PATH_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+    | getattr(os, "O_BINARY", 0)
+)
+
+
+def _read_path(fd: int, limit: int, path: Path) -> bytes:
+    """At most ``limit`` bytes from the descriptor (which stays open)."""
+    try:
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            return fh.read(limit)
     except OSError as exc:
         raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def _open_regular(path: Path) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file ``path`` names, and its fstat."""
+    _check_regular(path)  # devices are never opened
+    try:
+        fd = os.open(path, _PATH_FLAGS)
+    except OSError as exc:
+        raise InvalidFileError(f"{path}: cannot read ({exc.strerror})") from exc
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise InvalidFileError(f"{path} is not a regular file (directory, FIFO or device)")
+    return fd, info
 
 
 #: Blobs are opened without following a final symlink, and without waiting on a FIFO.

@@ -267,7 +267,7 @@ def test_an_export_naming_a_local_path_is_refused_and_stores_nothing(tmp_path, m
     assert list(store.blobs.digests()) == []
 
 
-def test_an_export_naming_a_blob_root_outside_reads_only_this_stores_blobs(tmp_path, marker):
+def test_an_export_naming_a_blob_root_outside_is_refused_and_reads_nothing(tmp_path, marker):
     outside = hashlib.sha256(SECRET).hexdigest()
     blob = marker.parent / outside[:2] / outside
     blob.parent.mkdir()
@@ -275,19 +275,19 @@ def test_an_export_naming_a_blob_root_outside_reads_only_this_stores_blobs(tmp_p
     store = SessionStore(tmp_path / "store")
     doc = photo_export(source={"type": "blob", "sha256": outside, "root": str(marker.parent)})
     with pytest.raises(
-        tw.StoreError, match=rf"session 'imp'.*blob {outside[:12]}… is missing from {store.path}"
+        tw.StoreError, match=rf"session 'imp'.*a blob reference \({outside[:12]}…\) is refused"
     ):
         store.import_(json.dumps(doc))
     assert "imp" not in store
     assert list(store.blobs.digests()) == []
 
 
-def test_an_export_may_reference_a_blob_this_store_holds(tmp_path):
-    store, digest = stored_photo(tmp_path)
-    doc = photo_export(source={"type": "blob", "sha256": digest, "root": "/elsewhere"})
-    store.import_(doc)
-    (file,) = store.load("imp")[0].content
-    assert (file.source.root, file.read()) == (str(store.blobs.root), PHOTO)
+def test_an_export_cannot_reference_another_sessions_blob_by_its_digest(tmp_path):
+    store, digest = stored_photo(tmp_path)  # another session's file, held by this store
+    doc = photo_export(source={"type": "blob", "sha256": digest, "root": str(store.blobs.root)})
+    with pytest.raises(tw.StoreError, match="a blob reference .* is refused in an import"):
+        store.import_(doc)
+    assert "imp" not in store
 
 
 @pytest.mark.parametrize("url", ["file:///etc/passwd", "data:text/plain,hi", "javascript:x"])

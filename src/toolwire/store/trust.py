@@ -10,7 +10,8 @@ only be:
   enforces);
 - a URL with a scheme toolwire knows (http, https, s3, gs) — never ``file:`` or ``data:``;
 - a provider file id;
-- inline bytes, in an export only (that is how ``export`` writes files).
+- inline bytes, in an export only (that is how ``export`` writes files); an export's blob
+  reference is refused, since it could name another session's file held by this store.
 
 A local path is refused, never read: it names a file on the machine that loads the data,
 which the writer of a row or an export cannot have meant to share. Anything malformed (not
@@ -103,8 +104,10 @@ def confine(message: Any, where: str, blob_root: str, sizes: Mapping[str, int] |
     source a store does not trust.
 
     ``sizes`` are the blobs recorded for a stored row (digest → size): a row may reference
-    only those, and inline bytes are refused. ``None`` (an import) admits inline bytes and
-    any blob digest, read and verified from this store when the import stores it.
+    only those, and inline bytes are refused. ``None`` (an import) admits inline bytes and no
+    blob reference: ``export`` inlines every file, and a digest in an export could otherwise
+    name another session's file that this store happens to hold (knowing its sha256 would be
+    enough to copy it).
     """
 
     def check(file: File) -> File:
@@ -134,7 +137,10 @@ _ALLOWED = (
 
 def _blob(digest: str, where: str, blob_root: str, sizes: Mapping[str, int] | None) -> BlobSource:
     if sizes is None:
-        return BlobSource(sha256=digest, root=blob_root)
+        raise StoreError(
+            f"{where}: a blob reference ({digest[:12]}…) is refused in an import; an export "
+            "carries its files' bytes inline (export the session again with toolwire)"
+        )
     size = sizes.get(digest)
     if size is None:
         raise StoreError(

@@ -25,7 +25,10 @@ from test_budgets import TARGETS, body_size, pdf, photo
 import toolwire as tw
 from toolwire.capability import capabilities
 from toolwire.content import ToolCall
+from toolwire.imagefit import fit_image
+from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
+from toolwire.plan.budgets import upper_bound
 from toolwire.wire_size import DEFAULT, STYLES, wire_bytes
 
 LIMITS = {"max_request_bytes": 60_000, "max_images_per_request": 3, "max_pdf_pages_per_request": 4}
@@ -136,10 +139,13 @@ def test_random_sessions_measure_exactly_and_break_no_budget(
     parts: list[tuple[str, Any]], target: str
 ) -> None:
     model = TARGETS[target]
-    request = tw.encode(_random_session(parts), model, on_unsupported="text", capabilities=LIMITS)
+    messages = _random_session(parts)
+    request = tw.encode(messages, model, on_unsupported="text", capabilities=LIMITS)
     assert request.wire_bytes == body_size(request) <= LIMITS["max_request_bytes"]
     kept = [d for d in request.decisions if d.mode != "text"]
     caps = capabilities(model, LIMITS)
+    if len(kept) == len(request.decisions):  # encode may skip measuring below this bound
+        assert upper_bound(messages, caps, MEMO.fitted(fit_image)) >= request.wire_bytes
     assert len([d for d in kept if d.kind == "image"]) <= LIMITS["max_images_per_request"]
     pdfs = [d for d in kept if d.media_type == "application/pdf"]
     pages = sum(1 + int(d.identifier.split("-")[1].split(".")[0]) % 3 for d in pdfs)

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
 from .memo import MEMO
-from .plan import CachePoints, Decision, OnUnsupported, plan
-from .plan.budgets import HEADROOM, too_large
+from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
+from .plan.budgets import HEADROOM, too_large, upper_bound
 from .plan.cache import CachePoint
 from .providers import wire_module
 from .wire_size import STYLES, wire_bytes
@@ -107,7 +107,7 @@ def encode(
         kwargs = wire_module(caps.wire).encode(laid_out)
         if tools or tool_choice is not None:
             kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
-        size, over = _over_budget(kwargs, caps)
+        size, over = _over_budget(kwargs, caps, laid_out, messages, fit, bool(tools))
         if not over:
             break
         if not laid_out.decisions:  # no file to leave out: the text alone is too large
@@ -130,10 +130,17 @@ def _tools(
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 
-def _over_budget(kwargs: dict[str, Any], caps: Capabilities) -> tuple[int | None, int]:
-    """The body's size (when a byte budget applies) and by how much it breaks the budget."""
+def _over_budget(
+    kwargs: dict[str, Any], caps: Capabilities, laid_out: Plan, messages: Any, fit: Any, tools: bool
+) -> tuple[int | None, int]:
+    """The body's size (when a byte budget applies) and by how much it breaks the budget;
+    not measured when an upper bound of it is within the budget (plan.budgets.upper_bound:
+    every file as routed, no text fallback or conversion of unknown size, no tools)."""
     limit = caps.budgets.max_request_bytes
     if not limit:
+        return None, 0
+    routed = all(d.mode in ("native", "sibling", "fallback") for d in laid_out.decisions)
+    if routed and not tools and upper_bound(messages, caps, fit) + HEADROOM <= limit:
         return None, 0
     size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
     return size - HEADROOM, max(0, size - limit)

@@ -17,6 +17,7 @@ For Gemini the body is google-genai's camelCase request (``request.google_body_b
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +46,13 @@ STYLES: dict[str, Style] = {
     "google": DEFAULT,
 }
 _SHORT = 256  # strings shorter than this are measured by json.dumps itself
+_LONG = 64 * 1024  # strings at least this long are remembered (an agent re-sends them)
+#: id(string) -> (the string, its size as JSON per ``ascii``): the base64 of a file is the same
+#: str object every encode (toolwire.b64's cache), so it is scanned once. Bounded like that
+#: cache: at most ``REMEMBERED_CHARS`` characters are kept referenced here.
+_sizes: OrderedDict[tuple[int, bool], tuple[str, int]] = OrderedDict()
+_kept = [0]
+REMEMBERED_CHARS = 256 * 1024 * 1024
 
 
 def b64_length(n: int) -> int:
@@ -77,7 +85,24 @@ def wire_bytes(value: Any, style: Style) -> int:
 
 def string_bytes(text: str, style: Style) -> int:
     """The UTF-8 length of ``text`` as a JSON string literal in ``style``."""
+    if len(text) >= _LONG:
+        hit = _sizes.get((id(text), style.ascii))
+        if hit is not None and hit[0] is text:
+            return hit[1]
+        return _remember(text, style.ascii, _measured(text, style))
+    return _measured(text, style)
+
+
+def _measured(text: str, style: Style) -> int:
     if len(text) >= _SHORT and text.isascii() and text.isprintable():
         return len(text) + 2 + text.count('"') + text.count("\\")
     dumped = json.dumps(text, ensure_ascii=style.ascii)
     return len(dumped) if style.ascii else len(dumped.encode("utf-8", "surrogatepass"))
+
+
+def _remember(text: str, ascii_only: bool, size: int) -> int:
+    _sizes[(id(text), ascii_only)] = (text, size)
+    _kept[0] += len(text)
+    while _kept[0] > REMEMBERED_CHARS and _sizes:
+        _kept[0] -= len(_sizes.popitem(last=False)[1][0])
+    return size

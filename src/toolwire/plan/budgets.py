@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -31,6 +33,7 @@ from ..capability import Capabilities, Cell
 from ..capability_schema import Budgets
 from ..content import File, Json, Text, ToolCall
 from ..errors import ToolwireError
+from ..mediatypes import is_textual
 from ..messages import ContentOutput, JsonOutput, ToolResult, User
 from ..sources import BytesSource
 from ..token_measures import pdf_pages
@@ -42,6 +45,8 @@ HEADROOM = 16 * 1024
 FRAMING = 512
 #: JSON around one message (role, content list, tool-call ids).
 PER_MESSAGE = 96
+#: Bytes of JSON an encoder may add beyond the messages (bridges, labels, cache marks).
+SLACK = 4096
 #: The fewest raw bytes an image is re-encoded to before it is left out instead.
 MIN_REFIT = 48 * 1024
 
@@ -62,13 +67,13 @@ class RequestTooLargeError(ToolwireError):
 class Medium:
     """One file of the conversation as the budgets measure it."""
 
-    message_index: int
     file: File
     images: int
     pages: int
     documents: int
     bytes: int
     edge: int  # the longest side as sent (images), else 0
+    bound: int  # at most this many bytes of JSON, framing and label included
 
 
 def binds(limits: Budgets) -> bool:
@@ -92,12 +97,13 @@ def left_out(
     limits = caps.budgets
     if not binds(limits):
         return Outcome()
-    media = measured(messages, caps, fit if limits.max_request_bytes else None)
+    fit = fit if limits.max_request_bytes else None
+    media = measured(messages, caps, fit)
     if not media:
         return Outcome()
     text = 0
     if limits.max_request_bytes:
-        text = text_bytes(messages) + HEADROOM + reserve
+        text = sum(_of(m, caps, fit).text for m in messages) + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
     walk = _Walk(limits, text, caps, fit)
@@ -203,14 +209,68 @@ def reason(caps: Capabilities, name: str, excess: int, total: int) -> str:
 
 def measured(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> list[Medium]:
     """Every file the target could send, oldest first, measured as it would be sent."""
+    return [m for message in messages for m in _of(message, caps, fit).media]
+
+
+def upper_bound(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> int:
+    """At most how many bytes of JSON the encoded ``messages`` take when every file is sent
+    as routed (no text fallback, no conversion, no tools): encode skips measuring the body
+    when this is within the byte budget."""
+    size = SLACK
+    for message in messages:
+        found = _of(message, caps, fit)
+        size += found.bound + sum(m.bound for m in found.media)
+    return size
+
+
+@dataclass(frozen=True)
+class _Measured:
+    """One message: its media, its text as sent (about), and at most its JSON without files."""
+
+    media: tuple[Medium, ...]
+    text: int
+    bound: int
+
+
+def _of(message: Any, caps: Capabilities, fit: Fit | None) -> _Measured:
+    """``message`` measured once per target and fitter (an agent re-sends its history)."""
+    key = id(message)
+    hit = _MEASURED.get(key)
+    if hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit:
+        return hit[3]
     media = []
-    for index, message in enumerate(messages):
-        for part in _parts(message):
-            if isinstance(part, File):
-                cell = caps.cell(part.media_type)
-                if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-                    media.append(_measure(index, part, cell, fit))
-    return media
+    for part in _parts(message):
+        if isinstance(part, File):
+            cell = caps.cell(part.media_type)
+            if cell is not None and (cell.tool_result != "error" or cell.user_sources):
+                media.append(_measure(part, cell, fit))
+    found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
+    try:
+        ref = weakref.ref(message)
+    except TypeError:  # not a message: plan refuses it
+        return found
+    if hit is None:
+        weakref.finalize(message, _MEASURED.pop, key, None)  # leaves with the conversation
+    _MEASURED[key] = (ref, caps, fit, found)
+    if len(_MEASURED) > 16384:
+        _MEASURED.popitem(last=False)
+    return found
+
+
+#: id(message) -> (a weak reference to it, caps, fitter, its measures).
+_MEASURED: OrderedDict[int, tuple[Any, Any, Any, _Measured]] = OrderedDict()
+
+
+def _text_bound(message: Any) -> int:
+    """At most the JSON bytes of a message's text, calls and framing: each character of its
+    repr (which holds every character of its strings) becomes at most 12 bytes (an escaped
+    astral character, ASCII escapes), and a message's framing at most ``PER_MESSAGE``."""
+    parts = _parts(message)
+    if parts:
+        chars = sum(len(repr(p)) for p in parts if not isinstance(p, File))
+    else:
+        chars = len(repr(message))
+    return 12 * (chars + PER_MESSAGE)
 
 
 def _parts(message: Any) -> Sequence[Any]:
@@ -221,7 +281,7 @@ def _parts(message: Any) -> Sequence[Any]:
     return ()
 
 
-def _measure(index: int, file: File, cell: Cell, fit: Fit | None) -> Medium:
+def _measure(file: File, cell: Cell, fit: Fit | None) -> Medium:
     image = file.media_type.startswith("image/")
     sent = file
     if image and fit is not None and file.source.is_local:
@@ -229,14 +289,16 @@ def _measure(index: int, file: File, cell: Cell, fit: Fit | None) -> Medium:
     size = _sent_bytes(sent)
     pdf = file.media_type == "application/pdf"
     document = not image and not file.media_type.startswith(("audio/", "video/"))
+    label = 12 * (len(file.identifier) + len(file.media_type)) + 2 * FRAMING
+    textual = is_textual(file.media_type)
     return Medium(
-        index,
         file,
         images=int(image),
         pages=_pages(file) if pdf else 0,
         documents=int(document),
         bytes=size + FRAMING,
         edge=_edge(sent) if image else 0,
+        bound=label + (12 * len(_read(sent)) if textual and sent.source.is_local else size),
     )
 
 

@@ -72,6 +72,7 @@ _LAZY = {
     "TokenEstimate": "toolwire.tokens",
     "fit": "toolwire.context",
     "ContextBudgetError": "toolwire.context",
+    "RequestTooLargeError": "toolwire.plan.budgets",
     "SessionStore": "toolwire.store",
     "BlobStore": "toolwire.store",
     "from_mcp": "toolwire.mcp",
@@ -113,6 +114,7 @@ __all__ = [
     "PathNotAllowedError",
     "ReadFileTool",
     "Request",
+    "RequestTooLargeError",
     "ResourceLimitError",
     "SessionInfo",
     "SessionStore",
@@ -206,6 +208,7 @@ if TYPE_CHECKING:
         to_output,
     )
     from .plan import Decision, Mode, OnUnsupported
+    from .plan.budgets import RequestTooLargeError
     from .readers import ReadFileTool, read_file, read_file_tool
     from .request import Request, encode
     from .store import BlobStore, SessionInfo, SessionStore

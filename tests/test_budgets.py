@@ -30,6 +30,8 @@ from toolwire.capability import capabilities, providers, target_spec
 from toolwire.capability_schema import BUDGET_FIELDS
 from toolwire.content import ToolCall
 from toolwire.errors import UnsupportedContentError
+from toolwire.imagefit import clear_cache
+from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan.budgets import RequestTooLargeError
 from toolwire.wire_size import STYLES
@@ -198,6 +200,12 @@ def test_photos_beyond_groqs_bytes_keep_the_newest_re_encoded_within_the_budget(
     kept = sent(request)
     assert kept and kept == [f"photo-{i}.jpg" for i in range(6 - len(kept), 6)]
     assert len(kept) <= 5 and request.wire_bytes <= 4_000_000
+    notes = [n for d in request.decisions for n in d.notes]
+    assert any("to fit the request budget max_request_bytes" in n for n in notes)
+    MEMO.clear()
+    clear_cache()
+    again = tw.encode(session(files), model, on_unsupported="text")
+    assert again.kwargs == request.kwargs  # re-encoded deterministically
 
 
 def test_more_than_20_images_may_not_exceed_2000_px_unless_fitted() -> None:
@@ -237,7 +245,12 @@ TARGETS = {
     "openrouter": "openrouter:anthropic/claude-sonnet-4.5",
     "openai-compatible": "openai-compatible:llava",
 }
-TIGHT = {"max_request_bytes": 400_000, "max_images_per_request": 4}
+TIGHT = {
+    "max_request_bytes": 400_000,
+    "max_images_per_request": 4,
+    "max_pdf_pages_per_request": 3,
+    "max_documents_per_request": 2,
+}
 
 
 def test_every_target_is_covered() -> None:
@@ -247,11 +260,17 @@ def test_every_target_is_covered() -> None:
 @pytest.mark.parametrize("target", sorted(TARGETS))
 def test_a_long_session_stays_within_every_budget_with_the_newest_files(target: str) -> None:
     model = TARGETS[target]
-    files = [photo(i, 320, 240) for i in range(12)]
+    files = [pdf(i, pages=2) if i % 3 == 1 else photo(i, 320, 240) for i in range(15)]
     request = tw.encode(session(files), model, on_unsupported="text", capabilities=TIGHT)
-    kept = sent(request)
-    assert kept == [f"photo-{i}.jpg" for i in range(12 - len(kept), 12)]
-    assert 0 < len(kept) <= 4
+    for kind in ("image", "document"):
+        decisions = [d for d in request.decisions if d.kind == kind]
+        left = [i for i, d in enumerate(decisions) if "request budget" in d.reason]
+        kept = [i for i, d in enumerate(decisions) if d.mode != "text"]
+        assert not left or not kept or max(left) < min(kept), (kind, left, kept)  # newest win
+    kept_files = [d for d in request.decisions if d.mode != "text"]
+    images = [d for d in kept_files if d.kind == "image"]
+    assert 0 < len(images) <= 4 and images[-1].identifier == "photo-14.jpg"
+    assert len([d for d in kept_files if d.kind == "document"]) <= 1  # 2 pages each: 3 pages
     assert body_size(request) == request.wire_bytes <= TIGHT["max_request_bytes"]
     VALIDATORS[target](request.kwargs, model)
 

@@ -88,13 +88,7 @@ def fit(
 
     >>> history = fit(history, "anthropic:claude-sonnet-4-5", 150_000)   # doctest: +SKIP
     """
-    if max_tokens is None:
-        max_tokens = _context_window(model)
-    if max_tokens < 0 or keep_last_turns < 0:
-        raise ToolwireError(
-            f"fit needs max_tokens >= 0 and keep_last_turns >= 0, not {max_tokens} and "
-            f"{keep_last_turns}"
-        )
+    max_tokens = _checked(model, max_tokens, keep_last_turns)
     estimator = Estimator(model, capabilities, fit_images=fit_images)
     protected = protected_start(messages, keep_last_turns)
     out = within_budgets(list(messages), estimator.caps, fit_images)
@@ -115,6 +109,18 @@ def fit(
     if total <= max_tokens:
         raise too_large(estimator.caps, text.size)
     raise _over_budget(model, max_tokens, total, sum(sizes[protected:]), keep_last_turns)
+
+
+def _checked(model: str, max_tokens: int | None, keep_last_turns: int) -> int:
+    """``max_tokens`` (the model's context window when None), both limits non-negative."""
+    if max_tokens is None:
+        max_tokens = _context_window(model)
+    if max_tokens < 0 or keep_last_turns < 0:
+        raise ToolwireError(
+            f"fit needs max_tokens >= 0 and keep_last_turns >= 0, not {max_tokens} and "
+            f"{keep_last_turns}"
+        )
+    return max_tokens
 
 
 def protected_start(messages: Sequence[Any], keep_last_turns: int) -> int:

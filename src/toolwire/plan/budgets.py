@@ -11,11 +11,15 @@ anything is routed, every medium of the conversation is measured as it will be s
 
 Then the newest media are admitted first; the first medium that would break a limit closes
 that limit, and every older medium it measures is left out: newest media always win, and
-the last turn's files are kept if anything is. ``left_out`` maps each such File (by id) to
-the reason its Decision or the UnsupportedContentError gives, naming the limit.
+the last turn's files are kept if anything is. Where bytes bind, the medium that would
+break them, if an image, is first re-encoded (imagefit, deterministically) to the bytes
+left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the reason its
+Decision or the UnsupportedContentError gives, naming the limit, and each image re-fitted.
 
-``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) and plans
-again with the overshoot reserved when the text estimate was short.
+``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) unless
+``upper_bound`` already proves it within the budget, and plans again with the overshoot kept
+free when the text estimate was short. Each message is measured once per target and fitter
+(weakly held: the measures leave with the conversation).
 """
 
 from __future__ import annotations

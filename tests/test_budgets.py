@@ -295,3 +295,13 @@ def test_render_shows_the_bytes_as_sent_and_which_budget_bound(tmp_path: Any) ->
     assert report["wire_bytes"] > 0
     shown = CliRunner().invoke(app, ["render", *paths, *model], env={"COLUMNS": "300"})
     assert "max_images_per_request bound: 2 file(s) left out" in shown.stdout
+
+
+def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() -> None:
+    files = [photo(i, 320, 240) for i in range(25)]
+    model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    budget = {"max_request_bytes": 300_000}
+    request = tw.encode(session(files), model, on_unsupported="text", capabilities=budget)
+    kept = sent(request)
+    assert kept and kept == [f"photo-{i}.jpg" for i in range(25 - len(kept), 25)]
+    assert request.wire_bytes <= 300_000

@@ -76,12 +76,20 @@ class Budget:
         return bool(self.excess or self.left or self.refit)
 
     def admitted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
-        """``chosen``, or a "none" route naming the limit for a file left out."""
+        """``chosen``, or a "none" route naming the limit for a file left out. The cell's
+        count comes first: it counts every file of the conversation, those the request's
+        budgets leave out too, so both leave out the oldest."""
+        counted = self._counted(file, chosen, caps)
+        if counted is not chosen:
+            return counted
         if self.left and id(file) in self.left:
             return Route("none", file, self.left[id(file)])
         if self.refit and id(file) in self.refit and chosen.mode != "none":
             smaller, note = self.refit[id(file)]
             return Route(chosen.mode, smaller, chosen.reason, (note,))
+        return chosen
+
+    def _counted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
         if not self.excess:
             return chosen
         cell = caps.cell(file.media_type)

@@ -305,3 +305,4 @@ def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() ->
     kept = sent(request)
     assert kept and kept == [f"photo-{i}.jpg" for i in range(25 - len(kept), 25)]
     assert request.wire_bytes <= 300_000
+    assert request.budgets_bound == {"max_count": 5, "max_request_bytes": 20 - len(kept)}

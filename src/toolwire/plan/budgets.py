@@ -371,15 +371,18 @@ def _all_parts(message: Any) -> Sequence[Any]:
     return content if isinstance(content, list) else ()
 
 
-_BOUND = re.compile(r"request budget (\w+) = |\((many_images_edge);")
+_BOUND = re.compile(
+    r"request budget (\w+) = |\((many_images_edge);|one request takes at most \d+ (files) of"
+)
 
 
 def bound(decisions: Sequence[Any]) -> dict[str, int]:
-    """Per budget that bound (its field name), how many files it left out, from Decisions."""
+    """Per budget that bound (its field name; a cell's ``max_count``), how many files it left
+    out, from Decisions."""
     out: dict[str, int] = {}
     for decision in decisions:
         found = _BOUND.search(decision.reason)
         if found:
-            name = found.group(1) or found.group(2)
+            name = found.group(1) or found.group(2) or "max_count"
             out[name] = out.get(name, 0) + 1
     return out

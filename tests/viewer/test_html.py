@@ -88,12 +88,18 @@ def test_the_policy_forbids_everything_but_data_media_and_the_pages_own_style() 
 
 def test_the_page_shows_every_decision_with_its_reason_and_thinking_folded() -> None:
     messages = tour()
-    page = tw.view(messages, "groq:llama-3.3-70b-versatile")
-    request = tw.encode(messages, "groq:llama-3.3-70b-versatile", on_unsupported="text")
+    page = tw.view(messages, "groq:meta-llama/llama-4-scout-17b-16e-instruct")
+    request = tw.encode(
+        messages, "groq:meta-llama/llama-4-scout-17b-16e-instruct", on_unsupported="text"
+    )
     for decision in request.decisions:
         assert html_text(decision.reason) in page
-    assert '<details class="thinking"><summary>thinking (' in page
     assert "<details open" not in page
+    # Groq cannot verify Anthropic's thinking, so the plan does not send it; Anthropic gets it.
+    assert '<details class="thinking">' not in page
+    same_issuer = tw.view(messages, "anthropic:claude-sonnet-4-5")
+    assert '<details class="thinking"><summary>thinking (' in same_issuer
+    assert "<details open" not in same_issuer
 
 
 def html_text(value: str) -> str:

@@ -20,7 +20,7 @@ from toolwire.viewer.layout import (
 from .conversations import example, tour
 
 MISTRAL = capabilities("mistral:mistral-large-latest")
-GROQ = capabilities("groq:llama-3.3-70b-versatile")
+GROQ = capabilities("groq:meta-llama/llama-4-scout-17b-16e-instruct")
 CLAUDE = capabilities("anthropic:claude-sonnet-4-5")
 
 

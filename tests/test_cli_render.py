@@ -206,7 +206,8 @@ def test_the_render_command_stays_within_the_30_lines_style_md_allows() -> None:
 def test_an_unsupported_file_error_names_the_cli_flag_not_the_python_keyword() -> None:
     result = render(PHOTO, WAV, "--model", MODEL)
     assert result.exit_code == 1
-    assert "Pass --on-unsupported text to send" in result.stderr
+    assert "Pass --on-unsupported convert to convert" in result.stderr
+    assert "--on-unsupported text to send" in result.stderr
     assert "on_unsupported=" not in result.stderr
 
 

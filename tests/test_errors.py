@@ -121,8 +121,9 @@ def test_unsupported_content_lists_every_file_what_is_accepted_and_the_way_out()
         "  - voice.wav (audio/wav) in message 3: no audio in tool results",
         "  - clip.mp4 (video/mp4) in message 5: no video at all",
         "It accepts: image/png, application/pdf.",
-        'Pass on_unsupported="text" to send each file\'s text description instead, '
-        "or choose a model that accepts these media.",
+        'Pass on_unsupported="convert" to convert each file to what the model reads (PDF '
+        'pages and text, Markdown, video frames, PNG), on_unsupported="text" to send each '
+        "file's text description instead, or choose a model that accepts these media.",
     ]
     assert error.files == files
     assert error.model == "mistral:mistral-large"

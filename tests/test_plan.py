@@ -489,7 +489,7 @@ def test_text_mode_substitutes_the_text_fallback_where_the_file_was() -> None:
 
 def test_on_unsupported_must_be_error_or_text() -> None:
     with pytest.raises(
-        ToolwireError, match='on_unsupported must be "error" or "text", not \'drop\''
+        ToolwireError, match='on_unsupported must be "error", "convert" or "text", not \'drop\''
     ):
         plan([User("hi")], CLAUDE, on_unsupported="drop")
 

@@ -111,8 +111,9 @@ class UnsupportedContentError(ToolwireError, ValueError):
                 for f in files
             ),
             f"It accepts: {accepted}.",
-            f"Pass {option} to send each file's text description instead, "
-            "or choose a model that accepts these media.",
+            f"Pass {option.replace('text', 'convert')} to convert each file to what the model "
+            f"reads (PDF pages and text, Markdown, video frames, PNG), {option} to send each "
+            "file's text description instead, or choose a model that accepts these media.",
         ]
         super().__init__("\n".join(lines))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +71,7 @@ def encode(
     tools: Sequence[Tool] = (),
     tool_choice: ToolChoice | None = None,
     uploads: Uploads | None = None,
+    converters: Mapping[str, Callable[[Any], list[Any]]] | None = None,
     cache: bool = False,
 ) -> Request:
     """Encode ``messages`` for ``model`` ('provider:model-id').
@@ -78,6 +79,9 @@ def encode(
     Files go natively where the target takes them, else in a labelled fallback user message;
     a file nothing can carry raises UnsupportedContentError (or, with
     ``on_unsupported="text"``, becomes its text fallback). See DESIGN.md §3.
+    ``on_unsupported="convert"`` converts it to what the model reads (PDF pages and text,
+    Markdown, video frames, PNG/JPEG; DESIGN.md §5.2); ``converters={"audio/*": fn}`` adds
+    the caller's own, ``fn(File) -> list[Text | File]``, taking precedence.
     ``tools`` (``tw.Tool``) and ``tool_choice`` ("auto", "none", "required" or a tool's name)
     are spelled in the target's own dialect (``toolwire.tools.spell``; DESIGN.md §5.5).
     With ``uploads`` (``tw.Uploads``, after its ``sync``), each file the target takes by id
@@ -102,7 +106,7 @@ def encode(
     while True:  # budgets (plan.budgets): plan again, the overshoot kept free, while too large
         laid_out = plan(
             messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
-            cache=cache, tools=bool(tools), reserve=reserve,
+            cache=cache, tools=bool(tools), converters=converters, reserve=reserve,
         )  # fmt: skip
         kwargs = wire_module(caps.wire).encode(laid_out)
         if tools or tool_choice is not None:

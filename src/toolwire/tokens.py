@@ -125,15 +125,22 @@ def estimate_tokens(
     capabilities: Capabilities | dict[str, Any] | None = None,
     fit_images: bool = True,
     detail: str = "auto",
+    on_unsupported: str = "text",
+    converters: dict[str, Any] | None = None,
 ) -> TokenEstimate:
     """Estimate the input tokens of ``messages`` for ``model`` ('provider:model-id').
 
     ``capabilities`` and ``fit_images`` mean what they mean for ``encode`` (routes and image
     sizes follow them); ``detail`` is OpenAI's image detail ("auto" counts as "high", the
-    larger). Reads headers only: no pixel is decoded.
+    larger). Reads headers only: no pixel is decoded. With ``on_unsupported="convert"`` a file
+    the target cannot take is priced as what it is converted to (page images and text, frames,
+    Markdown: the conversions ``encode`` makes and keeps, with the same ``converters``).
     """
     estimator = Estimator(model, capabilities, fit_images=fit_images, detail=detail)
-    estimator.follow(planned_modes(messages, estimator.routing))
+    estimator.converters = tuple((converters or {}).items())
+    estimator.follow(
+        planned_modes(messages, estimator.routing, on_unsupported, estimator.converters)
+    )
     per_message: list[int] = []
     files: list[FileTokens] = []
     for index, message in enumerate(messages):
@@ -143,7 +150,12 @@ def estimate_tokens(
     return TokenEstimate(model, estimator.family.name, sum(per_message), per_message, files)
 
 
-def planned_modes(messages: Sequence[Any], caps: Capabilities) -> dict[tuple[int, str], list[str]]:
+def planned_modes(
+    messages: Sequence[Any],
+    caps: Capabilities,
+    on_unsupported: str = "text",
+    converters: tuple[tuple[str, Any], ...] = (),
+) -> dict[tuple[int, str], list[str]]:
     """Where the plan puts each file, queued per (message index, identifier) in plan order.
 
     The plan is what ``encode(..., on_unsupported="text")`` lays out, so per-request count
@@ -151,8 +163,9 @@ def planned_modes(messages: Sequence[Any], caps: Capabilities) -> dict[tuple[int
     that is no whole conversation (a lone tool result, priced on its own) has no plan: its
     files are routed one by one (empty result).
     """
+    policy: Any = "convert" if on_unsupported == "convert" else "text"
     try:
-        laid_out = plan(messages, caps, on_unsupported="text")
+        laid_out = plan(messages, caps, on_unsupported=policy, converters=dict(converters))
     except ConversationError:
         return {}
     modes: dict[tuple[int, str], list[str]] = {}
@@ -185,6 +198,8 @@ class Estimator:
         #: are routed as if within max_bytes (encode fits them before it checks the size).
         self.routing = _within_bytes(self.caps) if fit_images else self.caps
         self._planned: dict[tuple[int, str], list[str]] | None = None
+        #: The caller's converters, for files the plan converts.
+        self.converters: tuple[tuple[str, Any], ...] = ()
 
     def follow(self, planned: dict[tuple[int, str], list[str]]) -> None:
         """Take each file's mode from a plan (``planned_modes``) instead of routing it alone."""
@@ -206,6 +221,8 @@ class Estimator:
         """One file as the target receives it: natively, labelled after the results, or as
         its text fallback when no route carries it (or a count limit leaves it out)."""
         mode = self._mode(index, file, in_tool_result)
+        if mode == "converted":
+            return self._converted(index, file, in_tool_result)
         if mode in ("none", "text"):
             text = file.text_fallback()
             return FileTokens(
@@ -218,6 +235,23 @@ class Estimator:
         return FileTokens(
             index, file.identifier, file.media_type, file.kind, mode, tokens, formula, working
         )
+
+    def _converted(self, index: int, file: File, in_tool_result: bool) -> FileTokens:
+        """A converted file, priced as its parts: each image by the family's formula (and its
+        labels where it travels after the results), each text by ``estimate_text``."""
+        from .plan.convert import produced
+
+        parts = produced(file, self.caps, in_tool_result, self.converters)
+        images = [p for p in parts if isinstance(p, File)]
+        chars = sum(len(p.text) for p in parts if isinstance(p, Text))
+        tokens = sum(estimate_text(p.text) for p in parts if isinstance(p, Text))
+        for image in images:
+            tokens += self.file(index, image, in_tool_result).tokens
+        working = f"{len(images)} image(s) and {chars:,} characters of text"
+        return FileTokens(
+            index, file.identifier, file.media_type, file.kind, "converted", tokens,
+            "converted parts", working,
+        )  # fmt: skip
 
     def _mode(self, index: int, file: File, in_tool_result: bool) -> str:
         queue = self._planned.get((index, file.identifier)) if self._planned else None

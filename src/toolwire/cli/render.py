@@ -34,10 +34,11 @@ COLUMNS = {
 HTML_HELP = "Write the HTML view of what MODEL sees (as `toolwire view`) to PATH instead."
 #: One spelling of the text-fallback switch for every command that encodes.
 OnUnsupportedOption = Annotated[
-    Literal["error", "text"],
+    Literal["error", "convert", "text"],
     typer.Option(
         "--on-unsupported",
-        help="Files no route carries: error (exit 1), or text (send their description).",
+        help="Files no route carries: error (exit 1), convert (to page images, text, frames "
+        "or PNG/JPEG the model reads), or text (send their description).",
     ),
 ]
 _BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/_-]+={0,2})")  # std or url-safe
@@ -63,15 +64,23 @@ def render(
     with clean_errors():
         messages = messages_from(files, conversation_file)
         if html is not None:
-            from .view import write_view
-
-            return write_view(messages, [model], on_unsupported, html)
+            return _html(messages, model, on_unsupported, html)
         notice_defaults(model)
         report = _report(messages, model, on_unsupported, full)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         _print(report["kwargs"], report["decisions"], report["estimated_tokens"], report)
+
+
+def _html(messages: list[Any], model: str, on_unsupported: str, html: Path) -> None:
+    """``--html``: the view of what MODEL sees (the viewer shows error or text, not convert)."""
+    from .view import write_view
+
+    if on_unsupported == "convert":
+        typer.echo("--html takes --on-unsupported error or text (not convert)", err=True)
+        raise typer.Exit(2)
+    write_view(messages, [model], "text" if on_unsupported == "text" else "error", html)
 
 
 def messages_from(files: list[Path] | None, conversation_file: Path | None) -> list[Any]:
@@ -127,14 +136,15 @@ def notice_defaults(model: str) -> None:
 
 
 def _report(
-    messages: list[Any], model: str, on_unsupported: Literal["error", "text"], full: bool
+    messages: list[Any], model: str, on_unsupported: Literal["error", "convert", "text"], full: bool
 ) -> dict[str, Any]:
     """The request MODEL gets, each file's decision with its estimated tokens, and the total."""
     from ..request import encode
     from ..tokens import estimate_tokens
 
     request = encode(messages, model, on_unsupported=on_unsupported)
-    estimate = estimate_tokens(messages, model)
+    priced = "convert" if on_unsupported == "convert" else "text"
+    estimate = estimate_tokens(messages, model, on_unsupported=priced)
     tokens = estimate.for_decisions(request.decisions)
     decisions = [{**asdict(d), "tokens": t} for d, t in zip(request.decisions, tokens, strict=True)]
     kwargs = request.to_json()

@@ -19,7 +19,7 @@ replay by issuer included (plan.layout), then the wire's own layout rules
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -70,16 +70,20 @@ def plan(
     reserve: int = 0,
     cache: bool = False,
     tools: bool = False,
+    converters: Mapping[str, Callable[..., Any]] | None = None,
 ) -> Plan:
     """Lay ``messages`` out for the target described by ``caps``.
 
     Raises UnsupportedContentError listing every file no route can carry (unless
-    ``on_unsupported="text"``) and ConversationError for tool turns that break the rules.
+    ``on_unsupported="text"``; ``"convert"`` converts them: plan.convert, with the caller's
+    ``converters`` first) and ConversationError for tool turns that break the rules.
     """
-    if on_unsupported not in ("error", "text"):
-        raise ToolwireError(f'on_unsupported must be "error" or "text", not {on_unsupported!r}')
+    if on_unsupported not in ("error", "convert", "text"):
+        raise ToolwireError(
+            f'on_unsupported must be "error", "convert" or "text", not {on_unsupported!r}'
+        )
     messages = list(messages)
-    policy = Policy(caps, on_unsupported, fetch, fit)
+    policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
     fitted = left_out(messages, caps, fit, reserve)  # budgets: measured before routing
     budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit)
     planner = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
@@ -107,7 +111,7 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> P
     """The layout of every group; an agent's growing history resumes from its last plan."""
     planner = Planner(policy, budget, memo)
     reusable = memo is not None and not budget.binds and policy.fetch is None
-    context = (policy.on_unsupported, policy.fit)
+    context = (policy.on_unsupported, policy.fit, policy.converters)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
     start = 0
     if found is not None:

@@ -2,23 +2,25 @@
 
 - route: where the target's table lets the file go (routes.route: native, sibling,
   fallback, or "none" with the reason);
-- convert: a file no route carries, converted to what the target takes. The seam for
-  ``on_unsupported="convert"`` (DESIGN.md §5.2): the identity until the converters are
-  wired in;
+- convert: a file no route carries, converted to what the target takes, with
+  ``on_unsupported="convert"`` (DESIGN.md §5.2; plan.convert). It runs when the file is
+  settled, after the budgets, so a file the budgets leave out is converted too;
 - budgets: per-request limits (today the count limits of counts.py): the *oldest* files
   beyond a cell's ``max_count`` are left out, whatever their route.
 
-What is still "none" after the three is refused (listed in the UnsupportedContentError) or,
-with ``on_unsupported="text"``, replaced by its text fallback: ``Settled``.
+What is still "none" after the three is refused (listed in the UnsupportedContentError),
+converted (``on_unsupported="convert"``) or, with ``on_unsupported="text"``, replaced by its
+text fallback: ``Settled``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..capability import Capabilities, Cell
-from ..content import File, Text
+from ..content import File
 from ..counts import left_out_reason
 from ..routes import Fetcher, Route, route
 from .values import Mode, OnUnsupported, text
@@ -34,18 +36,22 @@ class Policy:
     on_unsupported: OnUnsupported
     fetch: Fetcher | None
     fit: Fit | None
+    #: The caller's converters (``encode(..., converters=)``) as (pattern, fn) pairs.
+    converters: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
 class Settled:
-    """One file's outcome: its mode and what is sent (the File, or a Text for text mode);
-    ``refused`` carries the reason when nothing is sent and the policy is "error"."""
+    """One file's outcome: its mode and what is sent (the File, or a Text for text mode;
+    for "converted", the (mode, part) pairs of plan.convert); ``refused`` carries the reason
+    when nothing is sent and the policy is "error"."""
 
     mode: Mode
-    sent: File | Text
+    sent: Any
     reason: str
     notes: tuple[str, ...] = ()
     refused: str | None = None
+    converted_to: Any = None
 
 
 def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
@@ -54,8 +60,8 @@ def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
 
 
 def converted(chosen: Route, policy: Policy) -> Route:
-    """Pass 2, convert: the identity until ``on_unsupported="convert"`` is wired in (a route
-    of "none" will then become the conversion the target can take)."""
+    """Pass 2, convert: a route of "none" becomes a conversion when the file is settled
+    (``settled`` calls plan.convert, which needs the file's position); routes pass as they are."""
     return chosen
 
 
@@ -101,10 +107,14 @@ class Budget:
         return Route("none", file, left_out_reason(cell, self.excess[cell]))
 
 
-def settled(file: File, chosen: Route, policy: Policy) -> Settled:
-    """A carried file as routed; else its refusal or (``on_unsupported="text"``) its text."""
+def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = True) -> Settled:
+    """A carried file as routed; else its refusal, its conversion or its text."""
     if chosen.mode != "none":
         return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes)
+    if policy.on_unsupported == "convert":
+        from .convert import conversion
+
+        return conversion(file, chosen, policy, in_tool_result)
     if policy.on_unsupported == "error":
         return Settled("text", text(""), chosen.reason, refused=chosen.reason)
     reason = f"replaced by its text fallback: {chosen.reason}"

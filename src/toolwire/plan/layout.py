@@ -27,6 +27,7 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError, Unsupported
 from ..messages import Assistant, ExecutionDeniedOutput, System, ToolResult, User
 from ..turns import in_call_order, output_parts
+from . import convert
 from .files import Budget, Policy, Settled, converted, routed, settled
 from .values import (
     BRIDGE_TEXT,
@@ -89,7 +90,7 @@ class Planner:
         if memo is None or start == 0 or self.budget.binds or policy.fetch is not None:
             return self._lay_out_turn(messages, start, end, follow)
         objects = (policy.caps, *messages[start - 1 : end + follow])
-        context = (policy.on_unsupported, policy.fit, start)
+        context = (policy.on_unsupported, policy.fit, policy.converters, start)
         turn = memo.turns.get(objects, context)
         if turn is None:
             marks = len(self.steps), len(self.decisions), len(self.unsupported)
@@ -109,8 +110,13 @@ class Planner:
         error_status = self.policy.caps.error_status
         for index, result in in_call_order(messages, start, end):
             parts: list[Text | Json | File] = []
+            present = tuple(p.text for p in output_parts(result) if isinstance(p, Text))
             for part in output_parts(result):
-                parts.append(self._tool_part(part, index, siblings, fallbacks))
+                placed = self._tool_part(part, index, siblings, fallbacks, present)
+                if isinstance(placed, list):  # a conversion's parts (plan.convert)
+                    parts += placed
+                else:
+                    parts.append(placed)
             denied = isinstance(result.output, ExecutionDeniedOutput)
             flag = result.is_error and error_status
             planned = PlannedResult(
@@ -121,11 +127,21 @@ class Planner:
         self._place(tuple(results), siblings, fallbacks, user_parts)
 
     def _tool_part(
-        self, part: Text | Json | File, index: int, siblings: list[Any], fallbacks: list[Any]
+        self,
+        part: Text | Json | File,
+        index: int,
+        siblings: list[Any],
+        fallbacks: list[Any],
+        present: tuple[str, ...] = (),
     ) -> Text | Json | File:
         if not isinstance(part, File):
             return part
         mode, sent = self._decide(part, index, in_tool_result=True)
+        if mode == "converted":
+            sent = convert.without_repeats(part, sent, present)
+            return convert.in_tool_result(sent, siblings, fallbacks)  # type: ignore[return-value]
+        if mode == "text" and part.text and present:
+            return convert.once(part, sent, present)
         if mode == "sibling":
             siblings += [label_this(sent), sent]
         elif mode == "fallback":
@@ -173,7 +189,10 @@ class Planner:
         parts: list[Text | File] = []
         for part in message.parts:
             if isinstance(part, File):
-                part = self._decide(part, index, in_tool_result=False)[1]
+                mode, part = self._decide(part, index, in_tool_result=False)
+                if mode == "converted":
+                    parts += [p for _, p in part]
+                    continue
             parts.append(part)
         return parts
 
@@ -183,7 +202,7 @@ class Planner:
         chosen = routed(file, in_tool_result, policy)
         chosen = converted(chosen, policy)
         chosen = self.budget.admitted(file, chosen, policy.caps)
-        outcome: Settled = settled(file, chosen, policy)
+        outcome: Settled = settled(file, chosen, policy, in_tool_result)
         if outcome.refused is not None:
             self.unsupported.append(
                 Unsupported(index, file.identifier, file.media_type, outcome.refused)
@@ -198,6 +217,7 @@ class Planner:
                     outcome.mode,
                     outcome.reason,
                     outcome.notes,
+                    outcome.converted_to,
                 )  # fmt: skip
             )
         return outcome.mode, outcome.sent

@@ -22,9 +22,11 @@ if TYPE_CHECKING:
     from .ids import ToolNames
 
 #: Where one file goes (DESIGN.md §3 "Modes").
-Mode = Literal["native", "sibling", "fallback", "text"]
-#: What ``encode`` does with a file that no route can carry.
-OnUnsupported = Literal["error", "text"]
+Mode = Literal["native", "sibling", "fallback", "text", "converted"]
+#: What ``encode`` does with a file that no route can carry (DESIGN.md §5.2 for "convert").
+OnUnsupported = Literal["error", "convert", "text"]
+#: What a converted file became (``Decision.converted_to``).
+ConvertedTo = Literal["text", "pages", "frames", "image"]
 
 #: The minimal assistant message between a tool turn and a user turn, where roles alternate.
 BRIDGE_TEXT = "(continuing)"
@@ -32,7 +34,11 @@ BRIDGE_TEXT = "(continuing)"
 
 @dataclass(frozen=True)
 class Decision:
-    """What happens to one file of the conversation for one target model."""
+    """What happens to one file of the conversation for one target model.
+
+    ``converted_to``: for ``mode="converted"``, what the file became ("text", "pages",
+    "frames" or "image"); the reason says exactly what was done and where it went.
+    """
 
     message_index: int
     identifier: str
@@ -41,6 +47,7 @@ class Decision:
     mode: Mode
     reason: str
     notes: tuple[str, ...] = ()
+    converted_to: ConvertedTo | None = None
 
 
 @dataclass(frozen=True)

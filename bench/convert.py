@@ -8,6 +8,10 @@ memoised, as ratios against a baseline measured in the same run.
    against PyAV alone in this process (seek to and decode the same 8 frames; no encoding,
    no worker).
 3. Memoised: the same conversion again (a lookup in the per-content memo), per call.
+4. Agent loop with conversions: ``encode(..., on_unsupported="convert")`` of a growing
+   40-turn history for xAI Grok 4 (images by bytes, PDFs by file id only), where turn 1 returns the 20-page PDF
+   and every 10th turn another 4-page one; against the same loop with
+   ``on_unsupported="text"`` (their descriptions), whose encodes convert nothing.
 
 Cold runs clear the memo first and alternate with the baseline's, so both see the same
 machine load; the read worker is started before timing (its start is printed apart). Run: .venv/bin/python bench/convert.py [--repeat N]. No timing is asserted.
@@ -177,6 +181,71 @@ def bench_video(repeat: int) -> None:
     _rows("PyAV alone (baseline)", FRAMES, "frame", baseline, cold, memo)
 
 
+AGENT_TURNS = 40
+AGENT_MODEL = "xai:grok-4"
+
+
+def agent_history(turns: int = AGENT_TURNS) -> list[list[object]]:
+    """Each turn's new messages: a tool call and its result (a PDF at turns 1, 10, 20, 30)."""
+    from toolwire.content import File, ToolCall
+    from toolwire.messages import Assistant, ToolResult, User
+
+    first = File.from_bytes(make_pdf(), "application/pdf", name="report.pdf")
+    added: list[list[object]] = []
+    for turn in range(1, turns + 1):
+        call = ToolCall(id=f"call_{turn}", name="fetch", arguments={"turn": turn})
+        if turn == 1:
+            output: object = [first]
+        elif turn % 10 == 0:
+            output = [
+                File.from_bytes(make_pdf(4 + turn // 10), "application/pdf", name=f"t{turn}.pdf")
+            ]
+        else:
+            output = f"result of turn {turn}"
+        head = [User("Go.")] if turn == 1 else []
+        added.append([*head, Assistant([call]), ToolResult.of(call.id, "fetch", output)])
+    return added
+
+
+def agent_loop(policy: str, added: list[list[object]]) -> list[float]:
+    """The seconds of each turn's encode of the growing history, in order."""
+    import toolwire as tw
+    from toolwire.convert import clear_cache
+
+    clear_cache()
+    history: list[object] = []
+    spent = []
+    for turn in added:
+        history += turn
+        start = time.perf_counter()
+        tw.encode(history, AGENT_MODEL, on_unsupported=policy)  # type: ignore[arg-type]
+        spent.append(time.perf_counter() - start)
+    return spent
+
+
+def bench_agent_loop(repeat: int) -> None:
+    print(
+        f"Agent loop, {AGENT_TURNS} turns re-encoded for {AGENT_MODEL} (PDFs at turns 1, 10, 20, 30):"
+    )
+    totals = {}
+    for policy in ("text", "convert"):  # fresh messages per run: nothing reused from the last
+        runs = [agent_loop(policy, agent_history()) for _ in range(max(1, repeat // 2))]
+        total = statistics.median(sum(run) for run in runs)
+        pdf_turns = statistics.median(sum(run[i] for i in (0, 9, 19, 29)) for run in runs)
+        other = statistics.median(
+            statistics.median(t for i, t in enumerate(run) if i not in (0, 9, 19, 29))
+            for run in runs
+        )
+        totals[policy] = total
+        print(
+            f"  on_unsupported={policy!r:9}: {total * 1000:8.1f} ms in all; the 4 turns that add a "
+            f"PDF {pdf_turns * 1000:7.1f} ms; any other turn {other * 1000:5.2f} ms (median)"
+        )
+    print(
+        f"  convert / text, in all: {totals['convert'] / totals['text']:.0f}x (each PDF converted once)"
+    )
+
+
 def worker_start() -> None:
     from toolwire.content import File
     from toolwire.convert import describe
@@ -204,6 +273,7 @@ def main() -> None:
     worker_start()
     bench_pdf(args.repeat)
     bench_video(args.repeat)
+    bench_agent_loop(args.repeat)
 
 
 if __name__ == "__main__":

@@ -316,3 +316,10 @@ def test_read_file_output_sends_the_extracted_text_once(tmp_path: Any, policy: s
         assert "[PDF: report.pdf, 2 pages, " in payload and "— its text is above]" in payload
     else:
         assert "The text of report.pdf is above." in payload
+
+
+def test_converted_pages_over_the_byte_budget_raise_instead_of_looping() -> None:
+    model = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
+    budget = {"max_request_bytes": 20_000, "budget_evidence": "a test budget"}
+    with pytest.raises(tw.ToolwireError, match="converted pages and frames"):
+        tw.encode(tool_turn(medium("pdf")), model, on_unsupported="convert", capabilities=budget)

@@ -192,3 +192,17 @@ def _repeated(file: File, present: tuple[str, ...]) -> bool:
 
 def _within(value: str, present: tuple[str, ...]) -> bool:
     return any(value in other for other in present)
+
+
+def converted_too_large(caps: Any, size: int) -> Exception:
+    """The error for a request that converted files keep over the byte budget: the budgets
+    (plan.budgets) leave out original files, not the pages and frames made from them."""
+    from .budgets import RequestTooLargeError
+
+    limit = caps.budgets.max_request_bytes or 0
+    return RequestTooLargeError(
+        f"{caps.provider}:{caps.model}: the request is about {size:,} bytes as sent, beyond "
+        f"max_request_bytes = {limit:,} ({caps.budgets.budget_evidence}), and most of it is "
+        "converted pages and frames, which the request budgets do not leave out yet. Send "
+        'fewer files per request, or pass on_unsupported="text" for the older ones.'
+    )

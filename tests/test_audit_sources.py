@@ -46,4 +46,4 @@ def test_a_path_swapped_for_a_fifo_mid_read_is_refused_never_waited_on(tmp_path)
         [sys.executable, "-c", RACE, str(tmp_path)], capture_output=True, text=True, timeout=60
     )  # thousands of swaps in 3 s: an open that follows the FIFO hangs until the timeout
     assert done.returncode == 0, done.stderr[-2000:]
-    assert int(done.stdout) > 100
+    assert int(done.stdout) > 10  # reads went on (a few thousand on an idle machine)

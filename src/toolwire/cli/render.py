@@ -73,14 +73,13 @@ def render(
         _print(report["kwargs"], report["decisions"], report["estimated_tokens"], report)
 
 
-def _html(messages: list[Any], model: str, on_unsupported: str, html: Path) -> None:
-    """``--html``: the view of what MODEL sees (the viewer shows error or text, not convert)."""
+def _html(
+    messages: list[Any], model: str, on_unsupported: Literal["error", "convert", "text"], html: Path
+) -> None:
+    """``--html``: the view of what MODEL sees."""
     from .view import write_view
 
-    if on_unsupported == "convert":
-        typer.echo("--html takes --on-unsupported error or text (not convert)", err=True)
-        raise typer.Exit(2)
-    write_view(messages, [model], "text" if on_unsupported == "text" else "error", html)
+    write_view(messages, [model], on_unsupported, html)
 
 
 def messages_from(files: list[Path] | None, conversation_file: Path | None) -> list[Any]:

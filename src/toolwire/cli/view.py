@@ -13,10 +13,11 @@ from .render import clean_errors, load, notice_defaults
 
 #: The view shows what it can: files no route carries appear as their text fallback.
 ViewOnUnsupported = Annotated[
-    Literal["error", "text"],
+    Literal["error", "convert", "text"],
     typer.Option(
         "--on-unsupported",
-        help="Files no route carries: text (show their text fallback), or error (exit 1).",
+        help="Files no route carries: text (show their text fallback), convert (show what they "
+        "are converted to), or error (exit 1).",
     ),
 ]
 
@@ -55,7 +56,7 @@ def view(
 def write_view(
     messages: list[Any],
     models: list[str],
-    on_unsupported: Literal["error", "text"],
+    on_unsupported: Literal["error", "convert", "text"],
     output: Path | None,
 ) -> None:
     """The page for ``models`` on standard output, or in OUTPUT (which stderr then names)."""

@@ -13,16 +13,17 @@ runs no script (a Content-Security-Policy forbids it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
 from ..errors import ToolwireError
+from ..plan import OnUnsupported
 
 
 def view(
     messages: Sequence[Any],
     model: str | Sequence[str],
     *,
-    on_unsupported: Literal["error", "text"] = "text",
+    on_unsupported: OnUnsupported = "text",
 ) -> str:
     """The HTML page showing ``messages`` as ``model`` (or each of several models) receives them.
 

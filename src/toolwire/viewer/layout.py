@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, Literal
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..imagefit import fit_image
 from ..messages import Assistant, System, ToolResult, User
-from ..plan import Decision, PlannedResult, ToolTurn, label_this, plan
+from ..plan import Decision, OnUnsupported, PlannedResult, ToolTurn, label_this, plan
 from ..turns import output_parts
 
 #: How a part came to be where it is.
@@ -68,7 +69,7 @@ AFTER_TOOL_ADDED = "the user's next message, placed after the tool turn as this 
 
 
 def laid_out(
-    messages: Sequence[Any], caps: Capabilities, on_unsupported: Literal["error", "text"]
+    messages: Sequence[Any], caps: Capabilities, on_unsupported: OnUnsupported
 ) -> tuple[Turn, ...]:
     """The conversation as ``caps``' target receives it, cut into turns (see module doc)."""
     messages = list(messages)
@@ -110,8 +111,10 @@ def _tool_group(
     after = messages[end] if end < len(messages) else None
     rest = steps[k + 1 : k + 3]
     carried = caps.followup != "merge" and any(
-        d.mode == "fallback" for d in decisions if start <= d.message_index < j
-    )  # the fallback files travel in a user message of their own
+        d.mode == "fallback" or (d.mode == "converted" and _labelled(rest))
+        for d in decisions
+        if start <= d.message_index < j
+    )  # the fallback files (or converted parts) travel in a user message of their own
     why = FALLBACK_ADDED if carried else AFTER_TOOL_ADDED
     if rest and isinstance(rest[0], Assistant) and rest[0] is not after:
         shown.append(Step("assistant", (Block("", _parts(rest[0].content, queues)),), BRIDGE_ADDED))
@@ -122,6 +125,19 @@ def _tool_group(
         shown.append(_pending(rest[0], queues, why))
         return end, 2, shown
     return end, 1, shown
+
+
+def _labelled(rest: list[Any]) -> bool:
+    """Whether the next step is a user message the plan added to carry files: it opens with
+    the plan's ``This is file …:`` label (converted parts placed after the results)."""
+    first = rest[0].parts[0] if rest and isinstance(rest[0], User) and rest[0].parts else None
+    return isinstance(first, Text) and first.text.startswith(_label_prefix())
+
+
+@cache
+def _label_prefix() -> str:
+    """The words every ``label_this`` label starts with (``This is file ``)."""
+    return label_this(File.from_bytes(b"x", "text/plain", "x")).text.removesuffix("x:")
 
 
 def _tool_step(

@@ -6,10 +6,11 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from ..capability import Capabilities, capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
+from ..plan import OnUnsupported
 from ..request import encode
 from ..tokens import estimate_tokens
 from .layout import Turn, laid_out
@@ -37,11 +38,11 @@ class Target:
         return sum(self.turn_tokens)
 
 
-def target(messages: Sequence[Any], model: str, on_unsupported: Literal["error", "text"]) -> Target:
+def target(messages: Sequence[Any], model: str, on_unsupported: OnUnsupported) -> Target:
     """Plan, estimate and measure ``messages`` for ``model``."""
     caps = capabilities(model)
     turns = laid_out(messages, caps, on_unsupported)
-    estimate = estimate_tokens(messages, model)
+    estimate = estimate_tokens(messages, model, on_unsupported=on_unsupported)
     per_turn = tuple(sum(estimate.per_message[t.first : t.last + 1]) for t in turns)
     decisions = [d for t in turns for d in t.decisions]
     tokens = estimate.for_decisions(decisions)

@@ -13,7 +13,6 @@ from .memo import MEMO
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large, upper_bound
 from .plan.cache import CachePoint
-from .plan.convert import converted_too_large
 from .providers import wire_module
 from .wire_size import STYLES, wire_bytes
 
@@ -103,7 +102,7 @@ def encode(
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
-    reserve, size, last = 0, None, None
+    reserve, size = 0, None
     while True:  # budgets (plan.budgets): plan again, the overshoot kept free, while too large
         laid_out = plan(
             messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
@@ -117,9 +116,6 @@ def encode(
             break
         if not laid_out.decisions:  # no file to leave out: the text alone is too large
             raise too_large(caps, size or 0)
-        if laid_out.decisions == last and any(d.mode == "converted" for d in last):
-            raise converted_too_large(caps, size or 0)  # plan.convert: no progress to make
-        last = laid_out.decisions
         reserve += over + HEADROOM
     request = Request(model, kwargs, list(laid_out.decisions), wire=caps.wire, size=size)
     if laid_out.cache is not None:

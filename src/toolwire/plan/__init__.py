@@ -84,8 +84,10 @@ def plan(
         )
     messages = list(messages)
     policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
-    fitted = left_out(messages, caps, fit, reserve)  # budgets: measured before routing
-    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit)
+    fitted = left_out(messages, caps, fit, reserve, policy)  # budgets: measured before routing
+    policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
+    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
+                    shrunk=fitted.shrunk)  # fmt: skip
     planner = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())

@@ -42,6 +42,9 @@ from ..messages import ContentOutput, JsonOutput, ToolResult, User
 from ..sources import BytesSource
 from ..token_measures import pdf_pages
 from ..wire_size import b64_length
+from .convert import measure as conversion_cost
+from .files import Policy
+from .shrink import shrink as _shrink
 
 #: Bytes kept free for what the caller adds to the body (model, max_tokens, tools, …).
 HEADROOM = 16 * 1024
@@ -78,6 +81,8 @@ class Medium:
     bytes: int
     edge: int  # the longest side as sent (images), else 0
     bound: int  # at most this many bytes of JSON, framing and label included
+    #: A conversion's images (plan.convert.measure): the bytes of each, first page first.
+    sizes: tuple[int, ...] = ()
 
 
 def binds(limits: Budgets) -> bool:
@@ -92,24 +97,34 @@ class Outcome:
 
     left: dict[int, str] = field(default_factory=dict)
     refit: dict[int, tuple[File, str]] = field(default_factory=dict)
+    #: id(File) -> (the images its conversion keeps, the note naming the budget that bound).
+    shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
 
 
 def left_out(
-    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, reserve: int = 0
+    messages: Sequence[Any],
+    caps: Capabilities,
+    fit: Fit | None,
+    reserve: int = 0,
+    policy: Policy | None = None,
 ) -> Outcome:
-    """The oldest media beyond the target's budgets, and the images fitted to the bytes left."""
+    """The oldest media beyond the target's budgets, and the images fitted to the bytes left.
+    With ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too,
+    and the oldest conversions' images go first (``shrunk``), before any file is left out."""
     limits = caps.budgets
     if not binds(limits):
         return Outcome()
     fit = fit if limits.max_request_bytes else None
-    media = measured(messages, caps, fit)
+    convert = policy if policy is not None and policy.on_unsupported == "convert" else None
+    media = measured(messages, caps, fit, convert)
     if not media:
         return Outcome()
     text = 0
     if limits.max_request_bytes:
-        text = sum(_of(m, caps, fit).text for m in messages) + HEADROOM + reserve
+        text = sum(_of(m, caps, fit, convert).text for m in messages) + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
+    media, shrunk = _shrink(media, caps, text)
     walk = _Walk(limits, text, caps, fit)
     for medium in reversed(media):
         walk.admit(medium)
@@ -119,7 +134,7 @@ def left_out(
     for name in closed.values():
         counts[name] = counts.get(name, 0) + 1
     left = {k: reason(caps, name, counts[name], len(media)) for k, name in closed.items()}
-    return Outcome(left, walk.refit)
+    return Outcome(left, walk.refit, shrunk)
 
 
 def too_large(caps: Capabilities, size: int) -> RequestTooLargeError:
@@ -167,7 +182,7 @@ class _Walk:
         """The image re-encoded within the bytes left (at least ``MIN_REFIT`` of them)."""
         cell = self.caps.cell(medium.file.media_type)
         raw = (room - FRAMING) * 3 // 4
-        if not medium.images or self.fit is None or cell is None or raw < MIN_REFIT:
+        if not medium.images or self.fit is None or cell is None or raw < MIN_REFIT or medium.sizes:
             return None
         if not medium.file.source.is_local:
             return None
@@ -211,9 +226,12 @@ def reason(caps: Capabilities, name: str, excess: int, total: int) -> str:
 # --- measuring --------------------------------------------------------------------------
 
 
-def measured(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> list[Medium]:
-    """Every file the target could send, oldest first, measured as it would be sent."""
-    return [m for message in messages for m in _of(message, caps, fit).media]
+def measured(
+    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, convert: Policy | None = None
+) -> list[Medium]:
+    """Every file the target could send, oldest first, measured as it would be sent (with
+    ``convert``, a file no route carries as its conversion)."""
+    return [m for message in messages for m in _of(message, caps, fit, convert).media]
 
 
 def upper_bound(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> int:
@@ -236,18 +254,27 @@ class _Measured:
     bound: int
 
 
-def _of(message: Any, caps: Capabilities, fit: Fit | None) -> _Measured:
-    """``message`` measured once per target and fitter (an agent re-sends its history)."""
+def _of(
+    message: Any, caps: Capabilities, fit: Fit | None, convert: Policy | None = None
+) -> _Measured:
+    """``message`` measured once per target, fitter and converters (an agent re-sends its
+    history)."""
     key = id(message)
     hit = _MEASURED.get(key)
-    if hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit:
-        return hit[3]
+    same = hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit
+    if same and hit[3] == _conversions(convert):  # type: ignore[index]
+        return hit[4]  # type: ignore[index]
     media = []
     for part in _parts(message):
-        if isinstance(part, File):
-            cell = caps.cell(part.media_type)
-            if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-                media.append(_measure(part, cell, fit))
+        if not isinstance(part, File):
+            continue
+        made = conversion_cost(part, convert, isinstance(message, ToolResult)) if convert else None
+        if made is not None:
+            media.append(_converted(part, *made))
+            continue
+        cell = caps.cell(part.media_type)
+        if cell is not None and (cell.tool_result != "error" or cell.user_sources):
+            media.append(_measure(part, cell, fit))
     found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
     try:
         ref = weakref.ref(message)
@@ -255,14 +282,25 @@ def _of(message: Any, caps: Capabilities, fit: Fit | None) -> _Measured:
         return found
     if hit is None:
         weakref.finalize(message, _MEASURED.pop, key, None)  # leaves with the conversation
-    _MEASURED[key] = (ref, caps, fit, found)
+    _MEASURED[key] = (ref, caps, fit, _conversions(convert), found)
     if len(_MEASURED) > 16384:
         _MEASURED.popitem(last=False)
     return found
 
 
-#: id(message) -> (a weak reference to it, caps, fitter, its measures).
-_MEASURED: OrderedDict[int, tuple[Any, Any, Any, _Measured]] = OrderedDict()
+#: id(message) -> (a weak reference to it, caps, fitter, converters, its measures).
+_MEASURED: OrderedDict[int, tuple[Any, Any, Any, Any, _Measured]] = OrderedDict()
+
+
+def _conversions(convert: Policy | None) -> Any:
+    return None if convert is None else convert.converters
+
+
+def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
+    """A file as its conversion: each image made, and the texts (plan.convert.measure)."""
+    sizes = tuple(size + FRAMING for size in sizes)
+    size = sum(sizes) + text + FRAMING
+    return Medium(file, len(sizes), 0, 0, size, 0, 12 * size, sizes)
 
 
 def _text_bound(message: Any) -> int:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..content import File, Text
 from ..errors import InvalidFileError, MissingDependencyError
 from ..routes import Route
-from .files import Policy, Settled, routed
+from .files import LEFT_OUT, Policy, Settled, routed
 from .values import label_see, label_this, text
 
 if TYPE_CHECKING:  # toolwire.convert imports the readers, which import the plan: import late
@@ -46,8 +46,10 @@ def conversion(file: File, chosen: Route, policy: Policy, in_tool_result: bool) 
     from ..convert import convert
 
     target = target_for(policy, in_tool_result)
+    most, bound = _allowed(file, chosen, policy)
     try:
-        made = convert(file, target, pages=PAGES, frames=FRAMES, converters=dict(policy.converters))
+        made = convert(file, target, pages=min(PAGES, most), frames=min(FRAMES, most),
+                       converters=dict(policy.converters))  # fmt: skip
     except (InvalidFileError, MissingDependencyError) as exc:
         return _described(file, f"it could not be converted ({exc}); {chosen.reason}")
     if made is None:
@@ -59,8 +61,44 @@ def conversion(file: File, chosen: Route, policy: Policy, in_tool_result: bool) 
         return _described(file, f"{why}; {chosen.reason}")
     placed = _routed(made, policy, in_tool_result)
     where = _where(placed, in_tool_result)
-    reason = f"converted: {made.reason}; {where}; as it was: {chosen.reason}"
+    reason = f"converted: {made.reason}; {where}{bound}; as it was: {chosen.reason}"
     return Settled("converted", placed, reason, converted_to=made.converted_to)
+
+
+def _allowed(file: File, chosen: Route, policy: Policy) -> tuple[int, str]:
+    """How many images the conversion may make under the request budgets, and the note
+    saying which budget bound: none for a file they left out (its text only)."""
+    if LEFT_OUT in chosen.notes:
+        return 0, "; its text only, as the request budgets leave the file out"
+    found = (policy.shrunk or {}).get(id(file))
+    if found is None:
+        return max(PAGES, FRAMES), ""
+    return found
+
+
+def measure(file: File, policy: Policy, in_tool_result: bool) -> tuple[tuple[int, ...], int] | None:
+    """What ``file`` costs converted, for the request budgets (plan.budgets), or None when it
+    is routed as it is: the bytes as sent of each image made (base64, oldest page or frame
+    first) and of the texts. Conversions are kept per content: the plan converts nothing again."""
+    from ..convert import convert
+    from ..wire_size import b64_length
+
+    if policy.on_unsupported != "convert" or routed(file, in_tool_result, policy).mode != "none":
+        return None
+    try:
+        made = convert(file, target_for(policy, in_tool_result), pages=PAGES, frames=FRAMES,
+                       converters=dict(policy.converters))  # fmt: skip
+    except (InvalidFileError, MissingDependencyError):
+        made = None
+    if made is None:
+        return (), len(file.text_fallback())
+    sizes, text_size = [], 0
+    for part in made.parts:
+        if isinstance(part, File):
+            sizes.append(b64_length(len(part.read())))
+        else:
+            text_size += len(part.text)
+    return tuple(sizes), text_size
 
 
 def target_for(policy: Policy, in_tool_result: bool) -> Target:
@@ -192,17 +230,3 @@ def _repeated(file: File, present: tuple[str, ...]) -> bool:
 
 def _within(value: str, present: tuple[str, ...]) -> bool:
     return any(value in other for other in present)
-
-
-def converted_too_large(caps: Any, size: int) -> Exception:
-    """The error for a request that converted files keep over the byte budget: the budgets
-    (plan.budgets) leave out original files, not the pages and frames made from them."""
-    from .budgets import RequestTooLargeError
-
-    limit = caps.budgets.max_request_bytes or 0
-    return RequestTooLargeError(
-        f"{caps.provider}:{caps.model}: the request is about {size:,} bytes as sent, beyond "
-        f"max_request_bytes = {limit:,} ({caps.budgets.budget_evidence}), and most of it is "
-        "converted pages and frames, which the request budgets do not leave out yet. Send "
-        'fewer files per request, or pass on_unsupported="text" for the older ones.'
-    )

@@ -26,6 +26,8 @@ from ..routes import Fetcher, Route, route
 from .values import Mode, OnUnsupported, text
 
 Fit = Callable[[File, Cell], tuple[File, str | None]]
+#: The note of a route the budgets closed: converted, such a file becomes text only.
+LEFT_OUT = "left out by the request budgets"
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class Policy:
     fit: Fit | None
     #: The caller's converters (``encode(..., converters=)``) as (pattern, fn) pairs.
     converters: tuple[tuple[str, Any], ...] = ()
+    #: id(File) -> (at most this many images its conversion makes, the budget that bound):
+    #: the request budgets (plan.budgets) shrink the oldest conversions first.
+    shrunk: Any = None
 
 
 @dataclass(frozen=True)
@@ -75,11 +80,12 @@ class Budget:
     met: dict[Cell, int] = field(default_factory=dict)
     left: dict[int, str] = field(default_factory=dict)
     refit: dict[int, tuple[File, str]] = field(default_factory=dict)
+    shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
 
     @property
     def binds(self) -> bool:
         """Whether a budget changes some file (earlier layouts cannot be reused then)."""
-        return bool(self.excess or self.left or self.refit)
+        return bool(self.excess or self.left or self.refit or self.shrunk)
 
     def admitted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
         """``chosen``, or a "none" route naming the limit for a file left out. The cell's
@@ -89,7 +95,7 @@ class Budget:
         if counted is not chosen:
             return counted
         if self.left and id(file) in self.left:
-            return Route("none", file, self.left[id(file)])
+            return Route("none", file, self.left[id(file)], (LEFT_OUT,))
         if self.refit and id(file) in self.refit and chosen.mode != "none":
             smaller, note = self.refit[id(file)]
             return Route(chosen.mode, smaller, chosen.reason, (note,))
@@ -104,7 +110,7 @@ class Budget:
         met = self.met[cell] = self.met.get(cell, 0) + 1
         if met > self.excess[cell]:
             return chosen
-        return Route("none", file, left_out_reason(cell, self.excess[cell]))
+        return Route("none", file, left_out_reason(cell, self.excess[cell]), (LEFT_OUT,))
 
 
 def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = True) -> Settled:

@@ -24,40 +24,40 @@ free when the text estimate was short. Each message is measured once per target 
 
 from __future__ import annotations
 
-import json
 import re
-import weakref
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .. import headers
-from ..capability import Capabilities, Cell
+from ..capability import Capabilities
 from ..capability_schema import Budgets
-from ..content import File, Json, Text, ToolCall
+from ..content import File
 from ..errors import ToolwireError
-from ..mediatypes import is_textual
-from ..messages import ContentOutput, JsonOutput, ToolResult, User
-from ..sources import BytesSource
-from ..token_measures import pdf_pages
-from ..wire_size import b64_length
-from .convert import measure as conversion_cost
 from .files import Policy
+from .measure import (
+    FRAMING,
+    PER_MESSAGE,
+    SLACK,
+    Fit,
+    Medium,
+    Totals,
+    edge_of,
+    measured,
+    of_message,
+    sent_bytes,
+    text_bytes,
+    totals,
+    upper_bound,
+)
 from .shrink import shrink as _shrink
+
+__all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes", "upper_bound"]
 
 #: Bytes kept free for what the caller adds to the body (model, max_tokens, tools, …).
 HEADROOM = 16 * 1024
-#: JSON around one file's base64 (block type, source, media type, its label text).
-FRAMING = 512
-#: JSON around one message (role, content list, tool-call ids).
-PER_MESSAGE = 96
-#: Bytes of JSON an encoder may add beyond the messages (bridges, labels, cache marks).
-SLACK = 4096
 #: The fewest raw bytes an image is re-encoded to before it is left out instead.
 MIN_REFIT = 48 * 1024
 
-Fit = Callable[[File, Cell], tuple[File, str | None]]
 _COUNTED = (
     ("max_images_per_request", "images"),
     ("max_pdf_pages_per_request", "pages"),
@@ -68,21 +68,6 @@ _COUNTED = (
 
 class RequestTooLargeError(ToolwireError):
     """The conversation's text alone breaks the target's request budget."""
-
-
-@dataclass(frozen=True)
-class Medium:
-    """One file of the conversation as the budgets measure it."""
-
-    file: File
-    images: int
-    pages: int
-    documents: int
-    bytes: int
-    edge: int  # the longest side as sent (images), else 0
-    bound: int  # at most this many bytes of JSON, framing and label included
-    #: A conversion's images (plan.convert.measure): the bytes of each, first page first.
-    sizes: tuple[int, ...] = ()
 
 
 def binds(limits: Budgets) -> bool:
@@ -116,12 +101,14 @@ def left_out(
         return Outcome()
     fit = fit if limits.max_request_bytes else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
+    if _within(totals(messages, caps, fit, convert), limits, reserve):
+        return Outcome()  # what an agent loop meets: no limit binds, no medium walked
     media = measured(messages, caps, fit, convert)
     if not media:
         return Outcome()
     text = 0
     if limits.max_request_bytes:
-        text = sum(_of(m, caps, fit, convert).text for m in messages) + HEADROOM + reserve
+        text = sum(of_message(m, caps, fit, convert).text for m in messages) + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
     media, shrunk = _shrink(media, caps, text)
@@ -135,6 +122,22 @@ def left_out(
         counts[name] = counts.get(name, 0) + 1
     left = {k: reason(caps, name, counts[name], len(media)) for k, name in closed.items()}
     return Outcome(left, walk.refit, shrunk)
+
+
+def _within(found: Totals, limits: Budgets, reserve: int) -> bool:
+    """Whether every medium fits every limit as it is (nothing converted): then nothing is
+    left out or re-fitted, as the walk would find."""
+    if found.converted:
+        return False
+    for name, measure in _COUNTED:
+        limit = getattr(limits, name)
+        used = getattr(found, measure) + (
+            found.text + HEADROOM + reserve if measure == "bytes" else 0
+        )
+        if limit and used > limit:
+            return False
+    count, edge = limits.many_images_count, limits.many_images_edge
+    return not (count and edge and found.images > count and found.edge > edge)
 
 
 def too_large(caps: Capabilities, size: int) -> RequestTooLargeError:
@@ -189,12 +192,12 @@ class _Walk:
         smaller, note = self.fit(
             medium.file, replace(cell, max_bytes=min(raw, cell.max_bytes or raw))
         )
-        size = _sent_bytes(smaller) + FRAMING
+        size = sent_bytes(smaller) + FRAMING
         if size > room:
             return None
         why = f"{note or 're-encoded'} to fit the request budget max_request_bytes"
         self.refit[id(medium.file)] = (smaller, why)
-        return replace(medium, bytes=size, edge=_edge(smaller))
+        return replace(medium, bytes=size, edge=edge_of(smaller))
 
 
 def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -> dict[int, str]:
@@ -221,192 +224,6 @@ def reason(caps: Capabilities, name: str, excess: int, total: int) -> str:
         f"request budget {name} = {getattr(limits, name):,} binds: the {excess} oldest of "
         f"{total} media files are left out, the newest kept ({limits.budget_evidence})"
     )
-
-
-# --- measuring --------------------------------------------------------------------------
-
-
-def measured(
-    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, convert: Policy | None = None
-) -> list[Medium]:
-    """Every file the target could send, oldest first, measured as it would be sent (with
-    ``convert``, a file no route carries as its conversion)."""
-    return [m for message in messages for m in _of(message, caps, fit, convert).media]
-
-
-def upper_bound(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> int:
-    """At most how many bytes of JSON the encoded ``messages`` take when every file is sent
-    as routed (no text fallback, no conversion, no tools): encode skips measuring the body
-    when this is within the byte budget."""
-    size = SLACK
-    for message in messages:
-        found = _of(message, caps, fit)
-        size += found.bound + sum(m.bound for m in found.media)
-    return size
-
-
-@dataclass(frozen=True)
-class _Measured:
-    """One message: its media, its text as sent (about), and at most its JSON without files."""
-
-    media: tuple[Medium, ...]
-    text: int
-    bound: int
-
-
-def _of(
-    message: Any, caps: Capabilities, fit: Fit | None, convert: Policy | None = None
-) -> _Measured:
-    """``message`` measured once per target, fitter and converters (an agent re-sends its
-    history)."""
-    key = id(message)
-    hit = _MEASURED.get(key)
-    same = hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit
-    if same and hit[3] == _conversions(convert):  # type: ignore[index]
-        return hit[4]  # type: ignore[index]
-    media = []
-    for part in _parts(message):
-        if not isinstance(part, File):
-            continue
-        made = conversion_cost(part, convert, isinstance(message, ToolResult)) if convert else None
-        if made is not None:
-            media.append(_converted(part, *made))
-            continue
-        cell = caps.cell(part.media_type)
-        if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-            media.append(_measure(part, cell, fit))
-    found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
-    try:
-        ref = weakref.ref(message)
-    except TypeError:  # not a message: plan refuses it
-        return found
-    if hit is None:
-        weakref.finalize(message, _MEASURED.pop, key, None)  # leaves with the conversation
-    _MEASURED[key] = (ref, caps, fit, _conversions(convert), found)
-    if len(_MEASURED) > 16384:
-        _MEASURED.popitem(last=False)
-    return found
-
-
-#: id(message) -> (a weak reference to it, caps, fitter, converters, its measures).
-_MEASURED: OrderedDict[int, tuple[Any, Any, Any, Any, _Measured]] = OrderedDict()
-
-
-def _conversions(convert: Policy | None) -> Any:
-    return None if convert is None else convert.converters
-
-
-def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
-    """A file as its conversion: each image made, and the texts (plan.convert.measure)."""
-    sizes = tuple(size + FRAMING for size in sizes)
-    size = sum(sizes) + text + FRAMING
-    return Medium(file, len(sizes), 0, 0, size, 0, 12 * size, sizes)
-
-
-def _text_bound(message: Any) -> int:
-    """At most the JSON bytes of a message's text, calls and framing: each character of its
-    repr (which holds every character of its strings) becomes at most 12 bytes (an escaped
-    astral character, ASCII escapes), and a message's framing at most ``PER_MESSAGE``."""
-    parts = _parts(message)
-    if parts:
-        chars = sum(len(repr(p)) for p in parts if not isinstance(p, File))
-    else:
-        chars = len(repr(message))
-    return 12 * (chars + PER_MESSAGE)
-
-
-def _parts(message: Any) -> Sequence[Any]:
-    if isinstance(message, User) and not isinstance(message.content, str):
-        return message.content
-    if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-        return message.output.value
-    return ()
-
-
-def _measure(file: File, cell: Cell, fit: Fit | None) -> Medium:
-    image = file.media_type.startswith("image/")
-    sent = file
-    if image and fit is not None and file.source.is_local:
-        sent = fit(file, cell)[0]
-    size = _sent_bytes(sent)
-    pdf = file.media_type == "application/pdf"
-    document = not image and not file.media_type.startswith(("audio/", "video/"))
-    label = 12 * (len(file.identifier) + len(file.media_type)) + 2 * FRAMING
-    textual = is_textual(file.media_type)
-    return Medium(
-        file,
-        images=int(image),
-        pages=_pages(file) if pdf else 0,
-        documents=int(document),
-        bytes=size + FRAMING,
-        edge=_edge(sent) if image else 0,
-        bound=label + (12 * len(_read(sent)) if textual and sent.source.is_local else size),
-    )
-
-
-def _sent_bytes(file: File) -> int:
-    source = file.source
-    if type(source) is BytesSource:
-        return b64_length(len(source.data))
-    if source.is_local:
-        return b64_length(len(_read(file)))
-    return len(source.describe()) * 2  # a URL or file id, in the text
-
-
-def _pages(file: File) -> int:
-    key = id(file.source)
-    hit = _PAGES.get(key)
-    if hit is None or hit[0] is not file.source:
-        hit = _PAGES[key] = (file.source, pdf_pages(file)[0])
-        if len(_PAGES) > 4096:
-            _PAGES.pop(next(iter(_PAGES)))
-    return hit[1]
-
-
-def _edge(file: File) -> int:
-    if not file.source.is_local:
-        return 0
-    size = headers.image_size(_read(file)[:65536]) or headers.image_size(_read(file))
-    return max(size) if size else 0
-
-
-def _read(file: File) -> bytes:
-    source = file.source
-    return source.data if type(source) is BytesSource else file.read()
-
-
-#: id(source) -> (the source, its page count): an agent sends the same PDFs every turn.
-_PAGES: dict[int, tuple[Any, int]] = {}
-
-
-def text_bytes(messages: Sequence[Any]) -> int:
-    """The conversation's text, tool calls and JSON, about as many bytes as they take sent."""
-    size = 0
-    for message in messages:
-        size += PER_MESSAGE
-        content = getattr(message, "content", None)
-        if isinstance(content, str):
-            size += len(content)
-        for part in _all_parts(message):
-            if isinstance(part, Text):
-                size += len(part.text)
-            elif isinstance(part, Json):
-                size += len(part.compact())
-            elif isinstance(part, ToolCall):
-                size += len(json.dumps(part.arguments)) + len(part.name) + len(part.id)
-    return size
-
-
-def _all_parts(message: Any) -> Sequence[Any]:
-    if isinstance(message, ToolResult):
-        output = message.output
-        if isinstance(output, ContentOutput):
-            return output.value
-        if isinstance(output, JsonOutput):
-            return [Json(value=output.value)]
-        return [Text(text=str(getattr(output, "value", "")))]
-    content = getattr(message, "content", None)
-    return content if isinstance(content, list) else ()
 
 
 _BOUND = re.compile(

@@ -8,6 +8,7 @@ from functools import cache
 from typing import Any
 
 from convert import files
+from test_budgets import photo
 from test_convert_encode import validator
 
 import toolwire as tw
@@ -16,6 +17,7 @@ from toolwire.messages import Assistant, ToolResult, User
 
 GROQ = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
 MISTRAL = "mistral:mistral-large-latest"
+COHERE = "cohere:command-a-vision-07-2025"
 BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 
 
@@ -100,3 +102,31 @@ def test_bedrock_pdfs_beyond_five_documents_become_text_not_page_images() -> Non
     assert "its text only" in request.decisions[0].reason
     assert "doc0 page 2 of the report" in json.dumps(request.to_json())
     assert all(d.mode != "converted" for d in request.decisions[1:])
+
+
+# --- the running sums of a growing history (plan.measure.totals) ------------------------------
+
+
+def test_an_edited_history_is_measured_again_not_read_from_the_running_sums() -> None:
+    """An agent re-encodes a growing history (the sums are kept); a history whose earlier
+    message is replaced must be measured afresh, or the budgets would miss the new images."""
+    small = session(photo(1), photo(2))
+    assert images_sent(encoded(small, COHERE).kwargs) == 2
+    grown = [*small, User("More.")]
+    assert images_sent(encoded(grown, COHERE).kwargs) == 2
+    twenty = [photo(n) for n in range(10, 30)]
+    edited = [*grown[:2], ToolResult.of("call_0", "fetch", twenty), *grown[3:]]
+    request = encoded(edited, COHERE)
+    assert images_sent(request.kwargs) == 20
+    assert "max_images_per_request = 20" in request.decisions[0].reason
+
+
+def test_the_budget_that_binds_in_a_growing_history_is_seen_the_turn_it_binds() -> None:
+    history: list[Any] = [User("Go.")]
+    sent = []
+    for n in range(4):
+        call = ToolCall(id=f"c{n}", name="fetch", arguments={})
+        output = [photo(40 + 2 * n), photo(41 + 2 * n)]
+        history += [Assistant([call]), ToolResult.of(f"c{n}", "fetch", output)]
+        sent.append(images_sent(encoded(history, GROQ).kwargs))
+    assert sent == [2, 4, 5, 5]

@@ -141,7 +141,9 @@ def main() -> None:
     for target in args.target or MODELS:
         model = MODELS[target]
         if importlib.util.find_spec(WIRES[capabilities(model).wire].encoder) is None:
-            print(f"{target:<18} (encoder {WIRES[capabilities(model).wire].encoder} not written yet)")
+            print(
+                f"{target:<18} (encoder {WIRES[capabilities(model).wire].encoder} not written yet)"
+            )
             continue
         r = measure(model, messages, blobs, args.repeat)
         print(f"{target:<18} {r['cold']:>8.1f} {r['warm']:>8.1f} {r['floor']:>9.1f} "

@@ -321,6 +321,8 @@ def test_read_file_output_sends_the_extracted_text_once(tmp_path: Any, policy: s
 def test_converted_pages_over_the_byte_budget_are_sent_as_text_naming_the_budget() -> None:
     model = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
     budget = {"max_request_bytes": 20_000, "budget_evidence": "a test budget"}
-    request = tw.encode(tool_turn(medium("pdf")), model, on_unsupported="convert", capabilities=budget)
+    request = tw.encode(
+        tool_turn(medium("pdf")), model, on_unsupported="convert", capabilities=budget
+    )
     assert request.wire_bytes <= 20_000 and "Quarterly revenue rose sharply" in sent_text(request)
     assert "max_request_bytes = 20,000" in request.decisions[0].reason

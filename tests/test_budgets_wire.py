@@ -150,3 +150,27 @@ def test_random_sessions_measure_exactly_and_break_no_budget(
     pdfs = [d for d in kept if d.media_type == "application/pdf"]
     pages = sum(1 + int(d.identifier.split("-")[1].split(".")[0]) % 3 for d in pdfs)
     assert pages <= LIMITS["max_pdf_pages_per_request"] or caps.cell("application/pdf") is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    said=st.text(max_size=30),
+    argument=st.text(max_size=30),
+    name=st.from_regex(r"[a-z_]{1,20}", fullmatch=True),
+    target=st.sampled_from(sorted(TARGETS)),
+)
+def test_the_upper_bound_holds_for_any_text_and_call_arguments(
+    said: str, argument: str, name: str, target: str
+) -> None:
+    """plan.measure counts text and tool calls by their strings (not their repr): escaped
+    control and astral characters, nested arguments and the call's own strings included."""
+    model = TARGETS[target]
+    call = ToolCall(id="c0", name=name, arguments={"q": argument, "n": [argument, {"k": 1}]})
+    messages = [
+        User(content=said or "Go."),
+        Assistant(content=[tw.Text(text=said or "ok"), call]),
+        ToolResult.of("c0", name, argument or "(empty)"),
+    ]
+    request = tw.encode(messages, model, capabilities=LIMITS)
+    caps = capabilities(model, LIMITS)
+    assert upper_bound(messages, caps, MEMO.fitted(fit_image)) >= request.wire_bytes

@@ -21,9 +21,10 @@ from typing import Any, NamedTuple
 
 from .. import headers
 from ..capability import Capabilities, Cell
+from ..capability_schema import Budgets
 from ..content import File, Json, Text, ToolCall
 from ..mediatypes import is_textual
-from ..messages import ContentOutput, JsonOutput, ToolResult, User
+from ..messages import Assistant, ContentOutput, JsonOutput, ToolResult, User
 from ..sources import BytesSource
 from ..token_measures import pdf_pages
 from ..wire_size import b64_length
@@ -34,6 +35,8 @@ from .files import Policy
 FRAMING = 512
 #: JSON around one message (role, content list, tool-call ids).
 PER_MESSAGE = 96
+#: Characters of JSON around one text or tool-call part (its type, keys, quotes).
+PER_PART = 64
 #: Bytes of JSON an encoder may add beyond the messages (bridges, labels, cache marks).
 SLACK = 4096
 
@@ -102,8 +105,11 @@ def of_message(
             continue
         cell = caps.cell(part.media_type)
         if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-            media.append(_measure(part, cell, fit))
-    found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
+            media.append(_measure(part, cell, fit, caps.budgets))
+    if caps.budgets.max_request_bytes:
+        found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
+    else:  # the text counts for the byte budget only
+        found = _Measured(tuple(media), 0, 0)
     try:
         ref = weakref.ref(message)
     except TypeError:  # not a message: plan refuses it
@@ -148,31 +154,45 @@ def totals(
     only. Messages not weakly referable are summed afresh."""
     key = (id(caps), id(fit), _conversions(convert))
     run = _RUNS.pop(key, None)
-    if run is None or run[0] is not caps or run[1] is not fit:
-        run = (caps, fit, [], [Totals()])
+    if run is None or run.caps is not caps or run.fit is not fit or run.stale:
+        run = _Run(caps, fit)
     _RUNS[key] = run  # the newest last: the oldest of more than 8 runs is dropped
     if len(_RUNS) > 8:
         _RUNS.pop(next(iter(_RUNS)))
-    refs, sums = run[2], run[3]
-    kept = _common(refs, messages)
-    del refs[kept:], sums[kept + 1 :]
+    kept = run.common(messages)
+    del run.ids[kept:], run.refs[kept:], run.sums[kept + 1 :]
     for message in messages[kept:]:
         found = of_message(message, caps, fit, convert)
         try:
-            refs.append(weakref.ref(message))
+            run.refs.append(weakref.ref(message, run.expire))
         except TypeError:
-            del refs[:], sums[1:]
+            run.stale = True
             return _summed(Totals(), [of_message(m, caps, fit, convert) for m in messages])
-        sums.append(_summed(sums[-1], [found]))
-    return sums[-1]
+        run.ids.append(id(message))
+        run.sums.append(_summed(run.sums[-1], [found]))
+    return run.sums[-1]
 
 
-def _common(refs: list[Any], messages: Sequence[Any]) -> int:
-    """How many of ``messages``, from the first, are the messages ``refs`` were taken of."""
-    for index, (ref, message) in enumerate(zip(refs, messages, strict=False)):
-        if ref() is not message:
-            return index
-    return min(len(refs), len(messages))
+class _Run:
+    """The running sums of one history: ``sums[k]``, its first k messages (by id; each held
+    weakly, and the run is stale once one of them is gone, so an id is never one reused)."""
+
+    def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
+        self.caps, self.fit, self.stale = caps, fit, False
+        self.ids: list[int] = []
+        self.refs: list[Any] = []
+        self.sums = [Totals()]
+
+    def expire(self, _gone: Any) -> None:
+        self.stale = True
+
+    def common(self, messages: Sequence[Any]) -> int:
+        """How many of ``messages``, from the first, are the messages summed."""
+        count = min(len(self.ids), len(messages))
+        ids = list(map(id, messages[:count]))
+        if ids == self.ids[:count]:
+            return count
+        return next(i for i, (a, b) in enumerate(zip(ids, self.ids, strict=False)) if a != b)
 
 
 def _summed(start: Totals, found: list[_Measured]) -> Totals:
@@ -186,8 +206,8 @@ def _summed(start: Totals, found: list[_Measured]) -> Totals:
     return Totals(images, pages, documents, size, text, bound, edge, converted)
 
 
-#: (id(caps), id(fit), converters) -> (caps, fit, weak references, running Totals).
-_RUNS: dict[Any, tuple[Any, Any, list[Any], list[Totals]]] = {}
+#: (id(caps), id(fit), converters) -> the running sums of the latest history.
+_RUNS: dict[Any, _Run] = {}
 
 
 def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
@@ -199,14 +219,30 @@ def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
 
 def _text_bound(message: Any) -> int:
     """At most the JSON bytes of a message's text, calls and framing: each character of its
-    repr (which holds every character of its strings) becomes at most 12 bytes (an escaped
-    astral character, ASCII escapes), and a message's framing at most ``PER_MESSAGE``."""
+    strings becomes at most 12 bytes (an escaped astral character, ASCII escapes), each part's
+    framing at most ``PER_PART`` characters' worth, a message's at most ``PER_MESSAGE``. Text,
+    JSON and tool calls are counted by their strings; any other part by its repr (which holds
+    every character of its strings)."""
     parts = _parts(message)
-    if parts:
-        chars = sum(len(repr(p)) for p in parts if not isinstance(p, File))
-    else:
-        chars = len(repr(message))
-    return 12 * (chars + PER_MESSAGE)
+    if isinstance(message, Assistant):
+        parts = message.content
+    elif not parts:
+        return 12 * (len(repr(message)) + PER_MESSAGE)
+    chars = PER_MESSAGE
+    for part in parts:
+        if isinstance(part, Text):
+            chars += len(part.text) + PER_PART
+        elif isinstance(part, ToolCall):
+            chars += _call_chars(part) + PER_PART
+        elif not isinstance(part, File):
+            chars += len(repr(part))
+    return 12 * chars
+
+
+def _call_chars(call: ToolCall) -> int:
+    extra = (call.signature, call.provider, call.invalid_arguments)
+    strings = len(call.id) + len(call.name) + sum(len(s) for s in extra if s)
+    return strings + len(json.dumps(call.arguments, ensure_ascii=False))
 
 
 def _parts(message: Any) -> Sequence[Any]:
@@ -217,7 +253,8 @@ def _parts(message: Any) -> Sequence[Any]:
     return ()
 
 
-def _measure(file: File, cell: Cell, fit: Fit | None) -> Medium:
+def _measure(file: File, cell: Cell, fit: Fit | None, limits: Budgets) -> Medium:
+    """``file`` as sent; its page count and longest side read only where a limit needs them."""
     image = file.media_type.startswith("image/")
     sent = file
     if image and fit is not None and file.source.is_local:
@@ -230,10 +267,10 @@ def _measure(file: File, cell: Cell, fit: Fit | None) -> Medium:
     return Medium(
         file,
         images=int(image),
-        pages=_pages(file) if pdf else 0,
+        pages=_pages(file) if pdf and limits.max_pdf_pages_per_request else 0,
         documents=int(document),
         bytes=size + FRAMING,
-        edge=edge_of(sent) if image else 0,
+        edge=edge_of(sent) if image and limits.many_images_count else 0,
         bound=label + (12 * len(_read(sent)) if textual and sent.source.is_local else size),
     )
 

@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from convert import files
-from test_budgets import photo
+from test_budgets import body_size, photo
 from test_convert_encode import validator
 
 import toolwire as tw
@@ -55,8 +55,9 @@ def encoded(messages: list[Any], model: str, **budgets: Any) -> tw.Request:
     caps = {**budgets, "budget_evidence": "a test budget"} if budgets else None
     request = tw.encode(messages, model, on_unsupported="convert", capabilities=caps)
     validator(tw.capabilities(model).wire)(request.kwargs, model.split(":", 1)[1])
-    body = json.dumps(request.to_json(), separators=(",", ":"), ensure_ascii=False)
-    assert request.wire_bytes >= len(body.encode()) - 2 * len(request.kwargs)
+    assert request.wire_bytes == body_size(request)  # the body as the SDK serialises it
+    limit = budgets.get("max_request_bytes") or tw.capabilities(model).budgets.max_request_bytes
+    assert limit is None or request.wire_bytes <= limit
     return request
 
 

@@ -18,8 +18,10 @@ Decision or the UnsupportedContentError gives, naming the limit, and each image 
 
 ``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) unless
 ``upper_bound`` already proves it within the budget, and plans again with the overshoot kept
-free when the text estimate was short. Each message is measured once per target and fitter
-(weakly held: the measures leave with the conversation).
+free when the text estimate was short. Measuring is plan.measure (each message once, and the
+running sums of a growing history, so that when no limit binds nothing is walked); with
+``on_unsupported="convert"`` a conversion's images count, and plan.shrink drops the oldest
+conversions' images before the walk leaves any file out.
 """
 
 from __future__ import annotations

@@ -90,7 +90,8 @@ def test_render_names_its_on_unsupported_flag_and_takes_it_like_render(audio_sto
     args = ["sessions", "render", "voice", "--model", "openai-chat:gpt-5", "--store", audio_store]
     refused = runner.invoke(app, args)
     assert refused.exit_code == 1
-    assert "Pass --on-unsupported text" in refused.stderr
+    assert "Pass --on-unsupported convert" in refused.stderr
+    assert "--on-unsupported text to send each" in refused.stderr
     assert "on_unsupported=" not in refused.stderr
     for flag in (["--on-unsupported", "text"], ["--text-fallbacks"]):  # the second: hidden alias
         result = runner.invoke(app, [*args, *flag, "--json"])

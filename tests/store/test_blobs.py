@@ -148,3 +148,46 @@ def test_put_never_writes_through_a_symlinked_shard(tmp_path):
     assert list(outside.iterdir()) == []
     assert not (blobs.root / digest[:2]).is_symlink()
     assert blobs.get(digest) == b"blob"
+
+
+PUTTER = """
+import os, sys
+from toolwire.store.blobs import BlobStore
+store = BlobStore(sys.argv[1])
+while not os.path.exists(sys.argv[2]):
+    pass
+for n in range(300):
+    store.put(os.urandom(32) + n.to_bytes(2, "big"))
+"""
+
+
+def test_writers_in_several_processes_creating_the_same_shards_all_succeed(tmp_path):
+    for attempt in range(3):  # each round races to create up to 256 new shard directories
+        root, go = tmp_path / f"store{attempt}", tmp_path / f"go{attempt}"
+        BlobStore(root)
+        command = [sys.executable, "-c", PUTTER, str(root), str(go)]
+        children = [subprocess.Popen(command, stderr=subprocess.PIPE) for _ in range(8)]
+        go.touch()
+        errors = [child.communicate(timeout=120)[1] for child in children]
+        assert [c.returncode for c in children] == [0] * 8, [e for e in errors if e]
+        assert len(list(BlobStore(root).digests())) == 8 * 300
+
+
+def test_a_shard_another_writer_makes_between_the_check_and_mkdir_is_used(tmp_path, monkeypatch):
+    from toolwire.store import blobs
+
+    store, data = BlobStore(tmp_path / "store"), b"raced bytes"
+    digest = hashlib.sha256(data).hexdigest()
+    shard = store.path(digest).parent
+    real, raced = blobs._is_plain_dir, []
+
+    def other_writer_wins(path):
+        if path == shard and not raced:  # the check sees no shard, then another process makes it
+            raced.append(True)
+            shard.mkdir()
+            return False
+        return real(path)
+
+    monkeypatch.setattr(blobs, "_is_plain_dir", other_writer_wins)
+    assert store.put(data) == digest
+    assert raced and store.get(digest) == data

@@ -216,9 +216,8 @@ def test_eight_processes_appending_at_once_lose_nothing(backend: Backend, tmp_pa
     ]
     time.sleep(1.0)  # let the imports finish, so the appends overlap
     go.touch()
-    for child in children:
-        _, err = child.communicate(timeout=300)
-        assert child.returncode == 0, err
+    errors = [child.communicate(timeout=300)[1] for child in children]  # every child waited for
+    assert [child.returncode for child in children] == [0] * WRITERS, [e for e in errors if e]
     with backend.open() as store:
         shared = [m.content[0].text for m in store.load("shared")]
         assert len(shared) == WRITERS // 2 * APPENDS

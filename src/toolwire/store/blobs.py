@@ -155,11 +155,22 @@ def _holds(root: Path, digest: str, size: int) -> bool:
 
 
 def _make_shard(shard: Path) -> None:
-    """Create the shard directory; a link (or file) in its place is removed, not written through."""
-    if not _is_plain_dir(shard):
-        with contextlib.suppress(FileNotFoundError):
-            shard.unlink()
-        shard.mkdir()
+    """Create the shard directory; a link (or file) in its place is removed, not written through.
+
+    Writers in several processes may race here: whoever creates the directory first wins and
+    the others use it.
+    """
+    for _ in range(8):
+        if _is_plain_dir(shard):
+            return
+        try:
+            shard.mkdir()
+            return
+        except FileExistsError:  # made by another writer meanwhile, or a link or file is there
+            if not _is_plain_dir(shard):
+                with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                    shard.unlink()
+    raise OSError(f"{shard} could not be made a directory (something keeps replacing it)")
 
 
 def _is_plain_dir(path: Path) -> bool:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
+from convert.files import pdf_bomb
 
 import toolwire as tw
 from toolwire.content import Text
@@ -121,39 +122,6 @@ def is_reaped(pid: int) -> bool:
     except ProcessLookupError:
         return True
     return False
-
-
-def pdf_bomb(depth: int = 25) -> bytes:
-    """A 6 KB PDF whose form XObjects each draw the next one twice, ``depth`` levels deep:
-    rendering it makes pdfium allocate without bound, then abort."""
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] "
-        b"/Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>",
-        b"<< /Length 4 >>\nstream\n/X Do\nendstream",
-    ]
-    for level in range(depth):
-        body, resources = b"0 0 m 200 200 l S", b""
-        if level < depth - 1:
-            body = b"q .5 0 0 .5 0 0 cm /X Do Q q .5 0 0 .5 100 100 cm /X Do Q"
-            resources = b"/Resources << /XObject << /X %d 0 R >> >>" % (6 + level)
-        objects.append(
-            b"<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] %s /Length %d >>\n"
-            b"stream\n%s\nendstream" % (resources, len(body), body)
-        )
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
 
 
 @pytest.mark.parametrize(

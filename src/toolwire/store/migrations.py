@@ -2,18 +2,20 @@
 
 Each migration is a list of statements applied in one transaction and recorded in
 ``schema_version``; a database is brought up to date when it is opened. A database whose
-recorded version is newer than this code knows is refused rather than guessed at.
+recorded version is newer than this code knows is refused rather than guessed at. The runner
+is ``store.schema``'s, shared with the PostgreSQL schemas.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime
 
-from ..errors import StoreError
+from . import schema
+from .schema import Migration, Schema, SqliteDialect
+from .schema import now as now  # re-exported: store.rows stamps rows with it
 
 #: (version, description, statements) in order; append new ones, never edit applied ones.
-MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
+MIGRATIONS: list[Migration] = [
     (
         1,
         "sessions, messages (neutral JSON), blobs and which message references which blob",
@@ -59,21 +61,20 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
 
 LATEST = MIGRATIONS[-1][0]
 
-_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS schema_version (
-    version INTEGER PRIMARY KEY,
-    description TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-)"""
+_REFUSAL = (
+    "{where} has schema version {version}, but this toolwire knows versions up to {latest}; "
+    "upgrade toolwire to open it"
+)
+
+
+def _schema() -> Schema:
+    # Built per call from the module's MIGRATIONS, which tests replace with an older list.
+    return Schema(MIGRATIONS, "schema_version", _REFUSAL, SqliteDialect())
 
 
 def current_version(conn: sqlite3.Connection) -> int:
     """The highest migration applied to this database (0 for a new one)."""
-    exists = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'"
-    ).fetchone()
-    if not exists:
-        return 0
-    return int(conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()[0])
+    return schema.current_version(conn, _schema())
 
 
 def migrate(conn: sqlite3.Connection, where: str) -> int:
@@ -83,39 +84,4 @@ def migrate(conn: sqlite3.Connection, where: str) -> int:
     the same new store at once are serialised by the write lock; the later ones find the
     work done.
     """
-    version = current_version(conn)
-    _refuse_newer(version, where)
-    if version == LATEST:
-        return LATEST
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        conn.execute(_VERSION_TABLE)
-        version = current_version(conn)
-        _refuse_newer(version, where)
-        for number, description, statements in MIGRATIONS:
-            if number <= version:
-                continue
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
-                (number, description, now()),
-            )
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return LATEST
-
-
-def _refuse_newer(version: int, where: str) -> None:
-    if version > LATEST:
-        raise StoreError(
-            f"{where} has schema version {version}, but this toolwire knows versions up to "
-            f"{LATEST}; upgrade toolwire to open it"
-        )
-
-
-def now() -> str:
-    """The current UTC time as ISO 8601 text with milliseconds (sortable)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return schema.migrate(conn, where, _schema())

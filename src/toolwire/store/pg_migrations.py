@@ -1,22 +1,23 @@
 """The PostgreSQL session database's schema, changed only through numbered migrations.
 
-As for SQLite (``store.migrations``): each migration is a list of statements applied in one
-transaction and recorded in ``toolwire_schema_version``; a database is brought up to date
-when a store opens it, and one whose recorded version is newer than this code knows is
-refused. Concurrent openers are serialised by a transaction-level advisory lock; the later
-ones find the work done. Tables live in the connection's schema (``search_path``), so one
-database can hold several stores in several schemas.
+As for SQLite (``store.migrations``), and by the same runner (``store.schema``): each
+migration is a list of statements applied in one transaction and recorded in
+``toolwire_schema_version``; a database is brought up to date when a store opens it, and one
+whose recorded version is newer than this code knows is refused. Concurrent openers are
+serialised by a transaction-level advisory lock; the later ones find the work done. Tables
+live in the connection's schema (``search_path``), so one database can hold several stores in
+several schemas.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..errors import StoreError
-from .migrations import now
+from . import schema
+from .schema import Migration, PostgresDialect, Schema
 
 #: (version, description, statements) in order; append new ones, never edit applied ones.
-MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
+MIGRATIONS: list[Migration] = [
     (
         1,
         "sessions, messages (neutral JSON), blobs, message_blobs and store_state (gc_epoch)",
@@ -59,20 +60,16 @@ LATEST = MIGRATIONS[-1][0]
 #: The advisory-lock key migrations hold (any constant unlikely to clash with an app's).
 MIGRATION_LOCK = 0x746F6F6C_77697265 & 0x7FFFFFFFFFFFFFFF
 
-_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS toolwire_schema_version (
-    version INTEGER PRIMARY KEY,
-    description TEXT NOT NULL,
-    applied_at TEXT NOT NULL
-)"""
+_REFUSAL = (
+    "{where} has toolwire schema version {version}, but this toolwire knows versions up to "
+    "{latest}; upgrade toolwire to open it"
+)
+SCHEMA = Schema(MIGRATIONS, "toolwire_schema_version", _REFUSAL, PostgresDialect(MIGRATION_LOCK))
 
 
 def current_version(conn: Any) -> int:
     """The highest migration applied (0 for a new database)."""
-    (exists,) = conn.execute("SELECT to_regclass('toolwire_schema_version') IS NOT NULL").fetchone()
-    if not exists:
-        return 0
-    row = conn.execute("SELECT COALESCE(MAX(version), 0) FROM toolwire_schema_version").fetchone()
-    return int(row[0])
+    return schema.current_version(conn, SCHEMA)
 
 
 def migrate(conn: Any, where: str) -> int:
@@ -80,31 +77,4 @@ def migrate(conn: Any, where: str) -> int:
 
     ``conn`` is a psycopg connection in autocommit mode.
     """
-    version = current_version(conn)
-    _refuse_newer(version, where)
-    if version == LATEST:
-        return LATEST
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(_VERSION_TABLE)
-        version = current_version(conn)
-        _refuse_newer(version, where)
-        for number, description, statements in MIGRATIONS:
-            if number <= version:
-                continue
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO toolwire_schema_version (version, description, applied_at) "
-                "VALUES (%s, %s, %s)",
-                (number, description, now()),
-            )
-    return LATEST
-
-
-def _refuse_newer(version: int, where: str) -> None:
-    if version > LATEST:
-        raise StoreError(
-            f"{where} has toolwire schema version {version}, but this toolwire knows versions "
-            f"up to {LATEST}; upgrade toolwire to open it"
-        )
+    return schema.migrate(conn, where, SCHEMA)

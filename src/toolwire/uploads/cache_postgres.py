@@ -8,9 +8,10 @@ the id, checking the claim and writing it happen as one step for that key across
 process. Claim ages use the database's clock, not the hosts'.
 
 The schema changes only through numbered migrations recorded in
-``toolwire_upload_schema_version`` (forward-only, refused when newer than this code), as the
-store's own (``store.pg_migrations``). psycopg is never imported here: the pool comes from
-the store, and errors are recognised by the psycopg module the store already loaded.
+``toolwire_upload_schema_version`` (forward-only, refused when newer than this code), run by
+the same runner as the store's own (``store.schema``). psycopg is never imported here: the
+pool comes from the store, and errors are recognised by the psycopg module the store already
+loaded.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..errors import StoreError
-from ..store.migrations import now
+from ..store.schema import Migration, PostgresDialect, Schema, migrate
 from .cache import CLAIM_TIMEOUT_S, Claim, Entry, Key
 
 #: (version, description, statements) in order; append new ones, never edit applied ones.
-MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
+MIGRATIONS: list[Migration] = [
     (
         1,
         "upload_ids and upload_claims, keyed by (provider, account, sha256)",
@@ -47,8 +48,14 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
 LATEST = MIGRATIONS[-1][0]
 #: Held by whoever migrates (a different key from the store's own migration lock).
 MIGRATION_LOCK = 0x746F6F6C_75706C64
-_VERSION_TABLE = """CREATE TABLE IF NOT EXISTS toolwire_upload_schema_version (
-    version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"""
+_REFUSAL = (
+    "the upload cache in {where} has schema version {version}, but this toolwire knows "
+    "versions up to {latest}; upgrade toolwire to use it"
+)
+#: Brought up to date when a cache opens; concurrent openers wait, then find the work done.
+SCHEMA = Schema(
+    MIGRATIONS, "toolwire_upload_schema_version", _REFUSAL, PostgresDialect(MIGRATION_LOCK)
+)
 _NOW = "extract(epoch from clock_timestamp())::double precision"
 _KEY = "provider = %s AND account = %s AND sha256 = %s"
 
@@ -61,7 +68,7 @@ class PostgresCache:
         self._pool = pool
         self._error: type[Exception] = sys.modules["psycopg"].Error
         with self._connection() as conn:
-            _migrate(conn, where)
+            migrate(conn, where, SCHEMA)
 
     def get(self, key: Key, until: float) -> Entry | None:
         """The cached id if it stays fresh until ``until``."""
@@ -153,43 +160,3 @@ def _lock_id(key: Key) -> int:
     """A signed 64-bit advisory-lock key for one cache key (a collision only serialises)."""
     digest = hashlib.sha256("\0".join(("upload", *_where(key))).encode()).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
-
-
-def _version(conn: Any) -> int:
-    (exists,) = conn.execute(
-        "SELECT to_regclass('toolwire_upload_schema_version') IS NOT NULL"
-    ).fetchone()
-    if not exists:
-        return 0
-    (found,) = conn.execute(
-        "SELECT COALESCE(MAX(version), 0) FROM toolwire_upload_schema_version"
-    ).fetchone()
-    return int(found)
-
-
-def _migrate(conn: Any, where: str) -> None:
-    """Apply pending migrations in one transaction; concurrent openers wait, then find them."""
-    if _refuse_newer(_version(conn), where) == LATEST:
-        return
-    with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-        conn.execute(_VERSION_TABLE)
-        version = _refuse_newer(_version(conn), where)
-        for number, description, statements in MIGRATIONS:
-            if number <= version:
-                continue
-            for statement in statements:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT INTO toolwire_upload_schema_version VALUES (%s, %s, %s)",
-                (number, description, now()),
-            )
-
-
-def _refuse_newer(version: int, where: str) -> int:
-    if version > LATEST:
-        raise StoreError(
-            f"the upload cache in {where} has schema version {version}, but this toolwire "
-            f"knows versions up to {LATEST}; upgrade toolwire to use it"
-        )
-    return version

@@ -27,6 +27,8 @@ import wave
 from collections.abc import Callable
 from fractions import Fraction
 
+from _timing import alternating, timed
+
 PAGES = 20
 FRAMES = 8
 SECONDS = 10
@@ -76,17 +78,6 @@ def make_video(seconds: int = SECONDS) -> bytes:
     return buffer.getvalue()
 
 
-def timed(call: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``repeat`` runs, in seconds (after one warm-up run)."""
-    call()
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
-
-
 def pdfium_alone(data: bytes) -> None:
     import pypdfium2
 
@@ -122,20 +113,6 @@ def _rows(what: str, units: int, unit: str, baseline: float, cold: float, memo: 
         f"  toolwire convert, memoised   {memo * 1e6:9.1f} µs/call  "
         f"ratio {memo / baseline:8.5f}x ({baseline / memo:,.0f}x faster than the baseline)"
     )
-
-
-def alternating(
-    first: Callable[[], object], second: Callable[[], object], repeat: int
-) -> tuple[float, float]:
-    """Median seconds of each call, runs alternating so both see the same machine load."""
-    runs: tuple[list[float], list[float]] = ([], [])
-    for number in range(repeat + 1):
-        for call, times in ((first, runs[0]), (second, runs[1])):
-            start = time.perf_counter()
-            call()
-            if number:  # the first round warms up
-                times.append(time.perf_counter() - start)
-    return statistics.median(runs[0]), statistics.median(runs[1])
 
 
 def _costs(

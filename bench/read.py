@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import io
 import random
-import statistics
 import time
-from collections.abc import Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
+
+from _timing import alternating, timed
 
 PAGES = 100
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -124,17 +124,6 @@ def pypdf_baseline(data: bytes, repeat: int) -> float | None:
     return timed(lambda: pypdf_text(data), max(1, repeat // 2))
 
 
-def timed(call: Callable[[], object], repeat: int) -> float:
-    """Median wall time of ``repeat`` runs, in seconds (after one warm-up run)."""
-    call()
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
-
-
 def bench_pdf(repeat: int) -> None:
     from toolwire.readers import read_file
 
@@ -213,14 +202,14 @@ def _isolated_and_inline(path: Path, repeat: int) -> tuple[float, float]:
     same machine load."""
     from toolwire.readers import isolation, read_file
 
-    runs: dict[bool, list[float]] = {True: [], False: []}
-    for _ in range(repeat + 1):
-        for enabled in (True, False):
-            isolation.configure(enabled=enabled)
-            start = time.perf_counter()
-            read_file(path)
-            runs[enabled].append(time.perf_counter() - start)
-    return statistics.median(runs[True][1:]), statistics.median(runs[False][1:])
+    def read() -> None:
+        read_file(path)
+
+    switches = (
+        lambda: isolation.configure(enabled=True),
+        lambda: isolation.configure(enabled=False),
+    )
+    return alternating(read, read, repeat, setups=switches)
 
 
 def main() -> None:

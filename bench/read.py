@@ -2,8 +2,8 @@
 
 1. PDF text extraction: pypdfium2 (what toolwire uses) against pypdf (pure Python) on the same
    100-page PDF, made here with reportlab; pages per second for each, and the ratio.
-2. Image validation + downscale of a 12-megapixel JPEG to a 1568-pixel long side, with
-   Pillow's JPEG draft mode (libjpeg decodes at 1/2, 1/4 or 1/8 scale) and without it.
+2. fit_image on a 12-megapixel JPEG, to a 1568-pixel long side: with Pillow's JPEG draft
+   mode (libjpeg decodes at 1/2, 1/4 or 1/8 scale), as toolwire fits, and without it.
 3. What parsing in the read worker (readers/isolation.py) costs per read of an ordinary file
    (PNG, 3-page PDF, DOCX from examples/) and of a 40 MB WAV: read_file with isolation
    against read_file in-process, once the worker runs; and the worker's start (first read).
@@ -150,24 +150,46 @@ def bench_pdf(repeat: int) -> None:
 
 
 def bench_image(repeat: int) -> None:
+    from toolwire.capability import Cell
+    from toolwire.content import File
+    from toolwire.imagefit import clear_cache, fit_image
     from toolwire.readers import read_file
-    from toolwire.readers.image import downscale
 
     data = make_jpeg()
-    draft = timed(lambda: downscale(data, LONG_SIDE, use_draft=True), repeat)
-    full = timed(lambda: downscale(data, LONG_SIDE, use_draft=False), repeat)
+    photo = File.from_bytes(data, "image/jpeg", "photo.jpg")
+    cell = Cell(("image/jpeg",), "native", fit_edge=LONG_SIDE)
+
+    def fit() -> None:
+        clear_cache()  # fit_image keeps its results: time the fitting, not the cache
+        fit_image(photo, cell)
+
+    draft = timed(fit, repeat)
+    full = timed(lambda: fit_without_draft(data), repeat)
     with TemporaryDirectory() as folder:
         path = Path(folder) / "photo.jpg"
         path.write_bytes(data)
         validate = timed(lambda: read_file(path), repeat)
     print(
         f"12-megapixel JPEG (4000x3000, {len(data) / 1024 / 1024:.1f} MB), "
-        f"validate + downscale to {LONG_SIDE} px:"
+        f"validate + fit to {LONG_SIDE} px:"
     )
-    print(f"  with draft mode      {draft * 1000:8.1f} ms")
+    print(f"  fit_image (draft)    {draft * 1000:8.1f} ms")
     print(f"  without draft mode   {full * 1000:8.1f} ms")
     print(f"  ratio                {full / draft:8.1f}x")
     print(f"  read_file (validate only, bytes unchanged) {validate * 1000:.1f} ms")
+
+
+def fit_without_draft(data: bytes) -> bytes:
+    """The baseline: fit_image's resize and encoding, after decoding every pixel."""
+    from PIL import Image, ImageOps
+
+    with Image.open(io.BytesIO(data)) as image:
+        upright = ImageOps.exif_transpose(image)
+        scale = LONG_SIDE / max(upright.size)
+        size = (round(upright.width * scale), round(upright.height * scale))
+        buffer = io.BytesIO()
+        upright.resize(size, Image.Resampling.LANCZOS).save(buffer, "JPEG", quality=85)
+    return buffer.getvalue()
 
 
 def bench_isolation(repeat: int) -> None:

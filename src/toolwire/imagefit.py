@@ -127,20 +127,15 @@ class _Outcome:
 
 def _fit(data: bytes, media_type: str, cell: Cell, name: str) -> tuple[bytes, str, str]:
     """Decode, orient, resize and re-encode; the bytes, their media type and the note."""
-    from .readers.image import _guard, open_image
+    from .pillow import exif_orientation, open_image
 
     fmt = RESIZABLE[media_type]
-    with _guard(name):
-        image = open_image(data, name)
-        try:
-            orientation = int(image.getexif().get(0x0112, 1) or 1)
-            orientation = orientation if 2 <= orientation <= 8 else 1
-            shown = (image.size[1], image.size[0]) if orientation >= 5 else image.size
-            target = fitted_size(*shown, cell)
-            upright = _upright(image, orientation, target, fmt)
-            out, sent, quality = _encode_within(upright, fmt, target, cell.max_bytes)
-        finally:
-            image.close()
+    with open_image(data, name) as image:
+        orientation = exif_orientation(image)
+        shown = (image.size[1], image.size[0]) if orientation >= 5 else image.size
+        target = fitted_size(*shown, cell)
+        upright = _upright(image, orientation, target, fmt)
+        out, sent, quality = _encode_within(upright, fmt, target, cell.max_bytes)
     outcome = _Outcome(shown, target, sent, len(data), len(out), quality, orientation, media_type)
     return out, _OUT_TYPES[fmt], _note(outcome, cell)
 
@@ -148,13 +143,13 @@ def _fit(data: bytes, media_type: str, cell: Cell, name: str) -> tuple[bytes, st
 def _upright(image: Image, orientation: int, target: tuple[int, int], fmt: str) -> Image:
     """The image decoded (a large JPEG at a reduced draft scale), EXIF-rotated, without
     metadata, in a mode the output format can take."""
-    from PIL import ImageOps
+    from . import pillow
 
     if image.format == "JPEG":  # libjpeg decodes at 1/2, 1/4 or 1/8 scale, never below target
         image.draft("RGB", (target[1], target[0]) if orientation >= 5 else target)
     image.seek(0)
     image.load()
-    upright = ImageOps.exif_transpose(image) if orientation != 1 else image
+    upright = pillow.upright(image, orientation)
     allowed = ("L", "RGB") if fmt == "JPEG" else ("L", "RGB", "RGBA")
     if upright.mode == "1":  # bilevel scans stay grey, not three times their size as RGB
         upright = upright.convert("L")

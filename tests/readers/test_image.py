@@ -11,8 +11,7 @@ import pytest
 from PIL import Image
 
 from toolwire.errors import InvalidFileError
-from toolwire.readers import limits, read_file
-from toolwire.readers.image import downscale
+from toolwire.readers import read_file
 
 from .helpers import copy_example, example, outcome
 
@@ -117,11 +116,6 @@ def test_formats_providers_refuse_are_converted_to_png_and_the_header_says_so(na
     )
 
 
-def test_pillows_pixel_limit_is_set_explicitly():
-    downscale(example("formats/image.gif").read_bytes(), 32)  # parses in this process
-    assert Image.MAX_IMAGE_PIXELS == limits.MAX_IMAGE_PIXELS
-
-
 def test_a_decompression_bomb_png_is_refused_before_decoding(tmp_path):
     path = tmp_path / "bomb.png"
     path.write_bytes(_bomb_png(20_000))  # 400 megapixels in about 50 KB
@@ -165,21 +159,3 @@ def test_a_png_signature_followed_by_garbage_is_refused(tmp_path):
     error = outcome(lambda: read_file(path))
     assert isinstance(error, InvalidFileError)
     assert "garbage.png" in str(error)
-
-
-def test_downscale_fits_the_long_side_and_keeps_jpeg_as_jpeg():
-    data = _noise_jpeg(1600, 1200)
-    for use_draft in (True, False):
-        out = Image.open(io.BytesIO(downscale(data, 400, use_draft=use_draft)))
-        assert (out.format, out.size) == ("JPEG", (400, 300))
-
-
-def test_downscale_applies_the_exif_orientation():
-    data = example("rotated.jpg").read_bytes()
-    out = Image.open(io.BytesIO(downscale(data, 200)))
-    assert out.size == (150, 200)
-
-
-def test_downscale_refuses_a_bomb():
-    with pytest.raises(InvalidFileError, match="decompression bomb"):
-        downscale(_bomb_png(20_000), 100)

@@ -1,9 +1,9 @@
 """Images a target does not take (SVG, HEIC/HEIF, TIFF, BMP, AVIF, …) as PNG or JPEG.
 
 Runs in the read worker. SVG is rasterised by read_file's SVG reader (CairoSVG, when
-installed; without it the SVG's XML is given as text). Raster images are opened by
-read_file's image helpers (pixel limit, JPEG scan limit), turned upright per EXIF, and
-re-encoded by this rule: **JPEG for a photo without alpha** (no alpha channel and more than
+installed; without it the SVG's XML is given as text). Raster images are opened through
+``toolwire.pillow`` (pixel limit, JPEG scan limit), turned upright per EXIF, and re-encoded
+by this rule: **JPEG for a photo without alpha** (no alpha channel and more than
 256 colours), **PNG otherwise** (transparency, diagrams, screenshots with few colours); when
 the target takes only one of the two, that one (alpha flattened onto white for JPEG).
 
@@ -18,12 +18,12 @@ import io
 from pathlib import PurePath
 from typing import TYPE_CHECKING
 
+from .. import pillow
 from ..content import File, Text
 from ..errors import missing_dependency
 from ..messages import ContentOutput
 from ..readers import limits
 from ..readers.common import label
-from ..readers.image import _guard, _heif_available, open_image
 from ..readers.svg import read_svg
 from .jobs import ConvertJob, Outcome, reply
 
@@ -69,21 +69,15 @@ def to_image(job: ConvertJob) -> ContentOutput:
     """The image as PNG or JPEG (by the rule above); an SVG without a rasteriser as text."""
     if job.media_type == "image/svg+xml":
         return reply(_svg(job))
-    if job.media_type in _HEIF and not _heif_available():
+    if job.media_type in _HEIF and not pillow.heif_available():
         raise missing_dependency("pillow-heif", "heic")
-    from PIL import ImageOps
-
-    with _guard(job.name):
-        image = open_image(job.data, job.name)
-        try:
-            image.load()
-            upright = ImageOps.exif_transpose(image)
-            photo = is_photo(upright)
-            fmt = output_format(job.image_types, photo=photo)
-            assert fmt is not None  # convert() sends only targets that take one
-            data, media_type = encode(upright, fmt)
-        finally:
-            image.close()
+    with pillow.open_image(job.data, job.name) as image:
+        image.load()
+        upright = pillow.upright(image, pillow.exif_orientation(image))
+        photo = is_photo(upright)
+        fmt = output_format(job.image_types, photo=photo)
+        assert fmt is not None  # convert() sends only targets that take one
+        data, media_type = encode(upright, fmt)
     why = "a photo without alpha" if photo else "it has alpha or at most 256 colours"
     reason = (
         f"converted {label(job.media_type)} {upright.width}x{upright.height} to "

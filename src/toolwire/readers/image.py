@@ -6,11 +6,9 @@ upright (JPEG at a fixed quality with no metadata, others as PNG) and the header
 BMP, TIFF, HEIC/HEIF and AVIF are converted to PNG (HEIC/HEIF only when pillow-heif is
 installed; without it they are passed on unchanged, unvalidated, with a note).
 
-Decompression bombs: Pillow's process-wide ``Image.MAX_IMAGE_PIXELS`` is set to
-``limits.MAX_IMAGE_PIXELS`` when this module first opens an image, Pillow's
-DecompressionBombWarning is treated as an error, and the pixel count is checked again here,
-so raising Pillow's limit elsewhere does not lift this one. A JPEG's scans and a TIFF's pages
-are counted from the bytes before Pillow decodes or walks them.
+Decompression bombs: images are opened through ``toolwire.pillow`` (the pixel limit, the
+JPEG scan limit, Pillow's errors as InvalidFileError); a TIFF's pages are counted here from the
+bytes before Pillow walks them.
 
 The File part: ``name`` is the file's base name (``photo.png`` for a converted
 ``photo.bmp``); ``text`` is None, since an image has no extracted text and
@@ -19,17 +17,14 @@ The File part: ``name`` is the file's base name (``photo.png`` for a converted
 
 from __future__ import annotations
 
-import functools
 import io
 import struct
-import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .. import pillow
 from ..content import File
-from ..errors import InvalidFileError, missing_dependency
+from ..errors import InvalidFileError
 from ..messages import ContentOutput
 from . import limits
 from .common import Job, header, label, output, plural, size_line
@@ -41,102 +36,28 @@ if TYPE_CHECKING:
 KEPT = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 #: Formats that need a plugin Pillow may lack; without it they pass through unvalidated.
 _PLUGIN_FORMATS = {"image/heic": "pillow-heif", "image/heif": "pillow-heif"}
-#: A progressive JPEG's scans each walk every block of the image again (100,000 scans decode
-#: for minutes), so JPEGs with more scans than this are refused, counted before decoding...
-MAX_JPEG_SCANS = 500
-#: ... and so are those whose scans times megapixels pass this budget (about a second of
-#: decoding; an ordinary progressive photo has about 10 scans).
-MAX_JPEG_SCAN_MEGAPIXELS = 5000
-_SOS = b"\xff\xda"  # start of scan; 0xFF in entropy-coded data is always followed by 0x00
 
 
 def read_image(job: Job) -> ContentOutput:
     """An image as a header (format, size, what was done to it) and one File."""
     name = job.name
     data = job.data
-    if job.media_type in _PLUGIN_FORMATS and not _heif_available():
+    if job.media_type in _PLUGIN_FORMATS and not pillow.heif_available():
         plugin = _PLUGIN_FORMATS[job.media_type]
         facts = [size_line(data), f"not validated or converted ({plugin} is not installed)"]
         file = File.from_bytes(data, job.media_type, name)
         return output(header(job, *facts), "", [file])
-    with _guard(name):
-        image = open_image(data, name)
-        try:
-            out, out_type, out_name, facts = _deliver(image, data, job)
-        finally:
-            image.close()
+    with pillow.open_image(data, name) as image:
+        out, out_type, out_name, facts = _deliver(image, data, job)
     file = File.from_bytes(out, out_type, out_name)
     return output(header(job, *facts), "", [file])
-
-
-def open_image(data: bytes, name: str) -> Image:
-    """The image, opened (header only) and checked against the pixel limit.
-
-    Call inside ``_guard`` (as ``read_image`` and ``downscale`` do) so Pillow's errors become
-    InvalidFileError.
-    """
-    image_module = _pillow()
-    image = image_module.open(io.BytesIO(data))
-    width, height = image.size
-    try:
-        if width * height > limits.MAX_IMAGE_PIXELS:
-            raise InvalidFileError(
-                f"{name} is {width}x{height} ({width * height / 1e6:.0f} megapixels); images "
-                f"over {limits.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels are refused as possible "
-                "decompression bombs. Downscale it first"
-            )
-        if image.format in ("JPEG", "MPO"):
-            _check_scans(data, width * height, name)
-    except InvalidFileError:
-        image.close()
-        raise
-    return image
-
-
-def _check_scans(data: bytes, pixels: int, name: str) -> None:
-    """Refuse a JPEG whose scan count would make decoding it take minutes."""
-    scans = data.count(_SOS)
-    megapixels = pixels / 1e6
-    if scans > MAX_JPEG_SCANS or scans * megapixels > MAX_JPEG_SCAN_MEGAPIXELS:
-        raise InvalidFileError(
-            f"{name} is a JPEG with {scans} scans of {megapixels:.1f} megapixels; JPEGs with "
-            f"more than {MAX_JPEG_SCANS} scans or {MAX_JPEG_SCAN_MEGAPIXELS} scan-megapixels "
-            "(scans x megapixels) are refused, as each scan decodes the whole image again. "
-            "Re-save it as a baseline JPEG"
-        )
-
-
-def downscale(data: bytes, max_side: int, *, name: str = "image", use_draft: bool = True) -> bytes:
-    """The image validated, upright, and scaled so its long side is at most ``max_side``.
-
-    JPEG stays JPEG (quality ``JPEG_QUALITY``); everything else becomes PNG. ``use_draft``
-    lets libjpeg decode a JPEG at 1/2, 1/4 or 1/8 scale straight away, which is what makes a
-    12-megapixel photo cheap; ``use_draft=False`` exists as the benchmark's baseline.
-    """
-    from PIL import ImageOps
-
-    with _guard(name):
-        image = open_image(data, name)
-        try:
-            is_jpeg = image.format == "JPEG"
-            if use_draft and is_jpeg:
-                # Ask for the thumbnail's own size: draft keeps both sides at least this big.
-                scale = min(1.0, max_side / max(image.size))
-                image.draft("RGB", (round(image.size[0] * scale), round(image.size[1] * scale)))
-            image.load()
-            upright = ImageOps.exif_transpose(image)
-            upright.thumbnail((max_side, max_side))
-            return _encode(upright, "JPEG" if is_jpeg else "PNG")
-        finally:
-            image.close()
 
 
 def _deliver(image: Image, data: bytes, job: Job) -> tuple[bytes, str, str, list[str]]:
     """The bytes to send, their media type and name, and the facts for the header."""
     name = job.name
     frames = _frame_count(image, data, name)
-    orientation = 1 if frames > 1 else int(image.getexif().get(0x0112, 1) or 1)
-    orientation = orientation if 2 <= orientation <= 8 else 1
+    orientation = 1 if frames > 1 else pillow.exif_orientation(image)
     if job.media_type in KEPT and orientation == 1:
         size = image.size  # before draft: the header reports the stored size
         if image.format == "JPEG":
@@ -168,9 +89,7 @@ def _deliver(image: Image, data: bytes, job: Job) -> tuple[bytes, str, str, list
 
 
 def _upright(image: Image, orientation: int) -> Image:
-    from PIL import ImageOps
-
-    upright = ImageOps.exif_transpose(image) if orientation != 1 else image
+    upright = pillow.upright(image, orientation)
     if upright.mode not in ("1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"):
         upright = upright.convert("RGBA" if "A" in upright.getbands() else "RGB")
     return upright
@@ -231,53 +150,3 @@ def _encode(image: Image, fmt: str) -> bytes:
     else:
         image.save(buffer, "PNG")
     return buffer.getvalue()
-
-
-@contextmanager
-def _guard(name: str) -> Iterator[None]:
-    """Turn Pillow's errors (and its bomb warning) into InvalidFileError naming the file."""
-    image_module = _pillow()
-    bomb = (image_module.DecompressionBombError, image_module.DecompressionBombWarning)
-    try:
-        # catch_warnings swaps the process-wide filter list; the pixel check in open_image
-        # still refuses bombs if another thread's read restores the filters meanwhile.
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", image_module.DecompressionBombWarning)
-            yield
-    except InvalidFileError:  # a ValueError too, but already says what is wrong
-        raise
-    except bomb as exc:
-        raise InvalidFileError(
-            f"{name} is refused as a possible decompression bomb ({exc}); images over "
-            f"{limits.MAX_IMAGE_PIXELS / 1e6:.0f} megapixels are not read. Downscale it first"
-        ) from exc
-    except image_module.UnidentifiedImageError as exc:
-        raise InvalidFileError(
-            f"{name}: Pillow cannot identify the image (corrupt, or an unsupported variant); "
-            "re-save it as PNG or JPEG"
-        ) from exc
-    except (OSError, SyntaxError, ValueError, EOFError, struct.error, IndexError) as exc:
-        raise InvalidFileError(
-            f"{name}: the image is corrupt or truncated ({exc}); re-export it and try again"
-        ) from exc
-
-
-def _pillow() -> Any:
-    try:
-        from PIL import Image
-    except ImportError as exc:
-        raise missing_dependency("Pillow", "files") from exc
-    Image.MAX_IMAGE_PIXELS = limits.MAX_IMAGE_PIXELS
-    _heif_available()
-    return Image
-
-
-@functools.cache
-def _heif_available() -> bool:
-    """Register pillow-heif's opener once, if installed; True when HEIC/HEIF can be opened."""
-    try:
-        import pillow_heif
-    except ImportError:
-        return False
-    pillow_heif.register_heif_opener()
-    return True

@@ -134,6 +134,55 @@ def test_pdf_page_count_counts_pages_not_the_pages_tree():
     assert pdf_page_count(b"<< /Type/Page >> << /Type /Page>>") == 2
 
 
+def _pdf(pages: int, image: bytes = b"", length: str | None = None) -> bytes:
+    """A PDF of ``pages`` pages whose first page draws a stream of ``image`` bytes; ``length``
+    replaces the stream's /Length entry (an indirect reference, a wrong figure)."""
+    stream = b"q 10 0 0 10 0 0 cm /Im0 Do Q % /Type /Page said inside a stream\n" + image
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>"
+        % (b" ".join(b"%d 0 R" % (4 + n) for n in range(pages)), pages),
+        b"<< /Length "
+        + (length or str(len(stream))).encode()
+        + b" >>\nstream\n"
+        + stream
+        + b"\nendstream",
+        *(b"<< /Type /Page /Parent 2 0 R /Contents 3 0 R >>" for _ in range(pages)),
+    ]
+    out = b"%PDF-1.7\n"
+    for n, body in enumerate(objects, 1):
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    return out + b"trailer << /Root 1 0 R >>\n%%EOF\n"
+
+
+@pytest.mark.parametrize("pages", [1, 3, 40])
+def test_pdf_page_count_steps_over_streams(pages: int) -> None:
+    """A page object is never inside a stream: text that looks like one there is not counted,
+    and a scanned page's image bytes are stepped over, not searched."""
+    assert pdf_page_count(_pdf(pages, image=b"\xff" * 100_000)) == pages
+
+
+@pytest.mark.parametrize("length", ["3 0 R", "5", "999999"])
+def test_a_stream_that_cannot_be_stepped_over_sends_the_count_to_the_whole_file(
+    length: str,
+) -> None:
+    """An indirect or wrong /Length: every page object in the file is counted, as before
+    (the one said inside the content stream too)."""
+    assert pdf_page_count(_pdf(3, length=length)) == 4
+
+
+def test_pdf_page_count_agrees_with_pdfium_on_pdfs_made_by_a_library() -> None:
+    import pypdfium2
+
+    for pages in (1, 2, 7):
+        document = pypdfium2.PdfDocument.new()
+        for _ in range(pages):
+            document.new_page(200, 300)
+        buffer = io.BytesIO()
+        document.save(buffer)
+        assert pdf_page_count(buffer.getvalue()) == pages
+
+
 def _wav(seconds: float, rate: int, channels: int, width: int) -> bytes:
     buffer = io.BytesIO()
     with wave.open(buffer, "wb") as out:

@@ -1,5 +1,5 @@
-"""memo: one layer at the encode boundary; a tool turn is planned once while the same message
-objects are encoded again, and the planner keeps nothing without it."""
+"""memo: one layer at the encode boundary; a growing history plans only what changed while the
+same message objects are encoded again, and the planner keeps nothing without it."""
 
 from __future__ import annotations
 
@@ -64,7 +64,8 @@ def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
     messages += history(4)[-2:]
     routed.clear()
     second = encode(messages, model)
-    assert routed == ["shot-3.png"]  # the three earlier turns came from the cache
+    # The last group is planned again (what follows may join it); the earlier ones are reused.
+    assert routed == ["shot-2.png", "shot-3.png"]
     MEMO.clear()
     fresh = encode(messages, model)
     assert (second.kwargs, second.decisions) == (fresh.kwargs, fresh.decisions)
@@ -74,15 +75,17 @@ def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
     )
 
 
-def test_a_replaced_message_is_planned_again(routed: list[str]) -> None:
-    messages = history(2)
+def test_a_replaced_message_is_planned_again_with_what_follows(routed: list[str]) -> None:
+    messages = history(3)
     encode(messages, "anthropic:claude-sonnet-4-5")
     other = File.from_bytes(PHOTO + b"x", "image/png", name="other.png")
-    messages[2] = ToolResult.of("c0", "screenshot", [other])
+    messages[4] = ToolResult.of("c1", "screenshot", [other])
     routed.clear()
     request = encode(messages, "anthropic:claude-sonnet-4-5")
-    assert routed == ["other.png"]
-    assert [d.identifier for d in request.decisions] == ["other.png", "shot-1.png"]
+    assert routed == ["other.png", "shot-2.png"]  # the groups before it came from the memo
+    assert [d.identifier for d in request.decisions] == ["shot-0.png", "other.png", "shot-2.png"]
+    MEMO.clear()
+    assert encode(messages, "anthropic:claude-sonnet-4-5") == request
 
 
 def test_another_target_or_policy_is_planned_apart(routed: list[str]) -> None:
@@ -106,24 +109,37 @@ def test_turns_with_a_fetcher_or_a_count_limit_are_never_cached(routed: list[str
     # Routed by both fetcher plans, and by both count-limited plans (budgets come after the
     # route, which they then replace: the oldest are left out).
     assert routed.count("shot-0.png") == 4
-    assert not MEMO.turns.entries and not MEMO.last.plans
+    assert not MEMO.last.plans
     assert routed.count("shot-20.png") == 2  # planned by both count-limited plans
 
 
-def test_entries_and_the_whole_plan_leave_with_the_conversation() -> None:
+def test_the_plan_leaves_with_the_conversation() -> None:
     messages = history(1)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    assert len(MEMO.turns.entries) == 1 and len(MEMO.last.plans) == 1
+    assert len(MEMO.last.plans) == 1
     del messages
     gc.collect()
-    assert not MEMO.turns.entries and not MEMO.last.plans
+    assert not MEMO.last.plans
 
 
-def test_the_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(memo, "TURN_LIMIT", 2)
-    messages = history(3)
-    encode(messages, "anthropic:claude-sonnet-4-5")
-    assert len(MEMO.turns.entries) == 2
+def test_a_plan_per_history_bounded_and_a_grown_history_replaces_its_own(
+    monkeypatch: pytest.MonkeyPatch, routed: list[str]
+) -> None:
+    """Sessions on one target keep a plan each (a server interleaving them re-plans only the
+    new turns); a history that grew replaces its shorter plan; PLAN_LIMIT bounds them all."""
+    sessions = [history(2) for _ in range(3)]
+    for messages in sessions:
+        encode(messages, "anthropic:claude-sonnet-4-5")
+    for messages in sessions:
+        messages += history(3)[-2:]
+        routed.clear()
+        encode(messages, "anthropic:claude-sonnet-4-5")
+        assert routed == ["shot-1.png", "shot-2.png"]  # its last group, and the new one
+    assert len(MEMO.last.plans) == 3
+    monkeypatch.setattr(memo, "PLAN_LIMIT", 2)
+    another = history(1)
+    encode(another, "anthropic:claude-sonnet-4-5")
+    assert len(MEMO.last.plans) == 2
 
 
 def test_the_finalizer_never_waits_for_the_lock_the_collector_may_have_interrupted() -> None:
@@ -133,19 +149,18 @@ def test_the_finalizer_never_waits_for_the_lock_the_collector_may_have_interrupt
 
     messages = history(1)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    (key,) = MEMO.turns.entries
-    refs = MEMO.turns.entries[key][0]
+    ((key, last),) = MEMO.last.plans.items()
     done = threading.Event()
 
     def finalize_under_the_lock() -> None:
-        with MEMO.turns._lock:
-            MEMO.turns._drop(key, refs)
+        with MEMO.last._lock:
+            MEMO.last._forget(key, last.tie)
         done.set()
 
     worker = threading.Thread(target=finalize_under_the_lock, daemon=True)
     worker.start()
     assert done.wait(timeout=5), "the finalizer blocked on the module's lock"
-    assert not MEMO.turns.entries
+    assert not MEMO.last.plans
 
 
 def grow() -> list[list[Any]]:
@@ -191,15 +206,12 @@ def test_resuming_a_growing_history_encodes_exactly_what_a_fresh_plan_does(model
         encode(messages, model, on_unsupported="text")  # remember it for the next, longer one
 
 
-def test_a_growing_history_resumes_from_its_last_group(monkeypatch: pytest.MonkeyPatch) -> None:
-    looked_up: list[int] = []
-    real = MEMO.turns.get
-    monkeypatch.setattr(MEMO.turns, "get", lambda o, c: looked_up.append(c[-1]) or real(o, c))
+def test_a_growing_history_resumes_from_its_last_group(routed: list[str]) -> None:
     messages = history(5)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    looked_up.clear()
+    routed.clear()
     encode([*messages, User("Go on.")], "anthropic:claude-sonnet-4-5")
-    assert looked_up == [len(messages) - 1]  # only the last tool turn was visited again
+    assert routed == ["shot-4.png"]  # only the last group was planned again
 
 
 def test_a_history_that_changed_before_its_end_is_planned_from_the_start(routed: list[str]) -> None:
@@ -207,7 +219,6 @@ def test_a_history_that_changed_before_its_end_is_planned_from_the_start(routed:
     encode(messages, "anthropic:claude-sonnet-4-5")
     changed = [User("Watch again."), *messages[1:]]
     routed.clear()
-    MEMO.turns.clear()  # so that routing shows what was planned
     request = encode(changed, "anthropic:claude-sonnet-4-5")
     assert routed == ["shot-0.png", "shot-1.png"]
     assert request.kwargs["messages"][0]["content"] == [{"type": "text", "text": "Watch again."}]
@@ -217,7 +228,7 @@ def test_the_planner_keeps_nothing_without_a_memo() -> None:
     caps = capabilities("anthropic:claude-sonnet-4-5")
     messages = history(2)
     first = plan(messages, caps)
-    assert not MEMO.turns.entries and not MEMO.last.plans and not MEMO._clean
+    assert not MEMO.last.plans and not MEMO._clean and not MEMO.measures.messages
     assert plan(messages, caps).steps == first.steps
 
 

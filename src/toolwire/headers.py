@@ -91,10 +91,44 @@ def jpeg_orientation(data: bytes) -> int:
 _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 
 
+_LENGTH = re.compile(rb"/Length\s+(\d+)(\s+\d+\s+R)?")
+_STREAM_START = re.compile(rb"stream\r?\n")
+_STREAM_END = re.compile(rb"\s*endstream")
+
+
 def pdf_page_count(data: bytes) -> int | None:
-    """Page objects counted in the raw PDF, or None (pages hidden in object streams)."""
-    count = len(_PAGE.findall(data))
+    """Page objects counted in the raw PDF, or None (pages hidden in object streams).
+
+    Streams whose dictionary gives their length directly are stepped over, not searched:
+    a page object is never inside one, and a scanned page's image is most of the file. A
+    stream that cannot be stepped over (an indirect length, a length that does not end at
+    ``endstream``) sends the count back to searching the whole file."""
+    count = _pages_between_streams(data)
+    if count is None:
+        count = len(_PAGE.findall(data))
     return count or None
+
+
+def _pages_between_streams(data: bytes) -> int | None:
+    count, pos, find = 0, 0, data.find
+    while True:
+        keyword = find(b"stream", pos)
+        if keyword < 0:
+            return count + len(_PAGE.findall(data, pos))
+        opened = find(b"obj", pos, keyword)
+        length = None
+        if opened >= 0:
+            for length in _LENGTH.finditer(data, opened, keyword):  # noqa: B007  (the last)
+                pass
+        start = _STREAM_START.match(data, keyword)
+        if length is None or length[2] or start is None:
+            return None
+        end = start.end() + int(length[1])
+        closed = _STREAM_END.match(data, end)
+        if closed is None:
+            return None
+        count += len(_PAGE.findall(data, pos, keyword))
+        pos = closed.end()
 
 
 def wav_duration(data: bytes) -> float | None:

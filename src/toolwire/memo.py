@@ -15,16 +15,16 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   image's header (and wrapping a resized one) on every encode is avoided. One entry per live
   File; it leaves with its File and holds the fitted File, never the original. (The resized
   bytes themselves are kept by imagefit's own bounded cache.)
-- ``turns``: per tool turn (an assistant message's results, with the user message the planner
-  merges after them) its steps, decisions and refusals, keyed by the identity of the
-  capabilities, the assistant message, the results, the merged message, the position and the
-  policy; weak references make sure a recycled ``id`` never serves a stale plan. Bound:
-  ``TURN_LIMIT`` entries, oldest out; an entry leaves with its assistant message. Not used
-  with a URL fetcher (I/O) or when a request budget leaves files out (that depends on the
+- ``last``: the latest plans per target and policy, one per history (``PLAN_LIMIT`` in all,
+  least recently used out), each history's messages held weakly: an encode whose messages
+  begin with messages of a kept plan resumes from the first group they change (a history
+  that only grew: its last group). A plan leaves with its history's last tool result. Not
+  used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
   rest of the conversation).
-- ``last``: the last plan per target and policy, its messages held weakly: an encode whose
-  messages begin with exactly those resumes from that plan's last group. Bound: ``PLAN_LIMIT``
-  plans, oldest out; a plan leaves with its history's last tool result.
+- ``measures`` (plan.measure, for the request budgets): each message's measures per target,
+  fitter and converters, weakly held (``MESSAGE_LIMIT`` entries, oldest out; an entry leaves
+  with its message); the running sums of the latest histories (``RUN_LIMIT`` of them, their
+  messages weakly held); a PDF's page count per source while it lives (``PAGES_LIMIT``).
 - ``clean``: plan steps found free of lone surrogates, by identity, weakly held, so the
   payload is not walked for them again. Bound: ``CLEAN_LIMIT``, oldest out; an entry leaves
   with its step. A step is frozen but the dicts inside it are not: mutating a ToolCall's
@@ -41,13 +41,16 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from .b64 import Base64Cache
 
-TURN_LIMIT = 4096
-PLAN_LIMIT = 8
+PLAN_LIMIT = 32
 CLEAN_LIMIT = 8192
+MESSAGE_LIMIT = 16384
+RUN_LIMIT = 8
+PAGES_LIMIT = 4096
 
 _Key = tuple[Hashable, ...]
 #: A resumed plan: the first message index to plan again, and the steps, decisions and group
@@ -60,9 +63,9 @@ class Memo:
 
     def __init__(self) -> None:
         self.base64 = Base64Cache()
-        self.turns = TurnMemo()
         self.last = LastPlans()
-        self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, str | None]] = {}
+        self.measures = MeasureMemo()
+        self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
         self._clean: dict[int, weakref.ref[Any]] = {}
         self._lock = threading.Lock()
@@ -70,8 +73,8 @@ class Memo:
     def clear(self) -> None:
         """Forget everything."""
         self.base64.clear()
-        self.turns.clear()
         self.last.clear()
+        self.measures.clear()
         self._fitted.clear()
         self._clean.clear()
 
@@ -84,14 +87,16 @@ class Memo:
         if known is not None:
             return known
 
+        fitted = self._fitted
+
         def fit_once(file: Any, cell: Any) -> tuple[Any, str | None]:
             key = (id(file), id(cell), fit)  # ids: hashing a Cell's fields costs more
-            hit = self._fitted.get(key)
-            if hit is not None and hit[0] is cell:  # the entry pins its cell: ids not reused
-                return hit[1] or file, hit[2]
+            hit = fitted.get(key)
+            if hit is not None and hit[1] is cell and hit[0]() is file:  # the entry pins its cell
+                return hit[2] or file, hit[3]
             result, note = fit(file, cell)
-            self._fitted[key] = (cell, None if result is file else result, note)
-            weakref.finalize(file, self._fitted.pop, key, None)
+            tie = weakref.ref(file, partial(_untie, fitted, key))  # leaves with its File
+            fitted[key] = (tie, cell, None if result is file else result, note)
             return result, note
 
         self._fitters[fit] = fit_once
@@ -106,68 +111,42 @@ class Memo:
         if has_lone_surrogate(step):
             return False
         clean = self._clean
-        with self._lock:
-            if len(clean) >= CLEAN_LIMIT:
+        if len(clean) >= CLEAN_LIMIT:
+            with self._lock, suppress(KeyError, RuntimeError, StopIteration):
                 del clean[next(iter(clean))]  # the oldest
-            clean[key] = weakref.ref(step, lambda _, key=key: clean.pop(key, None))  # type: ignore[misc]
+        clean[key] = weakref.ref(step, partial(_untie_ref, clean, key))
         return True
 
 
-@dataclass(frozen=True)
-class PlannedTurn:
-    """What planning one tool turn added: steps, decisions and unsupported files, in order."""
+def _untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
+    """``table[key]``'s object is gone: the entry goes, unless a newer one took the key
+    (entries begin with the weak reference that ties them to their object)."""
+    hit = table.get(key)
+    if hit is not None and hit[0] is ref:
+        table.pop(key, None)
 
-    steps: tuple[Any, ...]
-    decisions: tuple[Any, ...]
-    unsupported: tuple[Any, ...]
+
+def _untie_ref(table: dict[Any, Any], key: Any, ref: Any) -> None:
+    """As ``_untie``, for a table whose values are the weak references themselves."""
+    if table.get(key) is ref:
+        table.pop(key, None)
 
 
-class TurnMemo:
-    """Planned tool turns by the identity of everything their outcome depends on."""
+class MeasureMemo:
+    """What plan.measure keeps between encodes; plan.measure reads and fills it."""
 
     def __init__(self) -> None:
-        self.entries: OrderedDict[_Key, tuple[tuple[weakref.ref[Any], ...], PlannedTurn]] = (
-            OrderedDict()
-        )
-        self._lock = threading.Lock()
-
-    def get(self, objects: Sequence[Any], context: tuple[Hashable, ...]) -> PlannedTurn | None:
-        """The tool turn planned for exactly these objects in this context, or None."""
-        key = (*context, *map(id, objects))
-        with self._lock:
-            hit = self.entries.get(key)
-            if hit is None:
-                return None
-            refs, turn = hit
-            for ref, obj in zip(refs, objects, strict=True):
-                if ref() is not obj:
-                    return None
-            with suppress(KeyError):  # dropped meanwhile by a finalizer (see _drop)
-                self.entries.move_to_end(key)
-            return turn
-
-    def put(self, objects: Sequence[Any], context: tuple[Hashable, ...], turn: PlannedTurn) -> None:
-        """Remember ``turn``; ``objects[1]`` (the assistant message) bounds its lifetime."""
-        key = (*context, *map(id, objects))
-        refs = tuple(weakref.ref(obj) for obj in objects)
-        with self._lock:
-            self.entries[key] = (refs, turn)
-            with suppress(KeyError):
-                self.entries.move_to_end(key)
-            while len(self.entries) > TURN_LIMIT:
-                self.entries.popitem(last=False)
-        weakref.finalize(objects[1], self._drop, key, refs)
+        #: id(message) -> (a weak reference to it, caps, fitter, converters, its measures).
+        self.messages: dict[int, tuple[Any, ...]] = {}
+        #: (id(caps), id(fitter), converters) -> the running sums of the latest history.
+        self.runs: dict[Any, Any] = {}
+        #: id(source) -> (a weak reference to it, its PDF page count).
+        self.pages: dict[int, tuple[Any, int]] = {}
 
     def clear(self) -> None:
-        with self._lock:
-            self.entries.clear()
-
-    def _drop(self, key: _Key, refs: tuple[weakref.ref[Any], ...]) -> None:
-        # No lock: the collector may run this finalizer inside any allocation, including one
-        # made while the lock is held. Single dict operations are atomic; a lost race is a miss.
-        hit = self.entries.get(key)
-        if hit is not None and hit[0] is refs:  # not a newer entry that reuses the ids
-            self.entries.pop(key, None)
+        self.messages.clear()
+        self.runs.clear()
+        self.pages.clear()
 
 
 @dataclass(frozen=True)
@@ -177,33 +156,46 @@ class _LastPlan:
     marks: tuple[tuple[int, int, int], ...]  # per message group: first index, steps, decisions
     steps: tuple[Any, ...]
     decisions: tuple[Any, ...]
+    tie: Any = None  # the weak reference to the anchor that drops the plan with it
 
 
 class LastPlans:
-    """The last plan per target and policy, for a history that grows by appending."""
+    """The latest plans per target and policy (one per history), for histories that grow."""
 
     def __init__(self) -> None:
+        #: (id(caps), *policy, id(anchor)) -> the plan; the most recently used last.
         self.plans: OrderedDict[_Key, _LastPlan] = OrderedDict()
         self._lock = threading.Lock()
 
     def resume(
         self, caps: Any, context: tuple[Hashable, ...], messages: Sequence[Any]
-    ) -> Resumed | None:
-        """Where to go on planning ``messages`` when they begin with the very messages of the
-        last plan for this target and policy: the first message of that plan's last group
-        (which what follows may change: a user message merged into a tool turn), and the
-        steps, decisions and group marks before it. None when there is nothing to reuse."""
+    ) -> tuple[Resumed, _Key] | None:
+        """Where to go on planning ``messages`` from the kept plan for this target and policy
+        that shares the most of their first groups: the first group whose messages (or the one
+        after them, which a group looks at to know where it ends) are not the very messages
+        planned, and the steps, decisions and group marks before it; with the plan's key (its
+        successor replaces it). A history that only grew re-plans its last group (what follows
+        may change it: a user message merged into a tool turn). None when nothing is shared."""
+        prefix = (id(caps), *context)
         with self._lock:
-            last = self.plans.get((id(caps), *context))
-        if last is None or last.owner is not caps or not last.marks:
+            kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]
+        best: tuple[int, _Key, _LastPlan] | None = None
+        for key, last in kept:
+            if last.owner is not caps:
+                continue
+            same = 0
+            for ref, message in zip(last.refs, messages, strict=False):
+                if ref() is not message:
+                    break
+                same += 1
+            groups = sum(1 for mark in last.marks if mark[0] < same) - 1  # reusable before
+            if groups > 0 and (best is None or groups > best[0]):
+                best = (groups, key, last)
+        if best is None:
             return None
-        if len(last.refs) > len(messages):
-            return None
-        for ref, message in zip(last.refs, messages, strict=False):
-            if ref() is not message:
-                return None
-        start, steps, decisions = last.marks[-1]
-        return start, last.steps[:steps], last.decisions[:decisions], last.marks[:-1]
+        groups, key, last = best
+        start, steps, decisions = last.marks[groups]
+        return (start, last.steps[:steps], last.decisions[:decisions], last.marks[:groups]), key
 
     def remember(
         self,
@@ -212,28 +204,34 @@ class LastPlans:
         messages: Sequence[Any],
         anchor: Any,
         plan: tuple[Sequence[tuple[int, int, int]], Sequence[Any], Sequence[Any]],
+        replaces: _Key | None = None,
     ) -> None:
         """Keep a finished plan (marks, steps, decisions) while ``anchor`` lives: the history's
-        last tool result, which no step refers to, so dropping the history drops the plan."""
+        last tool result, which no step refers to, so dropping the history drops the plan.
+        ``replaces``: the key of the plan it resumed (the same history, shorter)."""
         marks, steps, decisions = plan
-        refs = tuple(weakref.ref(m) for m in messages)
-        entry = _LastPlan(caps, refs, tuple(marks), tuple(steps), tuple(decisions))
-        key = (id(caps), *context)
+        key = (id(caps), *context, id(anchor))
+        tie = weakref.ref(anchor, partial(self._forget, key))
+        refs = tuple(map(weakref.ref, messages))
+        entry = _LastPlan(caps, refs, tuple(marks), tuple(steps), tuple(decisions), tie)
         with self._lock:
+            if replaces is not None:
+                self.plans.pop(replaces, None)
             self.plans[key] = entry
             with suppress(KeyError):
                 self.plans.move_to_end(key)
             while len(self.plans) > PLAN_LIMIT:
                 self.plans.popitem(last=False)
-        weakref.finalize(anchor, self._forget, key, id(entry))  # the id: not kept alive
 
     def clear(self) -> None:
         with self._lock:
             self.plans.clear()
 
-    def _forget(self, key: _Key, entry_id: int) -> None:
-        # Lock-free, as TurnMemo._drop is.
-        if id(self.plans.get(key)) == entry_id:
+    def _forget(self, key: _Key, tie: Any) -> None:
+        # No lock: the collector may run this callback inside any allocation, including one
+        # made while the lock is held. Single dict operations are atomic; a lost race is a miss.
+        last = self.plans.get(key)
+        if last is not None and last.tie is tie:  # not a newer plan whose anchor took the id
             self.plans.pop(key, None)
 
 

@@ -144,7 +144,7 @@ def _over_budget(
     if not limit:
         return None, 0
     routed = all(d.mode in ("native", "sibling", "fallback") for d in laid_out.decisions)
-    if routed and not tools and upper_bound(messages, caps, fit) + HEADROOM <= limit:
+    if routed and not tools and upper_bound(messages, caps, fit, MEMO.measures) + HEADROOM <= limit:
         return None, 0
     size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
     return size - HEADROOM, max(0, size - limit)

@@ -84,7 +84,8 @@ def plan(
         )
     messages = list(messages)
     policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
-    fitted = left_out(messages, caps, fit, reserve, policy)  # budgets: measured before routing
+    measures = memo.measures if memo is not None else None
+    fitted = left_out(messages, caps, fit, reserve, policy, measures)  # budgets, before routing
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
     budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
                     shrunk=fitted.shrunk)  # fmt: skip
@@ -110,20 +111,21 @@ def _target(caps: Capabilities) -> str:
 
 
 def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> Planner:
-    """The layout of every group; an agent's growing history resumes from its last plan."""
-    planner = Planner(policy, budget, memo)
+    """The layout of every group; a history resumes from the kept plan it shares the most
+    first groups with (memo.LastPlans)."""
+    planner = Planner(policy, budget)
     reusable = memo is not None and not budget.binds and policy.fetch is None
     context = (policy.on_unsupported, policy.fit, policy.converters)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
-    start = 0
+    start, replaces = 0, None
     if found is not None:
-        start, steps, decisions, marks = found
+        (start, steps, decisions, marks), replaces = found
         planner.steps, planner.decisions, planner.marks = list(steps), list(decisions), list(marks)
     planner.run(messages, start)
     anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
     if reusable and anchor is not None and not planner.unsupported:
         layout = (planner.marks, planner.steps, planner.decisions)
-        memo.last.remember(policy.caps, context, messages, anchor, layout)
+        memo.last.remember(policy.caps, context, messages, anchor, layout, replaces)
     return planner
 
 

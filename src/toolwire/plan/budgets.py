@@ -35,6 +35,7 @@ from ..capability import Capabilities
 from ..capability_schema import Budgets
 from ..content import File
 from ..errors import ToolwireError
+from ..memo import MeasureMemo
 from .files import Policy
 from .measure import (
     FRAMING,
@@ -44,7 +45,6 @@ from .measure import (
     Medium,
     Totals,
     edge_of,
-    measured,
     of_message,
     sent_bytes,
     text_bytes,
@@ -94,6 +94,7 @@ def left_out(
     fit: Fit | None,
     reserve: int = 0,
     policy: Policy | None = None,
+    memo: MeasureMemo | None = None,
 ) -> Outcome:
     """The oldest media beyond the target's budgets, and the images fitted to the bytes left.
     With ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too,
@@ -103,14 +104,15 @@ def left_out(
         return Outcome()
     fit = fit if limits.max_request_bytes else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
-    if _within(totals(messages, caps, fit, convert), limits, reserve):
+    if _within(totals(messages, caps, fit, convert, memo), limits, reserve):
         return Outcome()  # what an agent loop meets: no limit binds, no medium walked
-    media = measured(messages, caps, fit, convert)
+    found = [of_message(m, caps, fit, convert, memo) for m in messages]
+    media = [medium for measures in found for medium in measures.media]
     if not media:
         return Outcome()
     text = 0
     if limits.max_request_bytes:
-        text = sum(of_message(m, caps, fit, convert).text for m in messages) + HEADROOM + reserve
+        text = sum(measures.text for measures in found) + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
     media, shrunk = _shrink(media, caps, text)

@@ -39,11 +39,13 @@ import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..content import ToolCall
-from ..messages import Assistant
-from .values import ToolTurn
+from ..content import File, Json, Text, Thinking, ToolCall
+from ..messages import Assistant, System, User
+from ..sources import BytesSource
+from .values import PlannedResult, ToolTurn
 
 if TYPE_CHECKING:
     from .values import Plan
@@ -266,19 +268,59 @@ _HOW: dict[type, int] = {
     **dict.fromkeys((bytes, bytearray, memoryview, int, float, bool, type(None)), _SKIP),
     **dict.fromkeys((list, tuple, set, frozenset), _ITEMS),
     dict: _MAPPING,
+    BytesSource: _SKIP,  # bytes only (its ``type`` is the literal "bytes")
 }
+#: The string-holding fields of the plan's own values, read by name: walking a pydantic
+#: model's ``__dict__`` (its literal ``type`` and flags too) was most of a cold check. A
+#: field added to one of these classes must be named here (a test compares every class's
+#: fields with these names and fails when one is missing).
+TYPED_FIELDS: dict[type, tuple[str, ...]] = {
+    Text: ("text",),
+    File: ("source", "media_type", "name", "text"),
+    ToolCall: ("id", "name", "arguments", "signature", "provider", "invalid_arguments"),
+    Thinking: ("text", "signature", "provider", "id"),
+    Json: ("value",),
+    System: ("text",),
+    User: ("content",),
+    Assistant: ("content",),
+    PlannedResult: ("call_id", "name", "parts"),
+    ToolTurn: ("results", "extra"),
+}
+
+
+def _fields_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    if len(names) > 1:
+        return attrgetter(*names)
+    name = names[0]
+    return lambda item: (getattr(item, name),)
+
+
+_TYPED = {kind: _fields_of(names) for kind, names in TYPED_FIELDS.items()}
 
 
 def _has_lone_surrogate(value: Any) -> bool:
     """Whether any string reachable from ``value`` (through dicts, lists, tuples and the fields
-    of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1)."""
+    of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1). The
+    plan's own values are read by their string fields directly (``_lone_in``)."""
+    check = _CHECKS.get(type(value))
+    if check is not None:
+        return check(value)
+    return _walk(value)
+
+
+def _walk(value: Any) -> bool:
     stack, seen = [value], set()
+    typed = _TYPED
     while stack:
         item = stack.pop()
         kind = type(item)
         if kind is str:
             if not item.isascii() and _LONE.search(item):
                 return True
+            continue
+        fields = typed.get(kind)
+        if fields is not None:  # no cycle runs through these: only their values are walked
+            stack.extend(fields(item))
             continue
         how = _HOW.get(kind)
         if how is None:
@@ -296,6 +338,74 @@ def _has_lone_surrogate(value: Any) -> bool:
         else:
             stack.append(str(item))
     return False
+
+
+def _lone(text: str | None) -> bool:
+    return text is not None and not text.isascii() and _LONE.search(text) is not None
+
+
+def _lone_in_parts(parts: Iterable[Any]) -> bool:
+    """The common parts checked field by field (a cold check walks every part of every
+    message: no stack, no generic dispatch); any other part is walked."""
+    for part in parts:
+        kind = type(part)
+        if kind is Text:
+            if _lone(part.text):
+                return True
+        elif kind is File:
+            if _lone(part.name) or _lone(part.text) or _lone(part.media_type):
+                return True
+            if type(part.source) is not BytesSource and _walk(part.source):
+                return True
+        elif kind is ToolCall:
+            if _lone(part.id) or _lone(part.name) or _lone_in_arguments(part.arguments):
+                return True
+            if _lone(part.signature) or _lone(part.provider) or _lone(part.invalid_arguments):
+                return True
+        elif _walk(part):
+            return True
+    return False
+
+
+def _lone_in_arguments(arguments: dict[str, Any]) -> bool:
+    """A call's arguments: flat ones (strings, numbers) read here; nested ones walked."""
+    for key, value in arguments.items():
+        kind = type(value)
+        if kind is str:
+            if _lone(value):
+                return True
+        elif _HOW.get(kind) != _SKIP and _walk(value):
+            return True
+        if type(key) is str:
+            if _lone(key):
+                return True
+        elif _walk(key):
+            return True
+    return False
+
+
+def _lone_in_turn(turn: ToolTurn) -> bool:
+    for result in turn.results:
+        if _lone(result.call_id) or _lone(result.name) or _lone_in_parts(result.parts):
+            return True
+    return _lone_in_parts(turn.extra)
+
+
+def _lone_in_content(message: Any) -> bool:
+    content = message.content
+    return _lone(content) if type(content) is str else _lone_in_parts(content)
+
+
+_CHECKS: dict[type, Callable[[Any], bool]] = {
+    ToolTurn: _lone_in_turn,
+    Assistant: _lone_in_content,
+    User: _lone_in_content,
+    System: lambda message: _lone(message.text),
+    PlannedResult: lambda result: _lone_in_turn(ToolTurn(results=(result,))),
+    Text: lambda part: _lone_in_parts((part,)),
+    File: lambda part: _lone_in_parts((part,)),
+    ToolCall: lambda part: _lone_in_parts((part,)),
+}
 
 
 def _how(kind: type) -> int:

@@ -14,8 +14,8 @@ group, each file goes through the file passes (plan.files) and the group is laid
 
 The wire's own rules (providers.Wire: alternating roles, no blank text, a text block beside a
 document, a user message first) are applied to the whole laid-out conversation at the end
-(``wire_rules``). Tool turns are planned once while their messages live (memo.TurnMemo), and
-an agent's growing history resumes from its last plan (memo.LastPlans).
+(``wire_rules``). An agent's growing history resumes from its last plan (memo.LastPlans), at
+the first group that changed.
 """
 
 from __future__ import annotations
@@ -50,7 +50,6 @@ class Planner:
 
     policy: Policy
     budget: Budget
-    memo: Any = None  # memo.Memo, when tool turns may be reused
     steps: list[Step] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
@@ -66,7 +65,7 @@ class Planner:
                 while j < count and isinstance(messages[j], ToolResult):
                     j += 1
                 follow = j < count and isinstance(messages[j], User)
-                self._tool_turn(messages, i, j, follow)
+                self._lay_out_turn(messages, i, j, follow)
                 i = j + follow
                 continue
             _check_answered(messages, i)
@@ -83,25 +82,6 @@ class Planner:
             i += 1
 
     # --- tool turns ------------------------------------------------------------------------
-
-    def _tool_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
-        """Lay one tool turn out, or reuse its layout from an earlier encode."""
-        memo, policy = self.memo, self.policy
-        if memo is None or start == 0 or self.budget.binds or policy.fetch is not None:
-            return self._lay_out_turn(messages, start, end, follow)
-        objects = (policy.caps, *messages[start - 1 : end + follow])
-        context = (policy.on_unsupported, policy.fit, policy.converters, start)
-        turn = memo.turns.get(objects, context)
-        if turn is None:
-            marks = len(self.steps), len(self.decisions), len(self.unsupported)
-            self._lay_out_turn(messages, start, end, follow)
-            turn = memo_turn(self, marks)
-            memo.turns.put(objects, context, turn)
-            return None
-        self.steps += turn.steps
-        self.decisions += turn.decisions
-        self.unsupported += turn.unsupported
-        return None
 
     def _lay_out_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
         results: list[PlannedResult] = []
@@ -221,17 +201,6 @@ class Planner:
                 )  # fmt: skip
             )
         return outcome.mode, outcome.sent
-
-
-def memo_turn(planner: Planner, marks: tuple[int, int, int]) -> Any:
-    """What laying out one tool turn added to ``planner`` (since ``marks``)."""
-    from ..memo import PlannedTurn
-
-    return PlannedTurn(
-        tuple(planner.steps[marks[0] :]),
-        tuple(planner.decisions[marks[1] :]),
-        tuple(planner.unsupported[marks[2] :]),
-    )
 
 
 def verifiable(message: Assistant, issuer: str) -> Assistant | None:

@@ -5,18 +5,19 @@
   text by its length; a file converted (``on_unsupported="convert"``) as its conversion;
 - images, PDF pages (headers.pdf_page_count, pypdfium2's page tree), documents: counted.
 
-Each message is measured once per target, fitter and converters (weakly held: the measures
-leave with the conversation); ``totals`` sums a growing conversation's messages once, so an
-agent re-encoding its history measures only the new turns.
+With a memo (``memo.MeasureMemo``, the ``encode`` boundary's), each message is measured once
+per target, fitter and converters (weakly held: the measures leave with the conversation),
+and ``totals`` sums a growing conversation's messages once, so an agent re-encoding its
+history measures only the new turns.
 """
 
 from __future__ import annotations
 
 import json
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from .. import headers
@@ -24,7 +25,18 @@ from ..capability import Capabilities, Cell
 from ..capability_schema import Budgets
 from ..content import File, Json, Text, ToolCall
 from ..mediatypes import is_textual
-from ..messages import Assistant, ContentOutput, JsonOutput, ToolResult, User
+from ..memo import MESSAGE_LIMIT, PAGES_LIMIT, RUN_LIMIT, MeasureMemo
+from ..messages import (
+    Assistant,
+    ContentOutput,
+    ErrorJsonOutput,
+    ErrorTextOutput,
+    JsonOutput,
+    System,
+    TextOutput,
+    ToolResult,
+    User,
+)
 from ..sources import BytesSource
 from ..token_measures import pdf_pages
 from ..wire_size import b64_length
@@ -59,19 +71,13 @@ class Medium:
     converted: bool = False
 
 
-def measured(
-    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, convert: Policy | None = None
-) -> list[Medium]:
-    """Every file the target could send, oldest first, measured as it would be sent (with
-    ``convert``, a file no route carries as its conversion)."""
-    return [m for message in messages for m in of_message(message, caps, fit, convert).media]
-
-
-def upper_bound(messages: Sequence[Any], caps: Capabilities, fit: Fit | None) -> int:
+def upper_bound(
+    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, memo: MeasureMemo | None = None
+) -> int:
     """At most how many bytes of JSON the encoded ``messages`` take when every file is sent
     as routed (no text fallback, no conversion, no tools): encode skips measuring the body
     when this is within the byte budget."""
-    return SLACK + totals(messages, caps, fit).bound
+    return SLACK + totals(messages, caps, fit, None, memo).bound
 
 
 @dataclass(frozen=True)
@@ -84,20 +90,24 @@ class _Measured:
 
 
 def of_message(
-    message: Any, caps: Capabilities, fit: Fit | None, convert: Policy | None = None
+    message: Any,
+    caps: Capabilities,
+    fit: Fit | None,
+    convert: Policy | None = None,
+    memo: MeasureMemo | None = None,
 ) -> _Measured:
-    """``message`` measured once per target, fitter and converters (an agent re-sends its
-    history)."""
+    """``message`` measured, once per target, fitter and converters while it lives when a
+    ``memo`` keeps it (an agent re-sends its history)."""
+    known = memo.messages if memo is not None else None
     key = id(message)
-    hit = _MEASURED.get(key)
+    hit = known.get(key) if known is not None else None
     same = hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit
-    if same and hit[3] in (_ANY, _conversions(convert)):  # type: ignore[index]
+    if same and (hit[3] is _ANY or hit[3] is _conversions(convert)):  # type: ignore[index]
         return hit[4]  # type: ignore[index]
     media, marker = [], _ANY  # _ANY: the same measures with and without conversions
     for part in _parts(message):
-        if not isinstance(part, File):
+        if type(part) is not File and not isinstance(part, File):
             continue
-        marker = _ANY if convert is not None and marker is _ANY else _conversions(convert)
         made = conversion_cost(part, convert, isinstance(message, ToolResult)) if convert else None
         if made is not None:
             media.append(_converted(part, *made))
@@ -105,25 +115,27 @@ def of_message(
             continue
         cell = caps.cell(part.media_type)
         if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-            media.append(_measure(part, cell, fit, caps.budgets))
+            media.append(_measure(part, cell, fit, caps.budgets, memo))
     if caps.budgets.max_request_bytes:
-        found = _Measured(tuple(media), text_bytes([message]), _text_bound(message))
+        found = _Measured(tuple(media), *_text_sizes(message))
     else:  # the text counts for the byte budget only
         found = _Measured(tuple(media), 0, 0)
-    try:
-        ref = weakref.ref(message)
-    except TypeError:  # not a message: plan refuses it
-        return found
-    if hit is None:
-        weakref.finalize(message, _MEASURED.pop, key, None)  # leaves with the conversation
-    _MEASURED[key] = (ref, caps, fit, marker, found)
-    if len(_MEASURED) > 16384:
-        _MEASURED.popitem(last=False)
+    if known is not None:
+        try:
+            ref = weakref.ref(message, partial(_forget, known, key))
+        except TypeError:  # not a message: plan refuses it
+            return found
+        known[key] = (ref, caps, fit, marker, found)
+        if len(known) > MESSAGE_LIMIT:
+            del known[next(iter(known))]  # the oldest
     return found
 
 
-#: id(message) -> (a weak reference to it, caps, fitter, converters, its measures).
-_MEASURED: OrderedDict[int, tuple[Any, Any, Any, Any, _Measured]] = OrderedDict()
+def _forget(known: dict[int, Any], key: int, ref: Any) -> None:
+    """A measured message is gone: its entry goes (unless a newer one took its id)."""
+    hit = known.get(key)
+    if hit is not None and hit[0] is ref:
+        known.pop(key, None)
 
 
 def _conversions(convert: Policy | None) -> Any:
@@ -147,52 +159,55 @@ class Totals(NamedTuple):
 
 
 def totals(
-    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, convert: Policy | None = None
+    messages: Sequence[Any],
+    caps: Capabilities,
+    fit: Fit | None,
+    convert: Policy | None = None,
+    memo: MeasureMemo | None = None,
 ) -> Totals:
-    """The measures of ``messages`` summed, kept as running sums per target, fitter and
-    converters: a growing history (the same messages, then new ones) adds its new messages
-    only. Messages not weakly referable are summed afresh."""
+    """The measures of ``messages`` summed. With a ``memo``, kept as running sums per target,
+    fitter and converters: a growing history (the same messages, then new ones) adds its new
+    messages only."""
+    if memo is None:
+        return _summed(Totals(), [of_message(m, caps, fit, convert) for m in messages])
+    runs = memo.runs
     key = (id(caps), id(fit), _conversions(convert))
-    run = _RUNS.pop(key, None)
-    if run is None or run.caps is not caps or run.fit is not fit or run.stale:
+    run = runs.pop(key, None)
+    if run is None or run.caps is not caps or run.fit is not fit:
         run = _Run(caps, fit)
-    _RUNS[key] = run  # the newest last: the oldest of more than 8 runs is dropped
-    if len(_RUNS) > 8:
-        _RUNS.pop(next(iter(_RUNS)))
+    runs[key] = run  # the newest last: the oldest of more than RUN_LIMIT runs is dropped
+    if len(runs) > RUN_LIMIT:
+        runs.pop(next(iter(runs)))
     kept = run.common(messages)
-    del run.ids[kept:], run.refs[kept:], run.sums[kept + 1 :]
+    del run.refs[kept:], run.sums[kept + 1 :]
     for message in messages[kept:]:
-        found = of_message(message, caps, fit, convert)
+        found = of_message(message, caps, fit, convert, memo)
         try:
-            run.refs.append(weakref.ref(message, run.expire))
-        except TypeError:
-            run.stale = True
+            run.refs.append(weakref.ref(message))
+        except TypeError:  # not a message: summed afresh, and the run starts again
+            runs.pop(key, None)
             return _summed(Totals(), [of_message(m, caps, fit, convert) for m in messages])
-        run.ids.append(id(message))
         run.sums.append(_summed(run.sums[-1], [found]))
     return run.sums[-1]
 
 
 class _Run:
-    """The running sums of one history: ``sums[k]``, its first k messages (by id; each held
-    weakly, and the run is stale once one of them is gone, so an id is never one reused)."""
+    """The running sums of one history: ``sums[k]``, its first k messages (each held weakly:
+    a message that is gone is never mistaken for a newer one at the same address)."""
 
     def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
-        self.caps, self.fit, self.stale = caps, fit, False
-        self.ids: list[int] = []
+        self.caps, self.fit = caps, fit
         self.refs: list[Any] = []
         self.sums = [Totals()]
 
-    def expire(self, _gone: Any) -> None:
-        self.stale = True
-
     def common(self, messages: Sequence[Any]) -> int:
         """How many of ``messages``, from the first, are the messages summed."""
-        count = min(len(self.ids), len(messages))
-        ids = list(map(id, messages[:count]))
-        if ids == self.ids[:count]:
-            return count
-        return next(i for i, (a, b) in enumerate(zip(ids, self.ids, strict=False)) if a != b)
+        count = 0
+        for ref, message in zip(self.refs, messages, strict=False):
+            if ref() is not message:
+                break
+            count += 1
+        return count
 
 
 def _summed(start: Totals, found: list[_Measured]) -> Totals:
@@ -206,10 +221,6 @@ def _summed(start: Totals, found: list[_Measured]) -> Totals:
     return Totals(images, pages, documents, size, text, bound, edge, converted)
 
 
-#: (id(caps), id(fit), converters) -> the running sums of the latest history.
-_RUNS: dict[Any, _Run] = {}
-
-
 def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
     """A file as its conversion: each image made, and the texts (plan.convert.measure)."""
     sizes = tuple(size + FRAMING for size in sizes)
@@ -217,35 +228,80 @@ def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
     return Medium(file, len(sizes), 0, 0, size, 0, 12 * size, sizes, converted=True)
 
 
-def _text_bound(message: Any) -> int:
-    """At most the JSON bytes of a message's text, calls and framing: each character of its
-    strings becomes at most 12 bytes (an escaped astral character, ASCII escapes), each part's
-    framing at most ``PER_PART`` characters' worth, a message's at most ``PER_MESSAGE``. Text,
-    JSON and tool calls are counted by their strings; any other part by its repr (which holds
-    every character of its strings)."""
-    parts = _parts(message)
-    if isinstance(message, Assistant):
+def _text_sizes(message: Any) -> tuple[int, int]:
+    """A message's text as sent, about (``text_bytes``), and at most the JSON bytes of its
+    text, calls and framing: each character of its strings becomes at most 12 bytes (an
+    escaped astral character, ASCII escapes), each part's framing at most ``PER_PART``
+    characters' worth, a message's at most ``PER_MESSAGE``. Strings are counted where they
+    are; a part or output of another kind by its repr (which holds every character of its
+    strings)."""
+    kind = type(message)
+    about = chars = PER_MESSAGE
+    parts: Sequence[Any] = ()
+    if kind is ToolResult:
+        chars += len(message.call_id) + len(message.name) + PER_PART
+        output = message.output
+        shape = type(output)
+        if shape is ContentOutput:
+            parts = output.value
+        elif shape is TextOutput or shape is ErrorTextOutput:
+            about, chars = about + len(output.value), chars + len(output.value)
+        elif shape is JsonOutput or shape is ErrorJsonOutput:
+            size = _json_chars(output.value)
+            about, chars = about + size, chars + size
+        else:
+            chars += len(repr(output))
+    elif kind is User:
+        content = message.content
+        if type(content) is str:
+            about, chars = about + len(content), chars + len(content) + PER_PART
+        else:
+            parts = content
+    elif kind is Assistant:
         parts = message.content
-    elif not parts:
-        return 12 * (len(repr(message)) + PER_MESSAGE)
-    chars = PER_MESSAGE
+    elif kind is System:
+        about, chars = about + len(message.text), chars + len(message.text) + PER_PART
+    else:
+        return about, 12 * (len(repr(message)) + chars)
     for part in parts:
-        if isinstance(part, Text):
-            chars += len(part.text) + PER_PART
-        elif isinstance(part, ToolCall):
-            chars += _call_chars(part) + PER_PART
+        shape = type(part)
+        if shape is Text:
+            about, chars = about + len(part.text), chars + len(part.text) + PER_PART
+        elif shape is File:
+            continue
+        elif shape is ToolCall:
+            arguments = _json_chars(part.arguments, spaced=True)
+            strings = len(part.id) + len(part.name)
+            about += arguments + strings
+            extra = (part.signature, part.provider, part.invalid_arguments)
+            chars += arguments + strings + sum(len(s) for s in extra if s) + PER_PART
+        elif shape is Json:
+            size = _json_chars(part.value)
+            about, chars = about + size, chars + size + PER_PART
         elif not isinstance(part, File):
-            chars += len(repr(part))
-    return 12 * chars
+            chars += len(repr(part)) + PER_PART
+    return about, 12 * chars
 
 
-def _call_chars(call: ToolCall) -> int:
-    extra = (call.signature, call.provider, call.invalid_arguments)
-    strings = len(call.id) + len(call.name) + sum(len(s) for s in extra if s)
-    return strings + len(json.dumps(call.arguments, ensure_ascii=False))
+def _json_chars(value: Any, spaced: bool = False) -> int:
+    """Characters of ``value`` as compact JSON (its repr's where it is not JSON); ``spaced``:
+    as tool-call arguments at their longest (ASCII escapes, ", " and ": ")."""
+    try:
+        if spaced:
+            return len(json.dumps(value))
+        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+    except (TypeError, ValueError):
+        return len(repr(value))
 
 
 def _parts(message: Any) -> Sequence[Any]:
+    kind = type(message)
+    if kind is User:
+        content = message.content
+        return () if type(content) is str else content
+    if kind is ToolResult:
+        output = message.output
+        return output.value if type(output) is ContentOutput else ()
     if isinstance(message, User) and not isinstance(message.content, str):
         return message.content
     if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
@@ -253,21 +309,24 @@ def _parts(message: Any) -> Sequence[Any]:
     return ()
 
 
-def _measure(file: File, cell: Cell, fit: Fit | None, limits: Budgets) -> Medium:
+def _measure(
+    file: File, cell: Cell, fit: Fit | None, limits: Budgets, memo: MeasureMemo | None = None
+) -> Medium:
     """``file`` as sent; its page count and longest side read only where a limit needs them."""
-    image = file.media_type.startswith("image/")
+    media_type = file.media_type
+    image = media_type.startswith("image/")
     sent = file
     if image and fit is not None and file.source.is_local:
         sent = fit(file, cell)[0]
     size = sent_bytes(sent)
-    pdf = file.media_type == "application/pdf"
-    document = not image and not file.media_type.startswith(("audio/", "video/"))
-    label = 12 * (len(file.identifier) + len(file.media_type)) + 2 * FRAMING
-    textual = is_textual(file.media_type)
+    pdf = media_type == "application/pdf"
+    document = not image and not media_type.startswith(("audio/", "video/"))
+    label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
+    textual = is_textual(media_type)
     return Medium(
         file,
         images=int(image),
-        pages=_pages(file) if pdf and limits.max_pdf_pages_per_request else 0,
+        pages=_pages(file, memo) if pdf and limits.max_pdf_pages_per_request else 0,
         documents=int(document),
         bytes=size + FRAMING,
         edge=edge_of(sent) if image and limits.many_images_count else 0,
@@ -284,14 +343,21 @@ def sent_bytes(file: File) -> int:
     return len(source.describe()) * 2  # a URL or file id, in the text
 
 
-def _pages(file: File) -> int:
-    key = id(file.source)
-    hit = _PAGES.get(key)
-    if hit is None or hit[0] is not file.source:
-        hit = _PAGES[key] = (file.source, pdf_pages(file)[0])
-        if len(_PAGES) > 4096:
-            _PAGES.pop(next(iter(_PAGES)))
-    return hit[1]
+def _pages(file: File, memo: MeasureMemo | None) -> int:
+    """The PDF's page count, kept per source while it lives (an agent sends the same PDFs
+    every turn)."""
+    source = file.source
+    if memo is None:
+        return pdf_pages(file)[0]
+    known, key = memo.pages, id(source)
+    hit = known.get(key)
+    if hit is not None and hit[0]() is source:
+        return hit[1]
+    count = pdf_pages(file)[0]
+    known[key] = (weakref.ref(source, partial(_forget, known, key)), count)
+    if len(known) > PAGES_LIMIT:
+        del known[next(iter(known))]  # the oldest
+    return count
 
 
 def edge_of(file: File) -> int:
@@ -306,35 +372,6 @@ def _read(file: File) -> bytes:
     return source.data if type(source) is BytesSource else file.read()
 
 
-#: id(source) -> (the source, its page count): an agent sends the same PDFs every turn.
-_PAGES: dict[int, tuple[Any, int]] = {}
-
-
 def text_bytes(messages: Sequence[Any]) -> int:
     """The conversation's text, tool calls and JSON, about as many bytes as they take sent."""
-    size = 0
-    for message in messages:
-        size += PER_MESSAGE
-        content = getattr(message, "content", None)
-        if isinstance(content, str):
-            size += len(content)
-        for part in _all_parts(message):
-            if isinstance(part, Text):
-                size += len(part.text)
-            elif isinstance(part, Json):
-                size += len(part.compact())
-            elif isinstance(part, ToolCall):
-                size += len(json.dumps(part.arguments)) + len(part.name) + len(part.id)
-    return size
-
-
-def _all_parts(message: Any) -> Sequence[Any]:
-    if isinstance(message, ToolResult):
-        output = message.output
-        if isinstance(output, ContentOutput):
-            return output.value
-        if isinstance(output, JsonOutput):
-            return [Json(value=output.value)]
-        return [Text(text=str(getattr(output, "value", "")))]
-    content = getattr(message, "content", None)
-    return content if isinstance(content, list) else ()
+    return sum(_text_sizes(message)[0] for message in messages)

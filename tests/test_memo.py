@@ -228,7 +228,7 @@ def test_the_planner_keeps_nothing_without_a_memo() -> None:
     caps = capabilities("anthropic:claude-sonnet-4-5")
     messages = history(2)
     first = plan(messages, caps)
-    assert not MEMO.last.plans and not MEMO._clean and not MEMO.measures.messages
+    assert not MEMO.last.plans and not MEMO._clean and not MEMO.measures.runs
     assert plan(messages, caps).steps == first.steps
 
 

@@ -21,10 +21,11 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   that only grew: its last group). A plan leaves with its history's last tool result. Not
   used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
   rest of the conversation).
-- ``measures`` (plan.measure, for the request budgets): each message's measures per target,
-  fitter and converters, weakly held (``MESSAGE_LIMIT`` entries, oldest out; an entry leaves
-  with its message); the running sums of the latest histories (``RUN_LIMIT`` of them, their
-  messages weakly held); a PDF's page count per source while it lives (``PAGES_LIMIT``).
+- ``measures`` (plan.measure, for the request budgets): per history (its first message),
+  target, fitter and converters, each message's measures and their sum (``RUN_LIMIT``
+  histories, least recently used out; the messages weakly held, and a history's measures
+  leave with its first message); a PDF's page count per source while it lives
+  (``PAGES_LIMIT``, oldest out).
 - ``clean``: plan steps found free of lone surrogates, by identity, weakly held, so the
   payload is not walked for them again. Bound: ``CLEAN_LIMIT``, oldest out; an entry leaves
   with its step. A step is frozen but the dicts inside it are not: mutating a ToolCall's
@@ -48,8 +49,7 @@ from .b64 import Base64Cache
 
 PLAN_LIMIT = 32
 CLEAN_LIMIT = 8192
-MESSAGE_LIMIT = 16384
-RUN_LIMIT = 8
+RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 
 _Key = tuple[Hashable, ...]
@@ -95,7 +95,7 @@ class Memo:
             if hit is not None and hit[1] is cell and hit[0]() is file:  # the entry pins its cell
                 return hit[2] or file, hit[3]
             result, note = fit(file, cell)
-            tie = weakref.ref(file, partial(_untie, fitted, key))  # leaves with its File
+            tie = weakref.ref(file, partial(untie, fitted, key))  # leaves with its File
             fitted[key] = (tie, cell, None if result is file else result, note)
             return result, note
 
@@ -118,7 +118,7 @@ class Memo:
         return True
 
 
-def _untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
+def untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
     """``table[key]``'s object is gone: the entry goes, unless a newer one took the key
     (entries begin with the weak reference that ties them to their object)."""
     hit = table.get(key)
@@ -127,7 +127,7 @@ def _untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
 
 
 def _untie_ref(table: dict[Any, Any], key: Any, ref: Any) -> None:
-    """As ``_untie``, for a table whose values are the weak references themselves."""
+    """As ``untie``, for a table whose values are the weak references themselves."""
     if table.get(key) is ref:
         table.pop(key, None)
 
@@ -136,15 +136,12 @@ class MeasureMemo:
     """What plan.measure keeps between encodes; plan.measure reads and fills it."""
 
     def __init__(self) -> None:
-        #: id(message) -> (a weak reference to it, caps, fitter, converters, its measures).
-        self.messages: dict[int, tuple[Any, ...]] = {}
-        #: (id(caps), id(fitter), converters) -> the running sums of the latest history.
+        #: (id(caps), id(fitter), converters, id(first message)) -> that history's measures.
         self.runs: dict[Any, Any] = {}
         #: id(source) -> (a weak reference to it, its PDF page count).
         self.pages: dict[int, tuple[Any, int]] = {}
 
     def clear(self) -> None:
-        self.messages.clear()
         self.runs.clear()
         self.pages.clear()
 

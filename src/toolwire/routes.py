@@ -51,9 +51,8 @@ def route(
 ) -> Route:
     """Pick the best route for ``file``; mode 'none' carries the reason nothing fits."""
     cell = caps.cell(file.media_type)
-    target = f"{caps.provider}:{caps.model}"
     if cell is None:
-        return Route("none", file, f"{target} has no route for {file.media_type}")
+        return Route("none", file, f"{_target(caps)} has no route for {file.media_type}")
     if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
         return Route("none", file, f"{cell.evidence}")
     attempts: list[tuple[Carrier, tuple[str, ...]]] = []
@@ -63,7 +62,9 @@ def route(
         attempts.append(("fallback" if in_tool_result else "native", cell.user_sources))
     if not attempts:
         where = "a tool result or a user message" if in_tool_result else "a user message"
-        return Route("none", file, f"{target} lists no source for {file.media_type} in {where}")
+        return Route(
+            "none", file, f"{_target(caps)} lists no source for {file.media_type} in {where}"
+        )
     problems = []
     for mode, accepted in attempts:
         sent, problem = _deliverable(file, accepted, caps, fetch)
@@ -73,6 +74,10 @@ def route(
         where = _WHERE[mode] if in_tool_result else "in the user message"
         return _finish(mode, sent, cell, fit, problem, where)
     return Route("none", file, "; ".join(dict.fromkeys(problems)))
+
+
+def _target(caps: Capabilities) -> str:
+    return f"{caps.provider}:{caps.model}"
 
 
 def _deliverable(

@@ -33,6 +33,8 @@ def in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, 
             "message with tool calls"
         )
     calls = [c.id for c in assistant.tool_calls]
+    if end - start == 1 == len(calls) and messages[start].call_id == calls[0]:
+        return [(start, messages[start])]  # one call, answered: most tool turns
     by_id: dict[str, tuple[int, ToolResult]] = {}
     for index in range(start, end):
         result = messages[index]

@@ -45,10 +45,9 @@ from .measure import (
     Medium,
     Totals,
     edge_of,
-    of_message,
+    measures,
     sent_bytes,
     text_bytes,
-    totals,
     upper_bound,
 )
 from .shrink import shrink as _shrink
@@ -104,9 +103,9 @@ def left_out(
         return Outcome()
     fit = fit if limits.max_request_bytes else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
-    if _within(totals(messages, caps, fit, convert, memo), limits, reserve):
+    total, found = measures(messages, caps, fit, convert, memo)
+    if _within(total, limits, reserve):
         return Outcome()  # what an agent loop meets: no limit binds, no medium walked
-    found = [of_message(m, caps, fit, convert, memo) for m in messages]
     media = [medium for measures in found for medium in measures.media]
     if not media:
         return Outcome()
@@ -201,7 +200,7 @@ class _Walk:
             return None
         why = f"{note or 're-encoded'} to fit the request budget max_request_bytes"
         self.refit[id(medium.file)] = (smaller, why)
-        return replace(medium, bytes=size, edge=edge_of(smaller))
+        return medium._replace(bytes=size, edge=edge_of(smaller))
 
 
 def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -> dict[int, str]:

@@ -90,8 +90,12 @@ class Planner:
         error_status = self.policy.caps.error_status
         for index, result in in_call_order(messages, start, end):
             parts: list[Text | Json | File] = []
-            present = tuple(p.text for p in output_parts(result) if isinstance(p, Text))
-            for part in output_parts(result):
+            given = output_parts(result)
+            for part in given:
+                if type(part) is not File and not isinstance(part, File):
+                    parts.append(part)
+                    continue
+                present = tuple(p.text for p in given if isinstance(p, Text))
                 placed = self._tool_part(part, index, siblings, fallbacks, present)
                 if isinstance(placed, list):  # a conversion's parts (plan.convert)
                     parts += placed

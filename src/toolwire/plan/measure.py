@@ -5,10 +5,9 @@
   text by its length; a file converted (``on_unsupported="convert"``) as its conversion;
 - images, PDF pages (headers.pdf_page_count, pypdfium2's page tree), documents: counted.
 
-With a memo (``memo.MeasureMemo``, the ``encode`` boundary's), each message is measured once
-per target, fitter and converters (weakly held: the measures leave with the conversation),
-and ``totals`` sums a growing conversation's messages once, so an agent re-encoding its
-history measures only the new turns.
+With a memo (``memo.MeasureMemo``, the ``encode`` boundary's), ``measures`` keeps each
+history's measures per target, fitter and converters (weakly held: they leave with the
+conversation), so an agent re-encoding its history measures only the new turns.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from __future__ import annotations
 import json
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -25,7 +23,7 @@ from ..capability import Capabilities, Cell
 from ..capability_schema import Budgets
 from ..content import File, Json, Text, ToolCall
 from ..mediatypes import is_textual
-from ..memo import MESSAGE_LIMIT, PAGES_LIMIT, RUN_LIMIT, MeasureMemo
+from ..memo import PAGES_LIMIT, RUN_LIMIT, MeasureMemo, untie
 from ..messages import (
     Assistant,
     ContentOutput,
@@ -55,9 +53,9 @@ SLACK = 4096
 Fit = Callable[[File, Cell], tuple[File, str | None]]
 
 
-@dataclass(frozen=True)
-class Medium:
-    """One file of the conversation as the budgets measure it."""
+class Medium(NamedTuple):
+    """One file of the conversation as the budgets measure it (a tuple: made per file of
+    every message a cold encode measures)."""
 
     file: File
     images: int
@@ -80,8 +78,7 @@ def upper_bound(
     return SLACK + totals(messages, caps, fit, None, memo).bound
 
 
-@dataclass(frozen=True)
-class _Measured:
+class _Measured(NamedTuple):
     """One message: its media, its text as sent (about), and at most its JSON without files."""
 
     media: tuple[Medium, ...]
@@ -94,55 +91,28 @@ def of_message(
     caps: Capabilities,
     fit: Fit | None,
     convert: Policy | None = None,
-    memo: MeasureMemo | None = None,
+    pages: dict[int, Any] | None = None,
 ) -> _Measured:
-    """``message`` measured, once per target, fitter and converters while it lives when a
-    ``memo`` keeps it (an agent re-sends its history)."""
-    known = memo.messages if memo is not None else None
-    key = id(message)
-    hit = known.get(key) if known is not None else None
-    same = hit is not None and hit[0]() is message and hit[1] is caps and hit[2] is fit
-    if same and (hit[3] is _ANY or hit[3] is _conversions(convert)):  # type: ignore[index]
-        return hit[4]  # type: ignore[index]
-    media, marker = [], _ANY  # _ANY: the same measures with and without conversions
+    """``message`` measured: its media as sent, and (where a byte budget needs them) its text
+    as sent, about, and at most."""
+    media = []
     for part in _parts(message):
         if type(part) is not File and not isinstance(part, File):
             continue
         made = conversion_cost(part, convert, isinstance(message, ToolResult)) if convert else None
         if made is not None:
             media.append(_converted(part, *made))
-            marker = _conversions(convert)
             continue
         cell = caps.cell(part.media_type)
         if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-            media.append(_measure(part, cell, fit, caps.budgets, memo))
+            media.append(_measure(part, cell, fit, caps.budgets, pages))
     if caps.budgets.max_request_bytes:
-        found = _Measured(tuple(media), *_text_sizes(message))
-    else:  # the text counts for the byte budget only
-        found = _Measured(tuple(media), 0, 0)
-    if known is not None:
-        try:
-            ref = weakref.ref(message, partial(_forget, known, key))
-        except TypeError:  # not a message: plan refuses it
-            return found
-        known[key] = (ref, caps, fit, marker, found)
-        if len(known) > MESSAGE_LIMIT:
-            del known[next(iter(known))]  # the oldest
-    return found
-
-
-def _forget(known: dict[int, Any], key: int, ref: Any) -> None:
-    """A measured message is gone: its entry goes (unless a newer one took its id)."""
-    hit = known.get(key)
-    if hit is not None and hit[0] is ref:
-        known.pop(key, None)
+        return _Measured(tuple(media), *_text_sizes(message))
+    return _Measured(tuple(media), 0, 0)  # the text counts for the byte budget only
 
 
 def _conversions(convert: Policy | None) -> Any:
     return None if convert is None else convert.converters
-
-
-_ANY = object()
 
 
 class Totals(NamedTuple):
@@ -165,43 +135,72 @@ def totals(
     convert: Policy | None = None,
     memo: MeasureMemo | None = None,
 ) -> Totals:
-    """The measures of ``messages`` summed. With a ``memo``, kept as running sums per target,
-    fitter and converters: a growing history (the same messages, then new ones) adds its new
-    messages only."""
-    if memo is None:
-        return _summed(Totals(), [of_message(m, caps, fit, convert) for m in messages])
-    runs = memo.runs
-    key = (id(caps), id(fit), _conversions(convert))
+    """The measures of ``messages`` summed (``measures``)."""
+    return measures(messages, caps, fit, convert, memo)[0]
+
+
+def measures(
+    messages: Sequence[Any],
+    caps: Capabilities,
+    fit: Fit | None,
+    convert: Policy | None = None,
+    memo: MeasureMemo | None = None,
+) -> tuple[Totals, Sequence[_Measured]]:
+    """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
+    history (its first message), target, fitter and converters: a history that grew (the same
+    messages, then new ones) measures its new messages only; one changed before its end, the
+    messages from the first it changed."""
+    if memo is None or not messages:
+        found = [of_message(m, caps, fit, convert) for m in messages]
+        return _summed(Totals(), found), found
+    runs, pages = memo.runs, memo.pages
+    key = (id(caps), id(fit), _conversions(convert), id(messages[0]))
     run = runs.pop(key, None)
-    if run is None or run.caps is not caps or run.fit is not fit:
-        run = _Run(caps, fit)
+    if run is None or run.caps is not caps or run.fit is not fit or run.first() is None:
+        try:
+            run = _Run(caps, fit, weakref.ref(messages[0], partial(_forget_run, runs, key)))
+        except TypeError:  # not a message: plan refuses it
+            found = [of_message(m, caps, fit, convert) for m in messages]
+            return _summed(Totals(), found), found
     runs[key] = run  # the newest last: the oldest of more than RUN_LIMIT runs is dropped
     if len(runs) > RUN_LIMIT:
         runs.pop(next(iter(runs)))
     kept = run.common(messages)
-    del run.refs[kept:], run.sums[kept + 1 :]
-    for message in messages[kept:]:
-        found = of_message(message, caps, fit, convert, memo)
-        try:
-            run.refs.append(weakref.ref(message))
-        except TypeError:  # not a message: summed afresh, and the run starts again
-            runs.pop(key, None)
-            return _summed(Totals(), [of_message(m, caps, fit, convert) for m in messages])
-        run.sums.append(_summed(run.sums[-1], [found]))
-    return run.sums[-1]
+    if kept < len(run.refs):
+        del run.refs[kept:], run.found[kept:]
+        run.total = _summed(Totals(), run.found)
+    new = [of_message(m, caps, fit, convert, pages) for m in messages[kept:]]
+    try:
+        run.refs.extend(map(weakref.ref, messages[kept:]))
+    except TypeError:  # not a message: plan refuses it
+        runs.pop(key, None)
+        found = [*run.found, *new]
+        return _summed(Totals(), found), found
+    run.found += new
+    run.total = _summed(run.total, new)
+    return run.total, run.found
+
+
+def _forget_run(runs: dict[Any, Any], key: Any, first: Any) -> None:
+    """A history's first message is gone: so is its run (unless a newer one took the key)."""
+    run = runs.get(key)
+    if run is not None and run.first is first:
+        runs.pop(key, None)
 
 
 class _Run:
-    """The running sums of one history: ``sums[k]``, its first k messages (each held weakly:
-    a message that is gone is never mistaken for a newer one at the same address)."""
+    """One history measured: each message's measures and their sum (each message held
+    weakly: one that is gone is never mistaken for a newer one at the same address; the run
+    leaves with its first message)."""
 
-    def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
-        self.caps, self.fit = caps, fit
+    def __init__(self, caps: Capabilities, fit: Fit | None, first: Any) -> None:
+        self.caps, self.fit, self.first = caps, fit, first
         self.refs: list[Any] = []
-        self.sums = [Totals()]
+        self.found: list[_Measured] = []
+        self.total = Totals()
 
     def common(self, messages: Sequence[Any]) -> int:
-        """How many of ``messages``, from the first, are the messages summed."""
+        """How many of ``messages``, from the first, are the messages measured."""
         count = 0
         for ref, message in zip(self.refs, messages, strict=False):
             if ref() is not message:
@@ -310,7 +309,7 @@ def _parts(message: Any) -> Sequence[Any]:
 
 
 def _measure(
-    file: File, cell: Cell, fit: Fit | None, limits: Budgets, memo: MeasureMemo | None = None
+    file: File, cell: Cell, fit: Fit | None, limits: Budgets, pages: dict[int, Any] | None = None
 ) -> Medium:
     """``file`` as sent; its page count and longest side read only where a limit needs them."""
     media_type = file.media_type
@@ -326,7 +325,7 @@ def _measure(
     return Medium(
         file,
         images=int(image),
-        pages=_pages(file, memo) if pdf and limits.max_pdf_pages_per_request else 0,
+        pages=_pages(file, pages) if pdf and limits.max_pdf_pages_per_request else 0,
         documents=int(document),
         bytes=size + FRAMING,
         edge=edge_of(sent) if image and limits.many_images_count else 0,
@@ -343,18 +342,18 @@ def sent_bytes(file: File) -> int:
     return len(source.describe()) * 2  # a URL or file id, in the text
 
 
-def _pages(file: File, memo: MeasureMemo | None) -> int:
+def _pages(file: File, known: dict[int, Any] | None) -> int:
     """The PDF's page count, kept per source while it lives (an agent sends the same PDFs
     every turn)."""
     source = file.source
-    if memo is None:
+    if known is None:
         return pdf_pages(file)[0]
-    known, key = memo.pages, id(source)
+    key = id(source)
     hit = known.get(key)
     if hit is not None and hit[0]() is source:
         return hit[1]
     count = pdf_pages(file)[0]
-    known[key] = (weakref.ref(source, partial(_forget, known, key)), count)
+    known[key] = (weakref.ref(source, partial(untie, known, key)), count)
     if len(known) > PAGES_LIMIT:
         del known[next(iter(known))]  # the oldest
     return count

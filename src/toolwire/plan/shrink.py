@@ -10,7 +10,6 @@ whole files out, oldest first.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -62,8 +61,8 @@ def shrink(
                 entry[0] -= 1 if name != "max_request_bytes" else medium.sizes[kept]
         dropped = medium.sizes[kept:]
         result.append(
-            replace(
-                medium, images=kept, bytes=medium.bytes - sum(dropped), sizes=medium.sizes[:kept]
+            medium._replace(
+                images=kept, bytes=medium.bytes - sum(dropped), sizes=medium.sizes[:kept]
             )
         )
         shrunk[id(medium.file)] = (kept, _note(caps, binding, over, kept, len(medium.sizes)))

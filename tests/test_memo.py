@@ -228,7 +228,7 @@ def test_the_planner_keeps_nothing_without_a_memo() -> None:
     caps = capabilities("anthropic:claude-sonnet-4-5")
     messages = history(2)
     first = plan(messages, caps)
-    assert not MEMO.last.plans and not MEMO._clean and not MEMO.measures.runs
+    assert not MEMO.last.plans and not MEMO.measures.runs
     assert plan(messages, caps).steps == first.steps
 
 
@@ -251,10 +251,24 @@ def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
     assert not MEMO._fitted
 
 
-def test_a_step_known_free_of_lone_surrogates_is_not_walked_again() -> None:
-    walked: list[Any] = []
-    step = User("Hello.")
-    assert MEMO.is_clean(step, lambda s: walked.append(s) or False)
-    assert MEMO.is_clean(step, lambda s: walked.append(s) or False)
-    assert walked == [step]
-    assert not MEMO.is_clean(User("x\ud800"), lambda s: True)
+def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A kept plan found free of lone surrogates says so: a history resumed from it has only
+    the steps planned again walked; one that held a surrogate is walked whole (and scrubbed)."""
+    from toolwire import plan as planning
+
+    walked: list[int] = []
+    real = planning.ids.needs_scrub
+    monkeypatch.setattr(planning.ids, "needs_scrub", lambda s: walked.append(len(s)) or real(s))
+    messages = history(3)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    messages += history(4)[-2:]
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    # All 7 steps; then the last group again (a tool turn), the new assistant and tool turn.
+    assert walked == [7, 3]
+    messages[0] = User("Watch.\ud800")
+    request = encode(messages, "anthropic:claude-sonnet-4-5")
+    assert "\ud800" not in str(request.kwargs)
+    encode([*messages, User("And?")], "anthropic:claude-sonnet-4-5")
+    assert walked == [7, 3, 9, 9]  # the kept plan held one: every step walked again

@@ -20,17 +20,13 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   begin with messages of a kept plan resumes from the first group they change (a history
   that only grew: its last group). A plan leaves with its history's last tool result. Not
   used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
-  rest of the conversation).
+  rest of the conversation). A plan found free of lone surrogates says so, and a history
+  resumed from it has only its new steps walked for them.
 - ``measures`` (plan.measure, for the request budgets): per history (its first message),
   target, fitter and converters, each message's measures and their sum (``RUN_LIMIT``
   histories, least recently used out; the messages weakly held, and a history's measures
   leave with its first message); a PDF's page count per source while it lives
   (``PAGES_LIMIT``, oldest out).
-- ``clean``: plan steps found free of lone surrogates, by identity, weakly held, so the
-  payload is not walked for them again. Bound: ``CLEAN_LIMIT``, oldest out; an entry leaves
-  with its step. A step is frozen but the dicts inside it are not: mutating a ToolCall's
-  arguments in place after an encode is not seen.
-
 ``clear()`` empties all of them (tests and benchmarks measure cold encodes with it).
 """
 
@@ -48,7 +44,6 @@ from typing import Any
 from .b64 import Base64Cache
 
 PLAN_LIMIT = 32
-CLEAN_LIMIT = 8192
 RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 
@@ -67,7 +62,6 @@ class Memo:
         self.measures = MeasureMemo()
         self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
-        self._clean: dict[int, weakref.ref[Any]] = {}
         self._lock = threading.Lock()
 
     def clear(self) -> None:
@@ -76,7 +70,6 @@ class Memo:
         self.last.clear()
         self.measures.clear()
         self._fitted.clear()
-        self._clean.clear()
 
     def fitted(
         self, fit: Callable[[Any, Any], tuple[Any, str | None]]
@@ -102,33 +95,12 @@ class Memo:
         self._fitters[fit] = fit_once
         return fit_once
 
-    def is_clean(self, step: Any, has_lone_surrogate: Callable[[Any], bool]) -> bool:
-        """Whether ``step`` holds no lone surrogate (remembered while the step lives)."""
-        key = id(step)
-        ref = self._clean.get(key)
-        if ref is not None and ref() is step:
-            return True
-        if has_lone_surrogate(step):
-            return False
-        clean = self._clean
-        if len(clean) >= CLEAN_LIMIT:
-            with self._lock, suppress(KeyError, RuntimeError, StopIteration):
-                del clean[next(iter(clean))]  # the oldest
-        clean[key] = weakref.ref(step, partial(_untie_ref, clean, key))
-        return True
-
 
 def untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
     """``table[key]``'s object is gone: the entry goes, unless a newer one took the key
     (entries begin with the weak reference that ties them to their object)."""
     hit = table.get(key)
     if hit is not None and hit[0] is ref:
-        table.pop(key, None)
-
-
-def _untie_ref(table: dict[Any, Any], key: Any, ref: Any) -> None:
-    """As ``untie``, for a table whose values are the weak references themselves."""
-    if table.get(key) is ref:
         table.pop(key, None)
 
 
@@ -154,6 +126,7 @@ class _LastPlan:
     steps: tuple[Any, ...]
     decisions: tuple[Any, ...]
     tie: Any = None  # the weak reference to the anchor that drops the plan with it
+    clean: bool = False  # no step holds a lone surrogate
 
 
 class LastPlans:
@@ -166,7 +139,7 @@ class LastPlans:
 
     def resume(
         self, caps: Any, context: tuple[Hashable, ...], messages: Sequence[Any]
-    ) -> tuple[Resumed, _Key] | None:
+    ) -> tuple[Resumed, _Key, bool] | None:
         """Where to go on planning ``messages`` from the kept plan for this target and policy
         that shares the most of their first groups: the first group whose messages (or the one
         after them, which a group looks at to know where it ends) are not the very messages
@@ -192,7 +165,8 @@ class LastPlans:
             return None
         groups, key, last = best
         start, steps, decisions = last.marks[groups]
-        return (start, last.steps[:steps], last.decisions[:decisions], last.marks[:groups]), key
+        resumed = (start, last.steps[:steps], last.decisions[:decisions], last.marks[:groups])
+        return resumed, key, last.clean
 
     def remember(
         self,
@@ -202,15 +176,17 @@ class LastPlans:
         anchor: Any,
         plan: tuple[Sequence[tuple[int, int, int]], Sequence[Any], Sequence[Any]],
         replaces: _Key | None = None,
+        clean: bool = False,
     ) -> None:
         """Keep a finished plan (marks, steps, decisions) while ``anchor`` lives: the history's
         last tool result, which no step refers to, so dropping the history drops the plan.
-        ``replaces``: the key of the plan it resumed (the same history, shorter)."""
+        ``replaces``: the key of the plan it resumed (the same history, shorter); ``clean``:
+        no step holds a lone surrogate."""
         marks, steps, decisions = plan
         key = (id(caps), *context, id(anchor))
         tie = weakref.ref(anchor, partial(self._forget, key))
         refs = tuple(map(weakref.ref, messages))
-        entry = _LastPlan(caps, refs, tuple(marks), tuple(steps), tuple(decisions), tie)
+        entry = _LastPlan(caps, refs, tuple(marks), tuple(steps), tuple(decisions), tie, clean)
         with self._lock:
             if replaces is not None:
                 self.plans.pop(replaces, None)

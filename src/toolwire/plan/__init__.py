@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from ..capability import Capabilities
@@ -89,18 +88,17 @@ def plan(
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
     budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
                     shrunk=fitted.shrunk)  # fmt: skip
-    planner = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
+    planner, scrub = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
     names = ids.ToolNames.of(steps, caps.wire)  # ids: tool-call ids and names
-    clean = partial(memo.is_clean, has_lone_surrogate=ids._has_lone_surrogate) if memo else None
     return Plan(
         caps,
         steps,
         mark_repeats(messages, planner.decisions),
         names=names,
-        scrub=ids.needs_scrub(planner.steps, clean),  # wire rules and cache add no text
+        scrub=scrub,  # ids: whether any step holds a lone surrogate (wire rules add no text)
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
     )
@@ -110,23 +108,26 @@ def _target(caps: Capabilities) -> str:
     return f"{caps.provider}:{caps.model}"
 
 
-def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> Planner:
-    """The layout of every group; a history resumes from the kept plan it shares the most
-    first groups with (memo.LastPlans)."""
+def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> tuple[Planner, bool]:
+    """The layout of every group, and whether a step holds a lone surrogate (plan.ids); a
+    history resumes from the kept plan it shares the most first groups with (memo.LastPlans),
+    whose steps, if it found none, are not walked again."""
     planner = Planner(policy, budget)
     reusable = memo is not None and not budget.binds and policy.fetch is None
     context = (policy.on_unsupported, policy.fit, policy.converters)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
-    start, replaces = 0, None
+    start, replaces, checked = 0, None, 0
     if found is not None:
-        (start, steps, decisions, marks), replaces = found
+        (start, steps, decisions, marks), replaces, clean = found
         planner.steps, planner.decisions, planner.marks = list(steps), list(decisions), list(marks)
+        checked = len(steps) if clean else 0
     planner.run(messages, start)
+    scrub = ids.needs_scrub(planner.steps[checked:])
     anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
     if reusable and anchor is not None and not planner.unsupported:
         layout = (planner.marks, planner.steps, planner.decisions)
-        memo.last.remember(policy.caps, context, messages, anchor, layout, replaces)
-    return planner
+        memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)
+    return planner, scrub
 
 
 def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decision, ...]:

@@ -256,10 +256,9 @@ def wire_kwargs(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
     return kwargs
 
 
-def needs_scrub(steps: Sequence[Any], is_clean: Callable[[Any], bool] | None = None) -> bool:
-    """Whether any step holds a lone surrogate; ``is_clean`` may answer from a memo."""
-    check = is_clean or (lambda step: not _has_lone_surrogate(step))
-    return not all(map(check, steps))
+def needs_scrub(steps: Sequence[Any]) -> bool:
+    """Whether any step holds a lone surrogate."""
+    return any(map(_has_lone_surrogate, steps))
 
 
 #: How the walk treats a value of each type: by type once, then a dict lookup per value.

@@ -44,14 +44,16 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
 
 
 def _blank(part: Any) -> bool:
-    return isinstance(part, Text) and not part.text.strip()
+    """Text of nothing but white space (``isspace`` stops at the first other character;
+    ``strip`` would copy every text)."""
+    return type(part) is Text and (not part.text or part.text.isspace())
 
 
 def _without_blank(step: Step) -> Step | None:
     """The step without blank text parts; None when nothing is left."""
     if isinstance(step, User):
         if isinstance(step.content, str):
-            return step if step.content.strip() else None
+            return step if step.content and not step.content.isspace() else None
         parts = step.parts
         kept = [p for p in parts if not _blank(p)]
         if len(kept) == len(parts):

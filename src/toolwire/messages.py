@@ -232,7 +232,7 @@ class Assistant(BaseModel):
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        return [p for p in self.content if isinstance(p, ToolCall)]
+        return [p for p in self.content if type(p) is ToolCall or isinstance(p, ToolCall)]
 
 
 class ToolResult(BaseModel):

@@ -27,12 +27,12 @@ EMPTY_RESULT_TEXT = "(no output)"
 def in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, ToolResult]]:
     """The results of messages[start:end], ordered as the preceding assistant called them."""
     assistant = messages[start - 1] if start > 0 else None
-    if not isinstance(assistant, Assistant) or not assistant.tool_calls:
+    calls = [c.id for c in assistant.tool_calls] if isinstance(assistant, Assistant) else []
+    if not calls:
         raise ConversationError(
             f"message {start} is a tool result, but the message before it is not an assistant "
             "message with tool calls"
         )
-    calls = [c.id for c in assistant.tool_calls]
     if end - start == 1 == len(calls) and messages[start].call_id == calls[0]:
         return [(start, messages[start])]  # one call, answered: most tool turns
     by_id: dict[str, tuple[int, ToolResult]] = {}
@@ -62,7 +62,9 @@ def output_parts(result: ToolResult) -> list[Text | Json | File]:
     """The parts a tool output stands for; never empty."""
     output = result.output
     parts: list[Text | Json | File]
-    if isinstance(output, TextOutput | ErrorTextOutput):
+    if type(output) is ContentOutput:  # the common case first, by type
+        parts = [p for p in output.value if type(p) is not Text or p.text]
+    elif isinstance(output, TextOutput | ErrorTextOutput):
         parts = [Text(text=output.value)] if output.value else []
     elif isinstance(output, JsonOutput | ErrorJsonOutput):
         # Already JSON data (the output validated it): skip re-serialising it (~17 µs → ~10).

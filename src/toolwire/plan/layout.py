@@ -25,7 +25,15 @@ from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError, Unsupported
-from ..messages import Assistant, ExecutionDeniedOutput, System, ToolResult, User
+from ..messages import (
+    Assistant,
+    ErrorJsonOutput,
+    ErrorTextOutput,
+    ExecutionDeniedOutput,
+    System,
+    ToolResult,
+    User,
+)
 from ..turns import in_call_order, output_parts
 from . import convert
 from .files import Budget, Policy, Settled, converted, routed, settled
@@ -57,26 +65,29 @@ class Planner:
 
     def run(self, messages: list[Any], start: int = 0) -> None:
         i, count = start, len(messages)
+        roles = [_role(m) for m in messages]  # by type, once: pydantic's isinstance is slow
+        steps, issuer = self.steps, self.policy.caps.issuer
         while i < count:
-            self.marks.append((i, len(self.steps), len(self.decisions)))
-            message = messages[i]
-            if isinstance(message, ToolResult):
+            self.marks.append((i, len(steps), len(self.decisions)))
+            message, role = messages[i], roles[i]
+            if role == "tool":
                 j = i + 1
-                while j < count and isinstance(messages[j], ToolResult):
+                while j < count and roles[j] == "tool":
                     j += 1
-                follow = j < count and isinstance(messages[j], User)
+                follow = j < count and roles[j] == "user"
                 self._lay_out_turn(messages, i, j, follow)
                 i = j + follow
                 continue
-            _check_answered(messages, i)
-            if isinstance(message, User):
-                self.steps.append(self._user(message, i))
-            elif isinstance(message, Assistant):
-                replayed = verifiable(message, self.policy.caps.issuer)
+            if i and roles[i - 1] == "assistant":
+                _check_answered(messages, i)
+            if role == "user":
+                steps.append(self._user(message, i))
+            elif role == "assistant":
+                replayed = verifiable(message, issuer)
                 if replayed is not None:
-                    self.steps.append(replayed)
-            elif isinstance(message, System):
-                self.steps.append(message)
+                    steps.append(replayed)
+            elif role == "system":
+                steps.append(message)
             else:
                 raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
             i += 1
@@ -101,11 +112,11 @@ class Planner:
                     parts += placed
                 else:
                     parts.append(placed)
-            denied = isinstance(result.output, ExecutionDeniedOutput)
-            flag = result.is_error and error_status
-            planned = PlannedResult(
-                result.call_id, result.name, tuple(parts), result.is_error, denied, flag
-            )
+            output = type(result.output)
+            denied = output is ExecutionDeniedOutput
+            error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
+            flag = error and bool(error_status)
+            planned = PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
             results.append(planned)
         user_parts = self._user_parts(messages[end], end) if follow else []
         self._place(tuple(results), siblings, fallbacks, user_parts)
@@ -228,6 +239,22 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
     if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
         return message
     return Assistant.model_construct(content=calls)
+
+
+_ROLES: dict[type, str] = {
+    System: "system",
+    User: "user",
+    Assistant: "assistant",
+    ToolResult: "tool",
+}
+
+
+def _role(message: Any) -> str | None:
+    """The message's role, from its type (a subclass found once by isinstance)."""
+    role = _ROLES.get(type(message))
+    if role is None:
+        role = next((r for kind, r in _ROLES.items() if isinstance(message, kind)), None)
+    return role
 
 
 def _check_answered(messages: list[Any], i: int) -> None:

@@ -52,8 +52,8 @@ _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     """Walk JPEG segments to the first start-of-frame marker (stored, not EXIF-rotated, size)."""
-    i = 2
-    while i + 9 < len(data):
+    i, end = 2, len(data) - 9
+    while i < end:
         if data[i] != 0xFF:
             return None
         marker = data[i + 1]
@@ -61,10 +61,8 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
             i += 1
             continue
         if marker in _SOF_MARKERS:
-            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
-            return w, h
-        length = struct.unpack(">H", data[i + 2 : i + 4])[0]
-        i += 2 + length
+            return data[i + 7] << 8 | data[i + 8], data[i + 5] << 8 | data[i + 6]
+        i += 2 + (data[i + 2] << 8 | data[i + 3])
     return None
 
 

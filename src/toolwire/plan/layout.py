@@ -197,6 +197,12 @@ class Planner:
         chosen = routed(file, in_tool_result, policy)
         chosen = converted(chosen, policy)
         chosen = self.budget.admitted(file, chosen, policy.caps)
+        if chosen.mode != "none":  # carried as routed (``settled``, without its value)
+            self.decisions.append(
+                Decision(index, file.identifier, file.media_type, file.kind, chosen.mode,
+                         chosen.reason, chosen.notes)
+            )  # fmt: skip
+            return chosen.mode, chosen.file
         outcome: Settled = settled(file, chosen, policy, in_tool_result)
         if outcome.refused is not None:
             self.unsupported.append(

@@ -94,21 +94,28 @@ def of_message(
     pages: dict[int, Any] | None = None,
 ) -> _Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs them) its text
-    as sent, about, and at most."""
+    as sent, about, and at most (``_text_sizes``), in one pass over its parts."""
+    textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
+    about, chars, parts = _head_sizes(message) if textual else (0, 0, _parts(message))
     media = []
-    for part in _parts(message):
-        if type(part) is not File and not isinstance(part, File):
-            continue
-        made = conversion_cost(part, convert, isinstance(message, ToolResult)) if convert else None
-        if made is not None:
-            media.append(_converted(part, *made))
-            continue
-        cell = caps.cell(part.media_type)
-        if cell is not None and (cell.tool_result != "error" or cell.user_sources):
-            media.append(_measure(part, cell, fit, caps.budgets, pages))
-    if caps.budgets.max_request_bytes:
-        return _Measured(tuple(media), *_text_sizes(message))
-    return _Measured(tuple(media), 0, 0)  # the text counts for the byte budget only
+    in_result = type(message) is ToolResult
+    for part in parts:
+        kind = type(part)
+        if kind is Text:
+            if textual:
+                about, chars = about + len(part.text), chars + len(part.text) + PER_PART
+        elif kind is File or isinstance(part, File):
+            made = conversion_cost(part, convert, in_result) if convert else None
+            if made is not None:
+                media.append(_converted(part, *made))
+                continue
+            cell = caps.cell(part.media_type)
+            if cell is not None and (cell.tool_result != "error" or cell.user_sources):
+                media.append(_measure(part, cell, fit, caps.budgets, pages))
+        elif textual:
+            more_about, more_chars = _part_sizes(part)
+            about, chars = about + more_about, chars + more_chars
+    return _Measured(tuple(media), about, 12 * chars)
 
 
 def _conversions(convert: Policy | None) -> Any:
@@ -234,63 +241,76 @@ def _text_sizes(message: Any) -> tuple[int, int]:
     characters' worth, a message's at most ``PER_MESSAGE``. Strings are counted where they
     are; a part or output of another kind by its repr (which holds every character of its
     strings)."""
+    about, chars, parts = _head_sizes(message)
+    for part in parts:
+        more_about, more_chars = _part_sizes(part)
+        about, chars = about + more_about, chars + more_chars
+    return about, 12 * chars
+
+
+def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any]]:
+    """The sizes of what a message holds outside its parts (``_text_sizes``), and its parts."""
     kind = type(message)
     about = chars = PER_MESSAGE
-    parts: Sequence[Any] = ()
     if kind is ToolResult:
         chars += len(message.call_id) + len(message.name) + PER_PART
         output = message.output
         shape = type(output)
         if shape is ContentOutput:
-            parts = output.value
-        elif shape is TextOutput or shape is ErrorTextOutput:
-            about, chars = about + len(output.value), chars + len(output.value)
-        elif shape is JsonOutput or shape is ErrorJsonOutput:
+            return about, chars, output.value
+        if shape is TextOutput or shape is ErrorTextOutput:
+            return about + len(output.value), chars + len(output.value), ()
+        if shape is JsonOutput or shape is ErrorJsonOutput:
             size = _json_chars(output.value)
-            about, chars = about + size, chars + size
-        else:
-            chars += len(repr(output))
-    elif kind is User:
+            return about + size, chars + size, ()
+        return about, chars + len(repr(output)), ()
+    if kind is User:
         content = message.content
         if type(content) is str:
-            about, chars = about + len(content), chars + len(content) + PER_PART
-        else:
-            parts = content
-    elif kind is Assistant:
-        parts = message.content
-    elif kind is System:
-        about, chars = about + len(message.text), chars + len(message.text) + PER_PART
-    else:
-        return about, 12 * (len(repr(message)) + chars)
-    for part in parts:
-        shape = type(part)
-        if shape is Text:
-            about, chars = about + len(part.text), chars + len(part.text) + PER_PART
-        elif shape is File:
-            continue
-        elif shape is ToolCall:
-            arguments = _json_chars(part.arguments, spaced=True)
-            strings = len(part.id) + len(part.name)
-            about += arguments + strings
-            extra = (part.signature, part.provider, part.invalid_arguments)
-            chars += arguments + strings + sum(len(s) for s in extra if s) + PER_PART
-        elif shape is Json:
-            size = _json_chars(part.value)
-            about, chars = about + size, chars + size + PER_PART
-        elif not isinstance(part, File):
-            chars += len(repr(part)) + PER_PART
-    return about, 12 * chars
+            return about + len(content), chars + len(content) + PER_PART, ()
+        return about, chars, content
+    if kind is Assistant:
+        return about, chars, message.content
+    if kind is System:
+        return about + len(message.text), chars + len(message.text) + PER_PART, ()
+    return about, len(repr(message)) + chars, _parts(message)
+
+
+def _part_sizes(part: Any) -> tuple[int, int]:
+    """One part's text as sent (about) and at most its characters of JSON (``_text_sizes``)."""
+    kind = type(part)
+    if kind is Text:
+        return len(part.text), len(part.text) + PER_PART
+    if kind is ToolCall:
+        arguments = _json_chars(part.arguments, spaced=True)
+        strings = len(part.id) + len(part.name)
+        signature, provider, invalid = part.signature, part.provider, part.invalid_arguments
+        extra = (
+            (len(signature) if signature else 0)
+            + (len(provider) if provider else 0)
+            + (len(invalid) if invalid else 0)
+        )
+        return arguments + strings, arguments + strings + extra + PER_PART
+    if kind is Json:
+        size = _json_chars(part.value)
+        return size, size + PER_PART
+    if kind is File or isinstance(part, File):
+        return 0, 0
+    return 0, len(repr(part)) + PER_PART
 
 
 def _json_chars(value: Any, spaced: bool = False) -> int:
     """Characters of ``value`` as compact JSON (its repr's where it is not JSON); ``spaced``:
     as tool-call arguments at their longest (ASCII escapes, ", " and ": ")."""
     try:
-        if spaced:
-            return len(json.dumps(value))
-        return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+        return len(_SPACED(value) if spaced else _COMPACT(value))
     except (TypeError, ValueError):
         return len(repr(value))
+
+
+#: The encoders, made once (``json.dumps`` with separators makes one per call).
+_SPACED = json.JSONEncoder().encode
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
 def _parts(message: Any) -> Sequence[Any]:

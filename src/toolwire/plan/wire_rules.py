@@ -60,17 +60,25 @@ def _without_blank(step: Step) -> Step | None:
             return step
         return User.model_construct(content=kept) if kept else None
     if isinstance(step, Assistant):
-        content = [p for p in step.content if not _blank(p)]
-        if len(content) == len(step.content):
+        if not any(map(_blank, step.content)):
             return step
+        content = [p for p in step.content if not _blank(p)]
         return Assistant.model_construct(content=content) if content else None
     if isinstance(step, ToolTurn):
+        if not _any_blank(step):
+            return step  # most turns: nothing to leave out, nothing copied
         results = tuple(_result_without_blank(r) for r in step.results)
         extra = tuple(p for p in step.extra if not _blank(p))
-        if extra == step.extra and all(a is b for a, b in zip(results, step.results, strict=True)):
-            return step
         return ToolTurn(results, extra)
     return step
+
+
+def _any_blank(turn: ToolTurn) -> bool:
+    for result in turn.results:
+        for part in result.parts:
+            if _blank(part):
+                return True
+    return any(map(_blank, turn.extra))
 
 
 def _result_without_blank(result: PlannedResult) -> PlannedResult:
@@ -89,6 +97,9 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
 
 def _merged(before: Step, step: Step) -> Step | None:
     """One step of both when they have the same role on the wire, else None."""
+    kind = type(step)
+    if kind is ToolTurn or kind is Assistant and not isinstance(before, Assistant):
+        return None  # most steps: a tool turn, or an assistant message after a tool turn
     if isinstance(before, Assistant) and isinstance(step, Assistant):
         return Assistant.model_construct(content=[*before.content, *step.content])
     if isinstance(step, User) and isinstance(before, User):
@@ -100,11 +111,14 @@ def _merged(before: Step, step: Step) -> Step | None:
 
 def _labelled(step: Step) -> Step:
     """A message of files alone gets ``This is file {id}:`` before each document."""
+    kind = type(step)
+    if kind is Assistant or kind is ToolTurn and not step.extra:  # type: ignore[union-attr]
+        return step
     if isinstance(step, User):
         parts = _labels(step.parts)
         return step if parts is None else User.model_construct(content=parts)
     if isinstance(step, ToolTurn):
-        extra = _labels(list(step.extra))
+        extra = _labels(list(step.extra)) if step.extra else None
         return step if extra is None else ToolTurn(step.results, tuple(extra))
     return step
 

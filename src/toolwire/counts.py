@@ -26,14 +26,22 @@ def oldest_left_out(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, i
     counts: dict[int, int] = {}  # by id: hashing a Cell's fields costs more than counting
     cells: dict[int, Cell] = {}
     for message in messages:
-        if isinstance(message, User) and not isinstance(message.content, str):
-            parts: Sequence[Any] = message.content
-        elif isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-            parts = message.output.value
+        kind = type(message)  # by type first: pydantic's isinstance is slow
+        if kind is ToolResult or kind is not User and isinstance(message, ToolResult):
+            output = message.output
+            if type(output) is not ContentOutput and not isinstance(output, ContentOutput):
+                continue
+            parts: Sequence[Any] = output.value
+        elif kind is User or isinstance(message, User):
+            if type(message.content) is str:
+                continue
+            parts = message.content
         else:
             continue
         for part in parts:
-            cell = caps.cell(part.media_type) if isinstance(part, File) else None
+            if type(part) is not File and not isinstance(part, File):
+                continue
+            cell = caps.cell(part.media_type)
             if cell is not None and cell.max_count:
                 counts[id(cell)] = counts.get(id(cell), 0) + 1
                 cells[id(cell)] = cell

@@ -48,9 +48,11 @@ RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 
 _Key = tuple[Hashable, ...]
-#: A resumed plan: the first message index to plan again, and the steps, decisions and group
-#: marks before it.
-Resumed = tuple[int, tuple[Any, ...], tuple[Any, ...], tuple[tuple[int, int, int], ...]]
+#: A resumed plan: the first message index to plan again, and the steps, decisions (with the
+#: source of each decision's file) and group marks before it.
+Resumed = tuple[
+    int, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[tuple[int, int, int], ...]
+]
 
 
 class Memo:
@@ -125,6 +127,7 @@ class _LastPlan:
     marks: tuple[tuple[int, int, int], ...]  # per message group: first index, steps, decisions
     steps: tuple[Any, ...]
     decisions: tuple[Any, ...]
+    sources: tuple[Any, ...]  # of each decision's file
     tie: Any = None  # the weak reference to the anchor that drops the plan with it
     clean: bool = False  # no step holds a lone surrogate
 
@@ -165,7 +168,13 @@ class LastPlans:
             return None
         groups, key, last = best
         start, steps, decisions = last.marks[groups]
-        resumed = (start, last.steps[:steps], last.decisions[:decisions], last.marks[:groups])
+        resumed = (
+            start,
+            last.steps[:steps],
+            last.decisions[:decisions],
+            last.sources[:decisions],
+            last.marks[:groups],
+        )
         return resumed, key, last.clean
 
     def remember(
@@ -174,19 +183,21 @@ class LastPlans:
         context: tuple[Hashable, ...],
         messages: Sequence[Any],
         anchor: Any,
-        plan: tuple[Sequence[tuple[int, int, int]], Sequence[Any], Sequence[Any]],
+        plan: tuple[Sequence[tuple[int, int, int]], Sequence[Any], Sequence[Any], Sequence[Any]],
         replaces: _Key | None = None,
         clean: bool = False,
     ) -> None:
-        """Keep a finished plan (marks, steps, decisions) while ``anchor`` lives: the history's
+        """Keep a finished plan (marks, steps, decisions, their sources) while ``anchor`` lives: the history's
         last tool result, which no step refers to, so dropping the history drops the plan.
         ``replaces``: the key of the plan it resumed (the same history, shorter); ``clean``:
         no step holds a lone surrogate."""
-        marks, steps, decisions = plan
+        marks, steps, decisions, sources = plan
         key = (id(caps), *context, id(anchor))
         tie = weakref.ref(anchor, partial(self._forget, key))
         refs = tuple(map(weakref.ref, messages))
-        entry = _LastPlan(caps, refs, tuple(marks), tuple(steps), tuple(decisions), tie, clean)
+        entry = _LastPlan(
+            caps, refs, tuple(marks), tuple(steps), tuple(decisions), tuple(sources), tie, clean
+        )
         with self._lock:
             if replaces is not None:
                 self.plans.pop(replaces, None)

@@ -24,14 +24,12 @@ from dataclasses import replace
 from typing import Any
 
 from ..capability import Capabilities
-from ..content import File
 from ..counts import oldest_left_out
 from ..errors import ToolwireError, UnsupportedContentError
 from ..messages import ToolResult
 from ..providers import WIRES
 from ..routes import Fetcher
 from ..sources import BytesSource
-from ..turns import output_parts
 from . import ids
 from .budgets import left_out
 from .cache import CachePoints, cache_points
@@ -96,7 +94,7 @@ def plan(
     return Plan(
         caps,
         steps,
-        mark_repeats(messages, planner.decisions),
+        mark_repeats(planner.decisions, planner.sources),
         names=names,
         scrub=scrub,  # ids: whether any step holds a lone surrogate (wire rules add no text)
         sign_first_call=caps.thought_signatures == "required",
@@ -118,35 +116,26 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> t
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
     start, replaces, checked = 0, None, 0
     if found is not None:
-        (start, steps, decisions, marks), replaces, clean = found
-        planner.steps, planner.decisions, planner.marks = list(steps), list(decisions), list(marks)
+        (start, steps, decisions, sources, marks), replaces, clean = found
+        planner.steps, planner.decisions = list(steps), list(decisions)
+        planner.sources, planner.marks = list(sources), list(marks)
         checked = len(steps) if clean else 0
     planner.run(messages, start)
     scrub = ids.needs_scrub(planner.steps[checked:])
     anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
     if reusable and anchor is not None and not planner.unsupported:
-        layout = (planner.marks, planner.steps, planner.decisions)
+        layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
         memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)
     return planner, scrub
 
 
-def mark_repeats(messages: list[Any], decisions: list[Decision]) -> tuple[Decision, ...]:
+def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decision, ...]:
     """The decisions, where content sent earlier in the request (same bytes, same URL or file
-    id) says which file of which message it repeats.
+    id) says which file of which message it repeats; ``sources``: each decision's file's.
 
     The repeat is still sent, so every message stays self-contained: referring back to the
-    first copy on the wire differs per provider. Decisions are in planning order, each
-    message's files in part order, so the n-th decision of a message is its n-th file.
+    first copy on the wire differs per provider.
     """
-    unsent: dict[int, list[File]] = {}
-    sources = []
-    for decision in decisions:
-        index = decision.message_index
-        if index not in unsent:
-            message = messages[index]
-            parts = output_parts(message) if isinstance(message, ToolResult) else message.parts
-            unsent[index] = [p for p in reversed(parts) if isinstance(p, File)]
-        sources.append(unsent[index].pop().source)
     keys = _content_keys(sources)
     first: dict[tuple[str, Any], Decision] = {}
     marked = []

@@ -60,6 +60,8 @@ class Planner:
     budget: Budget
     steps: list[Step] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
+    #: The source of each decision's file, in the same order (plan.mark_repeats reads them).
+    sources: list[Any] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
     marks: list[Marks] = field(default_factory=list)
 
@@ -198,6 +200,7 @@ class Planner:
         chosen = converted(chosen, policy)
         chosen = self.budget.admitted(file, chosen, policy.caps)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)
+            self.sources.append(file.source)
             self.decisions.append(
                 Decision(index, file.identifier, file.media_type, file.kind, chosen.mode,
                          chosen.reason, chosen.notes)
@@ -209,6 +212,7 @@ class Planner:
                 Unsupported(index, file.identifier, file.media_type, outcome.refused)
             )
         else:
+            self.sources.append(file.source)
             self.decisions.append(
                 Decision(
                     index,

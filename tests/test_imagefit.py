@@ -13,6 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from toolwire import headers
@@ -272,3 +274,29 @@ def test_openai_patch_models_keep_their_detail_up_to_the_patch_budget():
     request = encode(conversation(File.from_bytes(photo, name="p.jpg")), "openai:gpt-4.1-mini")
     (decision,) = request.decisions
     assert "max_pixels 1,572,864" in decision.notes[0] and "fit_short_edge" not in decision.notes[0]
+
+
+@given(
+    st.integers(1, 20000),
+    st.integers(1, 20000),
+    st.sampled_from([None, 768, 1024, 1568, 2048, 8000]),
+    st.sampled_from([None, 1568, 8000]),
+    st.sampled_from([None, 512, 768]),
+    st.sampled_from([None, 1_000_000, 1_229_312, 33_177_600]),
+)
+def test_the_quick_check_agrees_with_fitted_size(
+    width: int, height: int, fit_edge, max_edge, short, pixels
+) -> None:
+    """fit_image decides "nothing to fit" from the stored size and each cell's bounds read
+    once (imagefit._within); it must say exactly what comparing fitted_size does, for either
+    orientation (a quarter-turned JPEG is measured unrotated)."""
+    from toolwire.imagefit import _bounds, _within
+
+    cell = Cell(
+        media_types=("image/png",), tool_result="native", fit_edge=fit_edge, max_edge=max_edge,
+        fit_short_edge=short, max_pixels=pixels, evidence="test",
+    )  # fmt: skip
+    bounds = _bounds(cell)
+    for size in ((width, height), (height, width)):
+        unchanged = fitted_size(*size, cell) == size
+        assert (bounds is None or _within(size, bounds)) == unchanged

@@ -32,7 +32,6 @@ from . import headers
 from .capability_schema import FILE_LIMITS, Cell
 from .content import File
 from .errors import MissingDependencyError
-from .token_measures import shown_size
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -73,14 +72,17 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    limits = tuple(getattr(cell, k) for k in FILE_LIMITS)
-    if file.kind != "image" or not file.source.is_local or not any(limits):
+    bounds = _bounds(cell)
+    if bounds is None or file.kind != "image" or not file.source.is_local:
         return file, None
     data = file.read()
-    size = shown_size(data, file.media_type)
+    size = headers.image_size(data)  # as stored: whether it fits does not depend on rotation
+    if size is not None and (size[0] <= 0 or size[1] <= 0):
+        size = None
     over_bytes = bool(cell.max_bytes and len(data) > cell.max_bytes)
-    if not over_bytes and (size is None or fitted_size(*size, cell) == size):
+    if not over_bytes and (size is None or _within(size, bounds)):
         return file, None
+    limits = bounds[-1]
     if file.media_type not in RESIZABLE:
         return file, f"not resized: toolwire resizes PNG, JPEG, WebP and GIF, not {file.media_type}"
     key = (file.source.sha256(), file.media_type, *limits)
@@ -97,6 +99,35 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
         _remember(key, cached)
     out, out_type, note = cached
     return File.from_bytes(out, out_type, name=file.name or file.identifier), note
+
+
+#: id(cell) -> (the cell, its bounds): read once per cell, not per image.
+_BOUNDS: dict[int, tuple[Cell, Any]] = {}
+
+
+def _bounds(cell: Cell) -> tuple[int | None, int | None, int | None, tuple[Any, ...]] | None:
+    """The cell's long edge (the smaller of ``fit_edge`` and ``max_edge``), short edge and
+    area limits, with its file limits; None when it has no file limit."""
+    hit = _BOUNDS.get(id(cell))
+    if hit is not None and hit[0] is cell:
+        return hit[1]  # type: ignore[no-any-return]
+    limits = tuple(getattr(cell, k) for k in FILE_LIMITS)
+    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
+    bounds = (edge, cell.fit_short_edge, cell.max_pixels, limits) if any(limits) else None
+    if len(_BOUNDS) > 1024:
+        _BOUNDS.clear()
+    _BOUNDS[id(cell)] = (cell, bounds)
+    return bounds
+
+
+def _within(size: tuple[int, int], bounds: tuple[Any, ...]) -> bool:
+    """Whether ``fitted_size`` leaves ``size`` as it is (each rule is symmetric in w and h)."""
+    (w, h), (edge, short, pixels, _) = size, bounds
+    return (
+        not (edge and max(w, h) > edge)
+        and not (short and min(w, h) > short)
+        and not (pixels and w * h > pixels)
+    )
 
 
 def clear_cache() -> None:

@@ -290,13 +290,13 @@ def test_the_quick_check_agrees_with_fitted_size(
     """fit_image decides "nothing to fit" from the stored size and each cell's bounds read
     once (imagefit._within); it must say exactly what comparing fitted_size does, for either
     orientation (a quarter-turned JPEG is measured unrotated)."""
-    from toolwire.imagefit import _bounds, _within
+    from toolwire.imagefit import _within
 
     cell = Cell(
         media_types=("image/png",), tool_result="native", fit_edge=fit_edge, max_edge=max_edge,
         fit_short_edge=short, max_pixels=pixels, evidence="test",
     )  # fmt: skip
-    bounds = _bounds(cell)
+    bounds = cell.fit_bounds
     for size in ((width, height), (height, width)):
         unchanged = fitted_size(*size, cell) == size
         assert (bounds is None or _within(size, bounds)) == unchanged

@@ -272,3 +272,16 @@ def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
     assert "\ud800" not in str(request.kwargs)
     encode([*messages, User("And?")], "anthropic:claude-sonnet-4-5")
     assert walked == [7, 3, 9, 9]  # the kept plan held one: every step walked again
+
+
+def test_long_strings_sized_for_wire_bytes_are_kept_in_the_memo() -> None:
+    """Request.wire_bytes scans a file's base64 text once (the same str every encode): the
+    sizes live in the memo, and clear() forgets them."""
+    big = File.from_bytes(PHOTO * (1 + 70_000 // len(PHOTO)), "image/png", name="big.png")
+    messages = [User(["Look.", big])]
+    first = encode(messages, "anthropic:claude-sonnet-4-5", fit_images=False).wire_bytes
+    assert len(MEMO.sizes.sizes) == 1
+    assert encode(messages, "anthropic:claude-sonnet-4-5", fit_images=False).wire_bytes == first
+    assert len(MEMO.sizes.sizes) == 1
+    MEMO.clear()
+    assert not MEMO.sizes.sizes

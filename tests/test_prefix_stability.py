@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from tools.helpers import MODELS
 
@@ -117,6 +117,11 @@ def dumped(items: list[Any]) -> list[str]:
 @pytest.mark.parametrize("model", TARGETS)
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(session=sessions, system=st.booleans(), with_tools=st.booleans())
+@example(
+    session=[["image", "image"], ["image", "image"], ["image", "image"]],
+    system=False,
+    with_tools=False,
+)  # six images: Groq's five-image budget binds at the third turn
 def test_each_request_begins_with_the_request_before_it(
     model: str, session: list[Any], system: bool, with_tools: bool
 ) -> None:
@@ -130,6 +135,12 @@ def test_each_request_begins_with_the_request_before_it(
         if caps.cache is not None and caps.cache.marks == "bedrock":
             assert cache_point_count(wire) <= caps.cache.max_points
             wire = without_cache_points(wire)
+        if request.budgets_bound:
+            # A request budget leaves the oldest files out: the window moves, and the prefix
+            # with it (tests/test_budgets*.py cover what is left out); compared again from
+            # the next request no budget binds.
+            earlier = None
+            continue
         if earlier is not None:
             before, now = dumped(earlier[key]), dumped(wire[key])
             assert now[: len(before)] == before, f"turn {len(before)}: the prefix changed"

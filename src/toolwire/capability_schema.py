@@ -10,6 +10,7 @@ allowed and a close match.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Annotated, Any, Literal, Optional, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, Strict, ValidationError, create_model
@@ -61,6 +62,17 @@ class Cell:
     @property
     def accepts_in_user_message(self) -> bool:
         return bool(self.user_sources)
+
+    @cached_property
+    def fit_bounds(self) -> tuple[int | None, int | None, int | None, tuple[Any, ...]] | None:
+        """The long edge a fitted image keeps within (the smaller of ``fit_edge`` and
+        ``max_edge``), its short edge and area limits, and the cell's file limits
+        (``FILE_LIMITS``); None when it has none. Read once per cell (imagefit.fit_image)."""
+        limits = tuple(getattr(self, k) for k in FILE_LIMITS)
+        if not any(limits):
+            return None
+        edge = min((e for e in (self.fit_edge, self.max_edge) if e), default=None)
+        return edge, self.fit_short_edge, self.max_pixels, limits
 
 
 #: Cell's fields but media_types: name -> pydantic FieldInfo (type, default, wording).

@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from . import headers
-from .capability_schema import FILE_LIMITS, Cell
+from .capability_schema import Cell
 from .content import File
 from .errors import MissingDependencyError
 
@@ -72,7 +72,7 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    bounds = _bounds(cell)
+    bounds = cell.fit_bounds
     if bounds is None or file.kind != "image" or not file.source.is_local:
         return file, None
     data = file.read()
@@ -99,25 +99,6 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
         _remember(key, cached)
     out, out_type, note = cached
     return File.from_bytes(out, out_type, name=file.name or file.identifier), note
-
-
-#: id(cell) -> (the cell, its bounds): read once per cell, not per image.
-_BOUNDS: dict[int, tuple[Cell, Any]] = {}
-
-
-def _bounds(cell: Cell) -> tuple[int | None, int | None, int | None, tuple[Any, ...]] | None:
-    """The cell's long edge (the smaller of ``fit_edge`` and ``max_edge``), short edge and
-    area limits, with its file limits; None when it has no file limit."""
-    hit = _BOUNDS.get(id(cell))
-    if hit is not None and hit[0] is cell:
-        return hit[1]  # type: ignore[no-any-return]
-    limits = tuple(getattr(cell, k) for k in FILE_LIMITS)
-    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
-    bounds = (edge, cell.fit_short_edge, cell.max_pixels, limits) if any(limits) else None
-    if len(_BOUNDS) > 1024:
-        _BOUNDS.clear()
-    _BOUNDS[id(cell)] = (cell, bounds)
-    return bounds
 
 
 def _within(size: tuple[int, int], bounds: tuple[Any, ...]) -> bool:

@@ -27,6 +27,10 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   histories, least recently used out; the messages weakly held, and a history's measures
   leave with its first message); a PDF's page count per source while it lives
   (``PAGES_LIMIT``, oldest out).
+- ``sizes``: long strings' sizes as JSON (``Request.wire_bytes``; ``wire_size.StringSizes``), by
+  identity: a file's base64 text is scanned once. Bound: ``wire_size.REMEMBERED_CHARS``
+  characters (256 MB) kept referenced, oldest out.
+
 ``clear()`` empties all of them (tests and benchmarks measure cold encodes with it).
 """
 
@@ -42,6 +46,7 @@ from functools import partial
 from typing import Any
 
 from .b64 import Base64Cache
+from .wire_size import StringSizes
 
 PLAN_LIMIT = 32
 RUN_LIMIT = 32
@@ -62,6 +67,7 @@ class Memo:
         self.base64 = Base64Cache()
         self.last = LastPlans()
         self.measures = MeasureMemo()
+        self.sizes = StringSizes()
         self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
         self._lock = threading.Lock()
@@ -71,6 +77,7 @@ class Memo:
         self.base64.clear()
         self.last.clear()
         self.measures.clear()
+        self.sizes.clear()
         self._fitted.clear()
 
     def fitted(

@@ -47,12 +47,33 @@ STYLES: dict[str, Style] = {
 }
 _SHORT = 256  # strings shorter than this are measured by json.dumps itself
 _LONG = 64 * 1024  # strings at least this long are remembered (an agent re-sends them)
-#: id(string) -> (the string, its size as JSON per ``ascii``): the base64 of a file is the same
-#: str object every encode (toolwire.b64's cache), so it is scanned once. Bounded like that
-#: cache: at most ``REMEMBERED_CHARS`` characters are kept referenced here.
-_sizes: OrderedDict[tuple[int, bool], tuple[str, int]] = OrderedDict()
-_kept = [0]
 REMEMBERED_CHARS = 256 * 1024 * 1024
+
+
+class StringSizes:
+    """Long strings' sizes as JSON, by identity (owned by ``memo.Memo``): the base64 of a
+    file is the same str object every encode (toolwire.b64's cache), so it is scanned once.
+    Bounded like that cache: at most ``REMEMBERED_CHARS`` characters kept referenced."""
+
+    def __init__(self) -> None:
+        #: (id(string), ascii) -> (the string, its size as JSON).
+        self.sizes: OrderedDict[tuple[int, bool], tuple[str, int]] = OrderedDict()
+        self.kept = 0
+
+    def get(self, text: str, ascii_only: bool) -> int | None:
+        hit = self.sizes.get((id(text), ascii_only))
+        return hit[1] if hit is not None and hit[0] is text else None
+
+    def remember(self, text: str, ascii_only: bool, size: int) -> int:
+        self.sizes[(id(text), ascii_only)] = (text, size)
+        self.kept += len(text)
+        while self.kept > REMEMBERED_CHARS and self.sizes:
+            self.kept -= len(self.sizes.popitem(last=False)[1][0])
+        return size
+
+    def clear(self) -> None:
+        self.sizes.clear()
+        self.kept = 0
 
 
 def b64_length(n: int) -> int:
@@ -86,10 +107,12 @@ def wire_bytes(value: Any, style: Style) -> int:
 def string_bytes(text: str, style: Style) -> int:
     """The UTF-8 length of ``text`` as a JSON string literal in ``style``."""
     if len(text) >= _LONG:
-        hit = _sizes.get((id(text), style.ascii))
-        if hit is not None and hit[0] is text:
-            return hit[1]
-        return _remember(text, style.ascii, _measured(text, style))
+        from .memo import MEMO
+
+        known = MEMO.sizes.get(text, style.ascii)
+        if known is not None:
+            return known
+        return MEMO.sizes.remember(text, style.ascii, _measured(text, style))
     return _measured(text, style)
 
 
@@ -98,11 +121,3 @@ def _measured(text: str, style: Style) -> int:
         return len(text) + 2 + text.count('"') + text.count("\\")
     dumped = json.dumps(text, ensure_ascii=style.ascii)
     return len(dumped) if style.ascii else len(dumped.encode("utf-8", "surrogatepass"))
-
-
-def _remember(text: str, ascii_only: bool, size: int) -> int:
-    _sizes[(id(text), ascii_only)] = (text, size)
-    _kept[0] += len(text)
-    while _kept[0] > REMEMBERED_CHARS and _sizes:
-        _kept[0] -= len(_sizes.popitem(last=False)[1][0])
-    return size

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
 import struct
 import sys
-import time
 import zlib
 from pathlib import Path
 from typing import Any
+
+from _timing import timed
 
 import toolwire as tw
 
@@ -89,15 +89,6 @@ def conversation() -> list[Any]:
             tw.ToolResult.of(call.id, "screenshot", [image, f"step {n}"]),
         ]
     return messages
-
-
-def timed(fn: Any, repeat: int) -> float:
-    runs = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
 
 
 def text_error() -> None:

@@ -285,3 +285,20 @@ def test_long_strings_sized_for_wire_bytes_are_kept_in_the_memo() -> None:
     assert len(MEMO.sizes.sizes) == 1
     MEMO.clear()
     assert not MEMO.sizes.sizes
+
+
+def test_budget_measures_are_kept_per_history_and_leave_with_it() -> None:
+    """Two sessions sharing one system prompt keep their measures apart (neither measures the
+    other's messages again), and a session's measures, which hold its files, leave with it."""
+    from toolwire.messages import System
+
+    system = System("Use the tools.")
+    first, second = [system, *history(2)], [system, *history(3)]
+    for messages in (first, second, first, second):
+        encode(messages, "anthropic:claude-sonnet-4-5")
+    assert len(MEMO.measures.runs) == 2
+    runs = list(MEMO.measures.runs.values())
+    assert [len(run.found) for run in runs] == [len(first), len(second)]
+    del first, second, messages, runs
+    gc.collect()
+    assert not MEMO.measures.runs

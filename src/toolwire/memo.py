@@ -22,11 +22,11 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
   rest of the conversation). A plan found free of lone surrogates says so, and a history
   resumed from it has only its new steps walked for them.
-- ``measures`` (plan.measure, for the request budgets): per history (its first message),
-  target, fitter and converters, each message's measures and their sum (``RUN_LIMIT``
-  histories, least recently used out; the messages weakly held, and a history's measures
-  leave with its first message); a PDF's page count per source while it lives
-  (``PAGES_LIMIT``, oldest out).
+- ``measures`` (plan.measure, for the request budgets): per history (its first two
+  messages), target, fitter and converters, each message's measures and their sum
+  (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a
+  history's measures leave with its last message); a PDF's page count per source while it
+  lives (``PAGES_LIMIT``, oldest out).
 - ``sizes``: long strings' sizes as JSON (``Request.wire_bytes``; ``wire_size.StringSizes``), by
   identity: a file's base64 text is scanned once. Bound: ``wire_size.REMEMBERED_CHARS``
   characters (256 MB) kept referenced, oldest out.
@@ -117,7 +117,7 @@ class MeasureMemo:
     """What plan.measure keeps between encodes; plan.measure reads and fills it."""
 
     def __init__(self) -> None:
-        #: (id(caps), id(fitter), converters, id(first message)) -> that history's measures.
+        #: (id(caps), id(fitter), converters, ids of the first two messages) -> the measures.
         self.runs: dict[Any, Any] = {}
         #: id(source) -> (a weak reference to it, its PDF page count).
         self.pages: dict[int, tuple[Any, int]] = {}

@@ -154,24 +154,19 @@ def measures(
     memo: MeasureMemo | None = None,
 ) -> tuple[Totals, Sequence[_Measured]]:
     """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
-    history (its first message), target, fitter and converters: a history that grew (the same
-    messages, then new ones) measures its new messages only; one changed before its end, the
-    messages from the first it changed."""
+    history (its first two messages: the first is often one system prompt every session
+    shares), target, fitter and converters: a history that grew (the same messages, then new
+    ones) measures its new messages only; one changed before its end, the messages from the
+    first it changed. A history's measures leave with its last message."""
     if memo is None or not messages:
         found = [of_message(m, caps, fit, convert) for m in messages]
         return _summed(Totals(), found), found
     runs, pages = memo.runs, memo.pages
-    key = (id(caps), id(fit), _conversions(convert), id(messages[0]))
+    second = id(messages[1]) if len(messages) > 1 else None
+    key = (id(caps), id(fit), _conversions(convert), id(messages[0]), second)
     run = runs.pop(key, None)
-    if run is None or run.caps is not caps or run.fit is not fit or run.first() is None:
-        try:
-            run = _Run(caps, fit, weakref.ref(messages[0], partial(_forget_run, runs, key)))
-        except TypeError:  # not a message: plan refuses it
-            found = [of_message(m, caps, fit, convert) for m in messages]
-            return _summed(Totals(), found), found
-    runs[key] = run  # the newest last: the oldest of more than RUN_LIMIT runs is dropped
-    if len(runs) > RUN_LIMIT:
-        runs.pop(next(iter(runs)))
+    if run is None or run.caps is not caps or run.fit is not fit:
+        run = _Run(caps, fit)
     kept = run.common(messages)
     if kept < len(run.refs):
         del run.refs[kept:], run.found[kept:]
@@ -179,29 +174,33 @@ def measures(
     new = [of_message(m, caps, fit, convert, pages) for m in messages[kept:]]
     try:
         run.refs.extend(map(weakref.ref, messages[kept:]))
+        run.tie = weakref.ref(messages[-1], partial(_forget_run, runs, key))
     except TypeError:  # not a message: plan refuses it
-        runs.pop(key, None)
         found = [*run.found, *new]
         return _summed(Totals(), found), found
     run.found += new
     run.total = _summed(run.total, new)
+    runs[key] = run  # the newest last: the oldest of more than RUN_LIMIT runs is dropped
+    if len(runs) > RUN_LIMIT:
+        runs.pop(next(iter(runs)))
     return run.total, run.found
 
 
-def _forget_run(runs: dict[Any, Any], key: Any, first: Any) -> None:
-    """A history's first message is gone: so is its run (unless a newer one took the key)."""
+def _forget_run(runs: dict[Any, Any], key: Any, tie: Any) -> None:
+    """A history's last message is gone (the history with it, or it was cut): so are its
+    measures, which hold its files (unless a newer run took the key)."""
     run = runs.get(key)
-    if run is not None and run.first is first:
+    if run is not None and run.tie is tie:
         runs.pop(key, None)
 
 
 class _Run:
     """One history measured: each message's measures and their sum (each message held
-    weakly: one that is gone is never mistaken for a newer one at the same address; the run
-    leaves with its first message)."""
+    weakly: one that is gone is never mistaken for a newer one at the same address)."""
 
-    def __init__(self, caps: Capabilities, fit: Fit | None, first: Any) -> None:
-        self.caps, self.fit, self.first = caps, fit, first
+    def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
+        self.caps, self.fit = caps, fit
+        self.tie: Any = None  # a weak reference to the last message, which drops the run
         self.refs: list[Any] = []
         self.found: list[_Measured] = []
         self.total = Totals()

@@ -250,3 +250,30 @@ def test_header_readers_never_raise_on_malformed_input(signature, tail):
     assert 1 <= jpeg_orientation(data) <= 8
     assert pdf_page_count(data) is None or pdf_page_count(data) >= 1
     assert wav_duration(data) is None or wav_duration(data) >= 0
+
+
+def test_pages_in_an_object_stream_are_counted_as_before() -> None:
+    """An uncompressed object stream (/ObjStm) may hold the page objects: it is searched, not
+    stepped over (the audit's case: two pages, both inside one)."""
+    import pypdfium2
+
+    pages = b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]>>" * 2
+    head = b"3 0 4 %d " % (len(pages) // 2)
+    body = head + pages
+    stream = b"<</Type/ObjStm/N 2/First %d/Length %d>>\nstream\n" % (len(head), len(body))
+    out, offsets = b"%PDF-1.5\n", []
+    for n, obj in enumerate(
+        [b"<</Type/Catalog/Pages 2 0 R>>", b"<</Type/Pages/Kids[3 0 R 4 0 R]/Count 2>>",
+         stream + body + b"\nendstream"],
+        start=1,
+    ):  # fmt: skip
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % (n if n < 3 else 5) + obj + b"\nendobj\n"
+    rows = [(0, 0, 65535), (1, offsets[0], 0), (1, offsets[1], 0), (2, 5, 0), (2, 5, 1)]
+    rows += [(1, offsets[2], 0), (1, len(out), 0)]
+    xref = b"".join(struct.pack(">BIH", *row) for row in rows)
+    trailer = b"<</Type/XRef/Size 7/W[1 4 2]/Root 1 0 R/Length %d>>\nstream\n" % len(xref)
+    start = len(out)
+    out += b"6 0 obj\n" + trailer + xref + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % start
+    assert len(pypdfium2.PdfDocument(out)) == 2
+    assert pdf_page_count(out) == 2

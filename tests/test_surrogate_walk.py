@@ -86,3 +86,22 @@ def _clean(case: Any) -> Any:
             update={k: _clean(getattr(case, k)) for k in type(case).model_fields}
         )
     return case
+
+
+@pytest.mark.parametrize(
+    "file",
+    [
+        File.from_url("https://example.com/a\ud800.png", "image/png"),
+        File.from_provider_file("anthropic", "file_\udfff", "application/pdf"),
+    ],
+    ids=["url", "file-id"],
+)
+def test_a_url_or_file_id_with_a_lone_surrogate_is_scrubbed_not_a_crash(file: File) -> None:
+    """Its identifier hashes the text as it is (surrogatepass); the payload gets U+FFFD."""
+    import json
+
+    from toolwire.request import encode
+
+    request = encode([User(content=["Look:", file])], "anthropic:claude-sonnet-4-5")
+    json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")
+    assert request.decisions[0].identifier.startswith("file-")

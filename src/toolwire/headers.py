@@ -98,9 +98,10 @@ def pdf_page_count(data: bytes) -> int | None:
     """Page objects counted in the raw PDF, or None (pages hidden in object streams).
 
     Streams whose dictionary gives their length directly are stepped over, not searched:
-    a page object is never inside one, and a scanned page's image is most of the file. A
-    stream that cannot be stepped over (an indirect length, a length that does not end at
-    ``endstream``) sends the count back to searching the whole file."""
+    a page object is never inside a content or image stream, and a scanned page's image is
+    most of the file. A stream that cannot be stepped over (an indirect length, a length that
+    does not end at ``endstream``) or that holds objects (``/ObjStm``: pages may be in it)
+    sends the count back to searching the whole file."""
     count = _pages_between_streams(data)
     if count is None:
         count = len(_PAGE.findall(data))
@@ -121,6 +122,8 @@ def _pages_between_streams(data: bytes) -> int | None:
         start = _STREAM_START.match(data, keyword)
         if length is None or length[2] or start is None:
             return None
+        if data.find(b"/ObjStm", opened, keyword) >= 0:
+            return None  # an object stream holds objects, pages among them: search it all
         end = start.end() + int(length[1])
         closed = _STREAM_END.match(data, end)
         if closed is None:

@@ -13,6 +13,7 @@ from .memo import MEMO
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large, upper_bound
 from .plan.cache import CachePoint
+from .plan.ids import wire_text
 from .providers import wire_module
 from .wire_size import STYLES, wire_bytes
 
@@ -130,7 +131,7 @@ def _tools(
     from .tools import spell
     from .tools.spell import mark_tools
 
-    fragment = spell(tools, choice, caps)
+    fragment = wire_text(spell(tools, choice, caps))  # lone surrogates in a tool's text too
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 

@@ -167,7 +167,7 @@ class UrlSource(_Source):
         return {"http": "url", "https": "url", "s3": "s3", "gs": "gcs"}.get(scheme, scheme)
 
     def sha256(self) -> str:
-        return hashlib.sha256(self.url.encode()).hexdigest()
+        return hashlib.sha256(self.url.encode("utf-8", "surrogatepass")).hexdigest()
 
     def describe(self) -> str:
         return self.url
@@ -181,7 +181,7 @@ class ProviderFileSource(_Source):
     file_id: str
 
     def sha256(self) -> str:
-        return hashlib.sha256(self.file_id.encode()).hexdigest()
+        return hashlib.sha256(self.file_id.encode("utf-8", "surrogatepass")).hexdigest()
 
     def describe(self) -> str:
         return f"{self.provider} file {self.file_id}"

@@ -62,3 +62,21 @@ def test_a_request_with_tools_starts_with_the_same_messages_turn_after_turn() ->
 def test_encode_refuses_a_tool_choice_the_target_lacks() -> None:
     with pytest.raises(ToolDefinitionError, match="bedrock has no tool_choice 'none'"):
         encode(HISTORY, MODELS["bedrock"], tools=sample_tools(), tool_choice="none")
+
+
+@pytest.mark.parametrize("provider", sorted(MODELS))
+def test_lone_surrogates_in_a_tools_text_never_reach_the_payload(provider) -> None:
+    """A tool's name and description, and its schema's text, are scrubbed like the messages
+    (U+FFFD), or the SDK's UTF-8 encoding of the body fails."""
+    import json
+
+    from toolwire.tools import Tool
+
+    tool = Tool(
+        "lookup",
+        "Looks \ud800 up.",
+        {"type": "object", "properties": {"q": {"type": "string", "description": "q\udfff"}}},
+    )
+    request = encode([User("hi")], MODELS[provider], tools=[tool])
+    json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")  # raises on one
+    assert "\ufffd" in json.dumps(request.to_json(), ensure_ascii=False)

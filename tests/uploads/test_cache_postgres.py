@@ -5,8 +5,6 @@ Runs on the private PostgreSQL cluster of tests/store (a real server, never skip
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 import threading
@@ -23,9 +21,7 @@ from toolwire.uploads.cache import CLAIM_TIMEOUT_S, Entry, Key
 from toolwire.uploads.cache_postgres import LATEST, PostgresCache, _lock_id
 
 from .conftest import ANTHROPIC, history, pdf
-from .servers import files_server
-
-CHILD = Path(__file__).with_name("child_sync.py")
+from .race import assert_uploaded_once, two_workers_sync
 
 
 @pytest.fixture
@@ -58,37 +54,7 @@ def test_two_processes_sharing_a_postgres_store_upload_the_same_content_once(dat
     document = tmp_path / "shared.pdf"
     document.write_bytes(pdf(size=400_000, seed=12).read())
     _store(database, tmp_path).close()  # migrated once, as a deployment would
-    with files_server("anthropic") as (url, state):
-        state.delay = 1.0  # the second child claims while the first one's upload runs
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-        args = [sys.executable, str(CHILD), database, url, str(document), str(tmp_path / "blobs")]
-        children = [
-            subprocess.Popen(
-                args,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            )  # fmt: skip
-            for _ in range(2)
-        ]
-        for child in children:
-            assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        for child in children:
-            assert child.stdin is not None
-            child.stdin.write("go\n")
-            child.stdin.flush()
-        answers = []
-        for child in children:
-            out, err = child.communicate(timeout=60)
-            assert child.returncode == 0, err
-            answers.append(json.loads(out))
-        assert state.violations == []
-    assert len(state.uploads) == 1
-    assert answers[0]["file_id"] == answers[1]["file_id"]
-    assert sorted(a["uploaded"] for a in answers) == [False, True]
-    assert state.max_in_flight == 1  # the waiting child never sent the bytes
+    assert_uploaded_once(*two_workers_sync([database, str(tmp_path / "blobs")], document))
 
 
 def test_a_postgres_sync_waits_for_the_upload_another_worker_has_claimed(serve, database, tmp_path):

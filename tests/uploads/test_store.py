@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +13,7 @@ from toolwire.uploads.account import account_of
 from toolwire.uploads.cache import CLAIM_TIMEOUT_S, Entry, Key, SqliteCache
 
 from .conftest import ANTHROPIC, history, pdf
-from .servers import files_server
-
-CHILD = Path(__file__).with_name("child_sync.py")
+from .race import assert_uploaded_once, two_workers_sync
 
 
 def test_ids_outlive_the_process_that_uploaded_them(serve, tmp_path):
@@ -39,36 +32,7 @@ def test_two_processes_sharing_a_store_upload_the_same_content_once(tmp_path):
     document.write_bytes(pdf(size=400_000, seed=2).read())
     store = tmp_path / "store"
     tw.SessionStore(store)  # created once, as a deployment would
-    with files_server("anthropic") as (url, state):
-        state.delay = 1.0  # the second child claims while the first one's upload runs
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-        children = [
-            subprocess.Popen(
-                [sys.executable, str(CHILD), str(store), url, str(document)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                env=env,
-            )  # fmt: skip
-            for _ in range(2)
-        ]
-        for child in children:
-            assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        for child in children:
-            assert child.stdin is not None
-            child.stdin.write("go\n")
-            child.stdin.flush()
-        answers = []
-        for child in children:
-            out, err = child.communicate(timeout=60)
-            assert child.returncode == 0, err
-            answers.append(json.loads(out))
-        assert state.violations == []
-    assert len(state.uploads) == 1
-    assert answers[0]["file_id"] == answers[1]["file_id"]
-    assert sorted(a["uploaded"] for a in answers) == [False, True]
-    assert state.max_in_flight == 1  # the waiting child never sent the bytes
+    assert_uploaded_once(*two_workers_sync([str(store)], document))
 
 
 def test_a_sync_waits_for_the_upload_another_worker_has_claimed(serve, tmp_path):

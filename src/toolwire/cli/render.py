@@ -32,6 +32,8 @@ COLUMNS = {
     "notes": "notes",
 }
 HTML_HELP = "Write the HTML view of what MODEL sees (as `toolwire view`) to PATH instead."
+#: The target of every command that encodes for one model.
+ModelOption = Annotated[str, typer.Option("--model", "-m", help="provider:model-id")]
 #: One spelling of the text-fallback switch for every command that encodes.
 OnUnsupportedOption = Annotated[
     Literal["error", "convert", "text"],
@@ -46,7 +48,7 @@ _BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/_-]+={0,2})")  # st
 
 @app.command()
 def render(
-    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    model: ModelOption,
     files: Annotated[
         list[Path] | None, typer.Argument(help="Files the tool returns.", show_default=False)
     ] = None,

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from .app import app
-from .render import OnUnsupportedOption, cli_message, notice_defaults
+from .render import ModelOption, OnUnsupportedOption, cli_message, notice_defaults
 
 sessions = typer.Typer(
     help="Stored conversations: list them, show one, render one for a model, or copy them.",
@@ -90,7 +90,7 @@ def show(
 @sessions.command("render")
 def render(
     session_id: str,
-    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    model: ModelOption,
     store: Store = DEFAULT_STORE,
     blobs: Blobs = None,
     on_unsupported: OnUnsupportedOption = "error",

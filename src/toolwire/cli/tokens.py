@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .app import app
-from .render import clean_errors, messages_from, notice_defaults
+from .render import ModelOption, clean_errors, messages_from, notice_defaults
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 @app.command()
 def tokens(
-    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    model: ModelOption,
     files: Annotated[list[Path] | None, typer.Argument(help="Files the tool returns.")] = None,
     conversation_file: Annotated[
         Path | None, typer.Option("--conversation", help="A stored conversation (JSON).")

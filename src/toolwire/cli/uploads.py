@@ -21,6 +21,7 @@ from rich.progress import (
 from rich.table import Table
 
 from ..uploads import DEFAULT_MIN_BYTES
+from .render import ModelOption
 from .sessions import DEFAULT_STORE, AsJson, Blobs, Store, _errors, _open, _plain, sessions
 
 
@@ -58,7 +59,7 @@ class UploadBars:
 @sessions.command("upload")
 def upload(
     session_id: str,
-    model: Annotated[str, typer.Option("--model", "-m", help="provider:model-id")],
+    model: ModelOption,
     store: Store = DEFAULT_STORE,
     blobs: Blobs = None,
     min_bytes: Annotated[

@@ -300,7 +300,7 @@ _TYPED = {kind: _fields_of(names) for kind, names in TYPED_FIELDS.items()}
 def _has_lone_surrogate(value: Any) -> bool:
     """Whether any string reachable from ``value`` (through dicts, lists, tuples and the fields
     of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1). The
-    plan's own values are read by their string fields directly (``_lone_in``)."""
+    plan's own values are read by the fields ``TYPED_FIELDS`` names (``_lone_in_fields``)."""
     check = _CHECKS.get(type(value))
     if check is not None:
         return check(value)
@@ -344,30 +344,48 @@ def _lone(text: str | None) -> bool:
 
 
 def _lone_in_parts(parts: Iterable[Any]) -> bool:
-    """The common parts checked field by field (a cold check walks every part of every
-    message: no stack, no generic dispatch); any other part is walked."""
+    """Parts (or any list): texts read here, the plan's values by their fields, the rest
+    walked (a cold check reads every part of every message: no stack, no generic dispatch)."""
     for part in parts:
         kind = type(part)
         if kind is Text:
-            if _lone(part.text):
+            text = part.text
+            if not text.isascii() and _LONE.search(text):
                 return True
-        elif kind is File:
-            if _lone(part.name) or _lone(part.text) or _lone(part.media_type):
+        elif kind is str:
+            if not part.isascii() and _LONE.search(part):
                 return True
-            if type(part.source) is not BytesSource and _walk(part.source):
-                return True
-        elif kind is ToolCall:
-            if _lone(part.id) or _lone(part.name) or _lone_in_arguments(part.arguments):
-                return True
-            if _lone(part.signature) or _lone(part.provider) or _lone(part.invalid_arguments):
+        elif kind in _TYPED:
+            if _lone_in_fields(part):
                 return True
         elif _walk(part):
             return True
     return False
 
 
-def _lone_in_arguments(arguments: dict[str, Any]) -> bool:
-    """A call's arguments: flat ones (strings, numbers) read here; nested ones walked."""
+def _lone_in_fields(item: Any) -> bool:
+    """One of the plan's values, by the fields ``TYPED_FIELDS`` names."""
+    for value in _TYPED[type(item)](item):
+        if value is None:
+            continue
+        kind = type(value)
+        if kind is str:
+            if not value.isascii() and _LONE.search(value):
+                return True
+        elif kind is tuple or kind is list:
+            if _lone_in_parts(value):
+                return True
+        elif kind is dict:
+            if _lone_in_arguments(value):
+                return True
+        elif kind is not BytesSource and _HOW.get(kind) != _SKIP and _walk(value):
+            return True
+    return False
+
+
+def _lone_in_arguments(arguments: dict[Any, Any]) -> bool:
+    """A dict (a call's arguments): flat values (strings, numbers) read here; nested ones
+    walked."""
     for key, value in arguments.items():
         kind = type(value)
         if kind is str:
@@ -383,28 +401,8 @@ def _lone_in_arguments(arguments: dict[str, Any]) -> bool:
     return False
 
 
-def _lone_in_turn(turn: ToolTurn) -> bool:
-    for result in turn.results:
-        if _lone(result.call_id) or _lone(result.name) or _lone_in_parts(result.parts):
-            return True
-    return _lone_in_parts(turn.extra)
-
-
-def _lone_in_content(message: Any) -> bool:
-    content = message.content
-    return _lone(content) if type(content) is str else _lone_in_parts(content)
-
-
-_CHECKS: dict[type, Callable[[Any], bool]] = {
-    ToolTurn: _lone_in_turn,
-    Assistant: _lone_in_content,
-    User: _lone_in_content,
-    System: lambda message: _lone(message.text),
-    PlannedResult: lambda result: _lone_in_turn(ToolTurn(results=(result,))),
-    Text: lambda part: _lone_in_parts((part,)),
-    File: lambda part: _lone_in_parts((part,)),
-    ToolCall: lambda part: _lone_in_parts((part,)),
-}
+#: The plan's own values are checked by their fields (``TYPED_FIELDS``); the rest walked.
+_CHECKS: dict[type, Callable[[Any], bool]] = dict.fromkeys(TYPED_FIELDS, _lone_in_fields)
 
 
 def _how(kind: type) -> int:

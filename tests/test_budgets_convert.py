@@ -105,7 +105,7 @@ def test_bedrock_pdfs_beyond_five_documents_become_text_not_page_images() -> Non
     assert all(d.mode != "converted" for d in request.decisions[1:])
 
 
-# --- the running sums of a growing history (plan.measure.totals) ------------------------------
+# --- the running sums of a growing history (plan.measure.measures) ------------------------------
 
 
 def test_an_edited_history_is_measured_again_not_read_from_the_running_sums() -> None:

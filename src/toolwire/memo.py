@@ -70,7 +70,6 @@ class Memo:
         self.sizes = StringSizes()
         self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
-        self._lock = threading.Lock()
 
     def clear(self) -> None:
         """Forget everything."""

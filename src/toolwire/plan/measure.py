@@ -75,7 +75,7 @@ def upper_bound(
     """At most how many bytes of JSON the encoded ``messages`` take when every file is sent
     as routed (no text fallback, no conversion, no tools): encode skips measuring the body
     when this is within the byte budget."""
-    return SLACK + totals(messages, caps, fit, None, memo).bound
+    return SLACK + measures(messages, caps, fit, None, memo)[0].bound
 
 
 class _Measured(NamedTuple):
@@ -133,17 +133,6 @@ class Totals(NamedTuple):
     bound: int = 0  # upper_bound without SLACK
     edge: int = 0  # the longest side of any image
     converted: int = 0  # media measured as their conversion
-
-
-def totals(
-    messages: Sequence[Any],
-    caps: Capabilities,
-    fit: Fit | None,
-    convert: Policy | None = None,
-    memo: MeasureMemo | None = None,
-) -> Totals:
-    """The measures of ``messages`` summed (``measures``)."""
-    return measures(messages, caps, fit, convert, memo)[0]
 
 
 def measures(

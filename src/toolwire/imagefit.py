@@ -56,16 +56,18 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
     edge within ``fit_edge`` and ``max_edge``, the short edge within ``fit_short_edge``, the
     area within ``max_pixels``."""
     w, h = width, height
-    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
+    bounds = cell.fit_bounds
+    if bounds is None:
+        return w, h
+    edge, short, pixels, _ = bounds
     if edge and max(w, h) > edge:
         w, h = (edge, max(1, h * edge // w)) if w >= h else (max(1, w * edge // h), edge)
-    short = cell.fit_short_edge
     if short and min(w, h) > short:  # after the long edge, as OpenAI does: 2048 box, then 768
         w, h = (max(1, w * short // h), short) if w >= h else (short, max(1, h * short // w))
-    if cell.max_pixels and w * h > cell.max_pixels:
-        factor = math.sqrt(cell.max_pixels / (w * h))
+    if pixels and w * h > pixels:
+        factor = math.sqrt(pixels / (w * h))
         w, h = max(1, math.floor(w * factor)), max(1, math.floor(h * factor))
-        while w * h > cell.max_pixels:
+        while w * h > pixels:
             w, h = (w - 1, h) if w >= h else (w, h - 1)
     return w, h
 
@@ -204,7 +206,7 @@ def _encode(image: Image, fmt: str, quality: int | None) -> bytes:
 def _note(o: _Outcome, cell: Cell) -> str:
     """``resized 4000x3000 -> 1568x1176 (fit_edge 1568 px), 3.1 MB -> 412 KB``."""
     reasons = []
-    edge = min((e for e in (cell.fit_edge, cell.max_edge) if e), default=None)
+    edge = cell.fit_bounds[0] if cell.fit_bounds else None
     if edge and max(o.shown) > edge:
         reasons.append(f"{'fit_edge' if edge == cell.fit_edge else 'max_edge'} {edge} px")
     if cell.fit_short_edge and min(o.target) == cell.fit_short_edge < min(o.shown):

@@ -1,4 +1,4 @@
-"""Run in a subprocess by test_store.py: sync one file into a shared store, print its id.
+"""Run in a subprocess by race.py: sync one file into a shared store, print its id.
 
 argv: store directory (or postgresql:// URL), Files API stand-in URL, path of the file to
 upload, and optionally the store's blob location. Prints "ready"

@@ -34,18 +34,36 @@ def two_workers_sync(store: list[str], document: Path) -> tuple[list[dict[str, A
             )  # fmt: skip
             for _ in range(2)
         ]
-        for child in children:  # both ready before either starts: they race for the claim
-            assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        for child in children:
-            assert child.stdin is not None
-            child.stdin.write("go\n")
-            child.stdin.flush()
-        answers = []
-        for child in children:
-            out, err = child.communicate(timeout=60)
-            assert child.returncode == 0, err
-            answers.append(json.loads(out))
+        try:
+            answers = _race(children)
+        except BaseException:  # a worker that failed leaves no process or open pipe behind
+            for child in children:
+                child.kill()
+                for pipe in (child.stdin, child.stdout, child.stderr):
+                    if pipe is not None:
+                        pipe.close()
+                child.wait()
+            raise
     return answers, state
+
+
+def _race(children: list[subprocess.Popen[str]]) -> list[dict[str, Any]]:
+    for child in children:  # both ready before either starts: they race for the claim
+        assert child.stdout is not None and child.stdin is not None
+        line = child.stdout.readline()
+        if line != "ready\n":
+            child.kill()
+            err = child.stderr.read() if child.stderr is not None else ""
+            raise AssertionError(f"a worker did not start (it printed {line!r}): {err}")
+    for child in children:
+        child.stdin.write("go\n")  # type: ignore[union-attr]
+        child.stdin.flush()  # type: ignore[union-attr]
+    answers = []
+    for child in children:
+        out, err = child.communicate(timeout=60)
+        assert child.returncode == 0, err
+        answers.append(json.loads(out))
+    return answers
 
 
 def assert_uploaded_once(answers: list[dict[str, Any]], state: State) -> None:

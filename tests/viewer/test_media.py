@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import base64
+import html
 import io
+import re
 
+import pytest
 from PIL import Image
 
+import toolwire as tw
 from toolwire import File
 from toolwire.viewer import media
 
@@ -38,7 +42,10 @@ def test_a_large_image_is_shown_as_a_thumbnail_and_says_so() -> None:
 def test_an_image_pillow_cannot_decode_is_described_not_embedded() -> None:
     broken = File.from_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64, "image/png", name="broken.png")
     shown = media.picture(broken)
-    assert isinstance(shown, str) and shown.startswith("not shown: Pillow cannot decode it")
+    assert shown == (
+        "not shown: broken.png: Pillow cannot identify the image (corrupt, or an unsupported "
+        "variant); re-save it as PNG or JPEG"
+    )
 
 
 def test_a_pdf_shows_its_page_count_and_its_first_page_as_a_png() -> None:
@@ -69,3 +76,61 @@ def test_video_the_browser_cannot_play_is_described() -> None:
     assert media.player_source(example("clip.mp4")).startswith("data:video/mp4;base64,")
     mov = File.from_bytes(b"\0\0\0\x14ftypqt  \0\0\0\0qt  ", "video/quicktime", name="a.mov")
     assert media.player_source(mov) == "not embedded: browsers do not play video/quicktime"
+
+
+def jpeg(width: int, height: int, name: str, orientation: int = 1) -> File:
+    """A real JPEG, red on its stored left half and blue on its right, with an EXIF
+    orientation when one is given."""
+    image = Image.new("RGB", (width, height), (20, 40, 220))
+    image.paste((220, 30, 30), (0, 0, width // 2, height))
+    exif = Image.Exif()
+    if orientation != 1:
+        exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=95, exif=exif)
+    return File.from_bytes(out.getvalue(), "image/jpeg", name=name)
+
+
+def viewed(file: File, model: str = "anthropic:claude-sonnet-4-5") -> str:
+    return tw.view([tw.User(["Look.", file])], model)
+
+
+def notes(page: str) -> list[str]:
+    return [html.unescape(n) for n in re.findall(r'<div class="note">(.*?)</div>', page)]
+
+
+def test_a_decompression_bomb_is_named_and_refused_not_decoded() -> None:
+    out = io.BytesIO()
+    Image.new("1", (8100, 8100)).save(out, "PNG")  # 66 megapixels in 8 KB
+    bomb = File.from_bytes(out.getvalue(), "image/png", name="bomb.png")
+    # openai-compatible has no image limits, so the planner sends the bomb as it is.
+    page = viewed(bomb, "openai-compatible:local-model")
+    assert "<img" not in page
+    [note] = notes(page)
+    assert note.startswith("not shown: bomb.png is refused as a possible decompression bomb")
+
+
+@pytest.mark.parametrize("size", [(800, 600), (200, 150)])
+def test_a_truncated_jpeg_is_named_and_described_not_embedded(size: tuple[int, int]) -> None:
+    whole = jpeg(*size, name="whole.jpg").read()
+    cut = File.from_bytes(whole[: len(whole) // 2], "image/jpeg", name="cut.jpg")
+    page = viewed(cut)
+    assert "<img" not in page
+    [note] = notes(page)
+    assert note.startswith("not shown: cut.jpg: the image is corrupt or truncated")
+
+
+@pytest.mark.parametrize("size", [(1000, 600), (300, 200)])
+def test_an_exif_rotated_jpeg_is_shown_upright(size: tuple[int, int]) -> None:
+    page = viewed(jpeg(*size, name="turned.jpg", orientation=6))
+    [(url, width, height)] = re.findall(
+        r'<img class="image" src="([^"]+)".*?width="(\d+)" height="(\d+)"', page
+    )
+    image = decoded(url)
+    assert image.size == (int(width), int(height))
+    assert image.height > image.width  # stored landscape, shown portrait
+    middle = image.width // 2
+    top, bottom = image.getpixel((middle, 5)), image.getpixel((middle, image.height - 5))
+    assert top[0] > 150 > top[2] and bottom[2] > 150 > bottom[0]  # the stored left half on top
+    assert f"{size[0]}x{size[1]} px sent" in page
+    assert f"shown upright (EXIF orientation 6) at {width}x{height}" in page

@@ -8,8 +8,10 @@ sent to several targets or repeated in a session is converted once.
 
 The bytes come from the conversation, so they may be crafted: images are decoded and PDFs
 rendered in read_file's worker process, under its memory and time limits
-(``readers.isolation``). A bomb leaves its file described ("not shown: …"), never the caller
-dead or stuck; the worker's reply is JSON data in a Text, checked before it is used.
+(``readers.isolation``), and images are opened through ``toolwire.pillow`` (its pixel and
+JPEG-scan limits, its errors naming the file; EXIF orientation turned upright). A bomb or a
+corrupt file leaves its file described ("not shown: …"), never the caller dead or stuck; the
+worker's reply is JSON data in a Text, checked before it is used.
 """
 
 from __future__ import annotations
@@ -82,27 +84,30 @@ def picture(file: File) -> Picture | str:
     return _pictures[key]
 
 
-def _picture(data: bytes, media_type: str) -> Picture | str:
-    """(In the worker.) A thumbnail; a Picture without a URL: the bytes as sent will do."""
-    try:
-        from PIL import Image, ImageOps
-    except ImportError:
-        return "not shown: Pillow is not installed (pip install 'toolwire[files]')"
-    try:
-        with Image.open(io.BytesIO(data)) as image:
-            size = image.size
-            if media_type in BROWSER_IMAGES and max(size) <= THUMB_EDGE:
-                return Picture("", *size, *size)
-            image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
-            alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-            image.thumbnail((THUMB_EDGE, THUMB_EDGE))
-            shown = ImageOps.exif_transpose(image).convert("RGBA" if alpha else "RGB")
-            out = io.BytesIO()
-            shown.save(out, "PNG" if alpha else "JPEG", quality=85)
-    except Exception as exc:  # a hostile or unknown image must not stop the page
-        return f"not shown: Pillow cannot decode it ({type(exc).__name__})"
+def _picture(data: bytes, media_type: str, name: str) -> Picture:
+    """(In the worker.) A thumbnail, upright; a Picture without a URL: the bytes as sent will do.
+
+    The image is opened through ``toolwire.pillow``: a bomb or a corrupt image raises an
+    InvalidFileError naming ``name``, which ``_in_worker`` turns into the "not shown" note.
+    """
+    from ..pillow import exif_orientation, open_image, upright
+
+    with open_image(data, name) as image:
+        size = image.size
+        orientation = exif_orientation(image)
+        if media_type in BROWSER_IMAGES and max(size) <= THUMB_EDGE and orientation == 1:
+            image.load()  # a corrupt image is described, not embedded
+            return Picture("", *size, *size)
+        image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
+        alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+        image.thumbnail((THUMB_EDGE, THUMB_EDGE))
+        shown = upright(image, orientation).convert("RGBA" if alpha else "RGB")
+        out = io.BytesIO()
+        shown.save(out, "PNG" if alpha else "JPEG", quality=85)
     url = data_url("image/png" if alpha else "image/jpeg", out.getvalue())
     note = f"shown downscaled to {shown.width}x{shown.height}"
+    if orientation != 1:
+        note = f"shown upright (EXIF orientation {orientation}) at {shown.width}x{shown.height}"
     return Picture(url, size[0], size[1], shown.width, shown.height, note)
 
 
@@ -117,7 +122,7 @@ def pdf_first_page(file: File) -> tuple[int, Picture | str]:
 
 def _picture_job(job: Job) -> ContentOutput:
     """(In the worker.) ``_picture`` of the job's bytes, as a reply."""
-    return _reply(0, _picture(job.data, job.media_type))
+    return _reply(0, _picture(job.data, job.media_type, job.name))
 
 
 def _pdf_job(job: Job) -> ContentOutput:

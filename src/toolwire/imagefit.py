@@ -156,14 +156,14 @@ def _fit(data: bytes, media_type: str, cell: Cell, name: str) -> tuple[bytes, st
 
 def _upright(image: Image, orientation: int, target: tuple[int, int], fmt: str) -> Image:
     """The image decoded (a large JPEG at a reduced draft scale), EXIF-rotated, without
-    metadata, in a mode the output format can take."""
+    metadata, in a mode the output format can take (16-bit grey as 8-bit grey)."""
     from . import pillow
 
     if image.format == "JPEG":  # libjpeg decodes at 1/2, 1/4 or 1/8 scale, never below target
         image.draft("RGB", (target[1], target[0]) if orientation >= 5 else target)
     image.seek(0)
     image.load()
-    upright = pillow.upright(image, orientation)
+    upright = pillow.eight_bit(pillow.upright(image, orientation))
     allowed = ("L", "RGB") if fmt == "JPEG" else ("L", "RGB", "RGBA")
     if upright.mode == "1":  # bilevel scans stay grey, not three times their size as RGB
         upright = upright.convert("L")

@@ -11,6 +11,7 @@ they share one set of defences here rather than keeping copies that drift apart:
 - ``guard`` turns Pillow's errors into an InvalidFileError that names the file and says what to
   do, so no Pillow exception escapes toolwire.
 - ``exif_orientation`` and ``upright`` turn a photo the way its camera meant it to be seen.
+- ``eight_bit`` scales a 16-bit greyscale image down to 8 bits, which every output format takes.
 
 Pillow itself is imported only when an image is opened; still, modules that ``import toolwire``
 loads import this one inside functions, so the package import stays light.
@@ -105,6 +106,19 @@ def upright(image: Image, orientation: int) -> Image:
     from PIL import ImageOps
 
     return ImageOps.exif_transpose(image)
+
+
+def eight_bit(image: Image) -> Image:
+    """The image as 8-bit greyscale ("L") when Pillow holds it as 16-bit greyscale ("I;16",
+    "I;16B", "I;16L", or "I" as older Pillow opens a 16-bit PNG); any other image as it is.
+
+    Each sample keeps its high byte, so the picture looks as before: Pillow's own
+    ``convert("L")`` or ``convert("RGB")`` clips the samples at 255 and turns it mostly white.
+    """
+    if image.mode != "I" and not image.mode.startswith("I;16"):
+        return image
+    # Pillow maps "I" to "L" through a 65,536-entry table, values outside it clamped.
+    return image.convert("I").point([value >> 8 for value in range(65536)], "L")
 
 
 @functools.cache

@@ -73,7 +73,8 @@ def to_image(job: ConvertJob) -> ContentOutput:
         raise missing_dependency("pillow-heif", "heic")
     with pillow.open_image(job.data, job.name) as image:
         image.load()
-        upright = pillow.upright(image, pillow.exif_orientation(image))
+        # 16-bit grey as 8-bit grey: neither getcolors nor JPEG takes 16-bit samples
+        upright = pillow.eight_bit(pillow.upright(image, pillow.exif_orientation(image)))
         photo = is_photo(upright)
         fmt = output_format(job.image_types, photo=photo)
         assert fmt is not None  # convert() sends only targets that take one

@@ -12,6 +12,7 @@ from PIL import Image
 
 import toolwire as tw
 from toolwire import File
+from toolwire.pillow import eight_bit
 from toolwire.viewer import media
 
 from .conversations import example, png
@@ -134,3 +135,40 @@ def test_an_exif_rotated_jpeg_is_shown_upright(size: tuple[int, int]) -> None:
     assert top[0] > 150 > top[2] and bottom[2] > 150 > bottom[0]  # the stored left half on top
     assert f"{size[0]}x{size[1]} px sent" in page
     assert f"shown upright (EXIF orientation 6) at {width}x{height}" in page
+
+
+def grey16_png(width: int, height: int) -> File:
+    """A 16-bit greyscale PNG (Pillow mode "I;16"), black on the left to white on the right."""
+    row = Image.new("I", (width, 1))
+    row.putdata([x * 65535 // (width - 1) for x in range(width)])
+    out = io.BytesIO()
+    row.resize((width, height), Image.Resampling.NEAREST).convert("I;16").save(out, "PNG")
+    return File.from_bytes(out.getvalue(), "image/png", name="scan.png")
+
+
+def shown_image(file: File) -> tuple[str, Image.Image]:
+    # openai-compatible has no image limits, so the planner sends the PNG as it is.
+    page = viewed(file, "openai-compatible:local-model")
+    [url] = re.findall(r'<img class="image" src="([^"]+)"', page)
+    return url, decoded(url)
+
+
+def assert_gradient_kept(image: Image.Image) -> None:
+    """Black at the left edge, mid grey in the middle, white at the right: not clipped."""
+    grey, y = eight_bit(image).convert("L"), image.height // 2
+    left, middle, right = (grey.getpixel((x, y)) for x in (0, image.width // 2, image.width - 1))
+    assert left <= 3 and abs(middle - 128) <= 3 and right >= 252
+
+
+def test_a_large_16_bit_grey_png_is_thumbnailed_keeping_its_gradient() -> None:
+    _, image = shown_image(grey16_png(4000, 3000))
+    assert (image.format, image.size) == ("JPEG", (media.THUMB_EDGE, 360))
+    assert_gradient_kept(image)
+
+
+def test_a_small_16_bit_grey_png_is_embedded_as_sent_for_the_browser_to_show() -> None:
+    file = grey16_png(300, 20)
+    url, image = shown_image(file)
+    assert url == media.data_url("image/png", file.read())
+    assert (image.mode, image.size) == ("I;16", (300, 20))
+    assert_gradient_kept(image)

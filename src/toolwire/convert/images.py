@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 #: What a converted image may be encoded as, and the Pillow format of each.
 FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WEBP"}
 _SUFFIXES = {"PNG": ".png", "JPEG": ".jpg", "WEBP": ".webp"}
-_PNG_MODES = frozenset({"1", "L", "LA", "I", "I;16", "P", "RGB", "RGBA"})
+_PNG_MODES = frozenset({"1", "L", "LA", "P", "RGB", "RGBA"})
 _HEIF = frozenset({"image/heic", "image/heif"})
 
 

@@ -90,15 +90,17 @@ def _picture(data: bytes, media_type: str, name: str) -> Picture:
     The image is opened through ``toolwire.pillow``: a bomb or a corrupt image raises an
     InvalidFileError naming ``name``, which ``_in_worker`` turns into the "not shown" note.
     """
-    from ..pillow import exif_orientation, open_image, upright
+    from ..pillow import eight_bit, exif_orientation, open_image, upright
 
-    with open_image(data, name) as image:
-        size = image.size
-        orientation = exif_orientation(image)
+    with open_image(data, name) as opened:
+        size = opened.size
+        orientation = exif_orientation(opened)
         if media_type in BROWSER_IMAGES and max(size) <= THUMB_EDGE and orientation == 1:
-            image.load()  # a corrupt image is described, not embedded
+            opened.load()  # a corrupt image is described, not embedded (16-bit PNG too)
             return Picture("", *size, *size)
-        image.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
+        opened.draft("RGB", (THUMB_EDGE, THUMB_EDGE))
+        # 16-bit grey: thumbnail() cannot reduce it, convert("RGB") would clip it white
+        image = eight_bit(opened)
         alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
         image.thumbnail((THUMB_EDGE, THUMB_EDGE))
         shown = upright(image, orientation).convert("RGBA" if alpha else "RGB")

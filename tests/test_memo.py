@@ -255,7 +255,32 @@ def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A kept plan found free of lone surrogates says so: a history resumed from it has only
-    the steps planned again walked; one that held a surrogate is walked whole (and scrubbed)."""
+    the steps planned again walked; one that held a surrogate is walked whole (and scrubbed).
+    (OpenAI has no byte budget: its plans are walked; see the next test for one that has.)"""
+    from toolwire import plan as planning
+
+    walked: list[int] = []
+    real = planning.ids.needs_scrub
+    monkeypatch.setattr(planning.ids, "needs_scrub", lambda s: walked.append(len(s)) or real(s))
+    messages = history(3)
+    encode(messages, "openai:gpt-4.1")
+    messages += history(4)[-2:]
+    encode(messages, "openai:gpt-4.1")
+    # All 7 steps; then the last group again (a tool turn), the new assistant and tool turn.
+    assert walked == [7, 3]
+    messages[0] = User("Watch.\ud800")
+    request = encode(messages, "openai:gpt-4.1")
+    assert "\ud800" not in str(request.kwargs)
+    encode([*messages, User("And?")], "openai:gpt-4.1")
+    assert walked == [7, 3, 9, 10]  # the kept plan held one: every step walked again
+
+
+def test_where_the_budgets_measure_the_text_no_step_is_walked_for_lone_surrogates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A byte budget measures every string of the messages (plan.measure), which answers
+    whether one holds a lone surrogate: the steps are not walked again, and one is still
+    scrubbed."""
     from toolwire import plan as planning
 
     walked: list[int] = []
@@ -263,15 +288,12 @@ def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
     monkeypatch.setattr(planning.ids, "needs_scrub", lambda s: walked.append(len(s)) or real(s))
     messages = history(3)
     encode(messages, "anthropic:claude-sonnet-4-5")
-    messages += history(4)[-2:]
-    encode(messages, "anthropic:claude-sonnet-4-5")
-    # All 7 steps; then the last group again (a tool turn), the new assistant and tool turn.
-    assert walked == [7, 3]
     messages[0] = User("Watch.\ud800")
     request = encode(messages, "anthropic:claude-sonnet-4-5")
-    assert "\ud800" not in str(request.kwargs)
-    encode([*messages, User("And?")], "anthropic:claude-sonnet-4-5")
-    assert walked == [7, 3, 9, 9]  # the kept plan held one: every step walked again
+    assert "\ud800" not in str(request.kwargs) and "\ufffd" in str(request.kwargs)
+    assert walked == []
+    request = encode(messages, "anthropic:claude-sonnet-4-5", on_unsupported="text")
+    assert walked == []  # no file became text: the messages' answer still holds
 
 
 def test_long_strings_sized_for_wire_bytes_are_kept_in_the_memo() -> None:

@@ -13,7 +13,7 @@ import pytest
 from toolwire.content import File, Json, Text, Thinking, ToolCall
 from toolwire.messages import Assistant, System, User
 from toolwire.plan import PlannedResult, ToolTurn
-from toolwire.plan.ids import TYPED_FIELDS, _has_lone_surrogate
+from toolwire.plan.ids import TYPED_FIELDS, has_lone_surrogate
 
 LONE = "bad \ud800 text"
 
@@ -65,8 +65,8 @@ def test_a_lone_surrogate_is_found_in_each_walked_field() -> None:
         ToolTurn(results=(), extra=(Text(text=LONE),)),
     ]
     for case in cases:
-        assert _has_lone_surrogate(case), case
-        assert not _has_lone_surrogate(_clean(case)), case
+        assert has_lone_surrogate(case), case
+        assert not has_lone_surrogate(_clean(case)), case
 
 
 def _clean(case: Any) -> Any:
@@ -105,3 +105,149 @@ def test_a_url_or_file_id_with_a_lone_surrogate_is_scrubbed_not_a_crash(file: Fi
     request = encode([User(content=["Look:", file])], "anthropic:claude-sonnet-4-5")
     json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")
     assert request.decisions[0].identifier.startswith("file-")
+
+
+# --- the budgets' measuring pass finds them too (plan.measure) --------------------------------
+
+
+def _message_cases() -> list[Any]:
+    """A lone surrogate in each string a message can hold, as whole messages: each part case
+    above in a user message, a tool result or an assistant message where it can go, and each
+    string of a tool result and its outputs."""
+    from toolwire.messages import (
+        ContentOutput,
+        ErrorJsonOutput,
+        ErrorTextOutput,
+        ExecutionDeniedOutput,
+        JsonOutput,
+        TextOutput,
+        ToolResult,
+    )
+
+    call = ToolCall(id="c1", name="f", arguments={"k": ["v"]})
+    photo = File.from_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 32, "image/png", name="a.png")
+    files = [
+        photo.model_copy(update={"name": LONE}),
+        photo.model_copy(update={"text": LONE}),
+        File.from_url(f"https://example.com/{LONE}", "image/png"),
+        File.from_provider_file("anthropic", f"file_{LONE}", "image/png"),
+    ]
+    calls = [
+        call.model_copy(update={field: LONE})
+        for field in ("id", "name", "signature", "provider", "invalid_arguments")
+    ]
+    calls += [
+        call.model_copy(update={"arguments": {"k": [LONE]}}),
+        call.model_copy(update={"arguments": {LONE: 1}}),
+    ]
+    thinking = [
+        Thinking(text=LONE),
+        *(Thinking(text="t", **{f: LONE}) for f in ("signature", "provider", "id")),
+    ]
+
+    def result(output: Any, call_id: str = "c1", name: str = "f") -> ToolResult:
+        return ToolResult(call_id=call_id, name=name, output=output)
+
+    return [
+        System(text=LONE),
+        User(content=LONE),
+        User(content=[Text(text="ok"), Text(text=LONE)]),
+        *(User(content=["Look:", file]) for file in files),
+        *(Assistant(content=[c]) for c in calls),
+        *(Assistant(content=[t]) for t in thinking),
+        result(TextOutput(value="ok"), call_id=LONE),
+        result(TextOutput(value="ok"), name=LONE),
+        result(TextOutput(value=LONE)),
+        result(ErrorTextOutput(value=LONE)),
+        result(JsonOutput(value={"a": {"b": LONE}})),
+        result(JsonOutput(value={LONE: 1})),
+        result(ErrorJsonOutput(value=[LONE])),
+        result(ExecutionDeniedOutput(reason=LONE)),
+        result(ContentOutput(value=[Text(text=LONE)])),
+        result(ContentOutput(value=[Json(value={"a": LONE})])),
+        *(result(ContentOutput(value=[Text(text="ok"), file])) for file in files),
+    ]
+
+
+@pytest.mark.parametrize(
+    "model", ["google:gemini-3-pro-preview", "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"]
+)
+def test_the_budgets_measuring_pass_finds_a_lone_surrogate_in_each_string(model: str) -> None:
+    """The plan takes the measuring pass's answer instead of walking its steps (plan.measure):
+    a string it did not read would let a lone surrogate reach the SDK."""
+    from toolwire.capability import capabilities
+    from toolwire.plan.measure import of_message
+
+    caps = capabilities(model)
+    assert caps.budgets.max_request_bytes  # the text is measured on this target
+    for message in _message_cases():
+        assert has_lone_surrogate(message), message
+        assert of_message(message, caps, None).lone is True, message
+        clean = _clean(message)
+        assert not has_lone_surrogate(clean), clean
+        assert of_message(clean, caps, None).lone is False, clean
+
+
+def test_non_ascii_without_a_lone_surrogate_is_not_scrubbed() -> None:
+    """Non-ASCII text (an emoji, accents, escapes in JSON) is checked, not taken for one."""
+    from toolwire.capability import capabilities
+    from toolwire.messages import JsonOutput, ToolResult
+    from toolwire.plan.measure import of_message
+
+    caps = capabilities("google:gemini-3-pro-preview")
+    for message in (
+        User(content="café 😀"),
+        Assistant(content=[ToolCall(id="c1", name="f", arguments={"é": "😀\u0001"})]),
+        ToolResult(call_id="c1", name="f", output=JsonOutput(value={"k": "naïve"})),
+    ):
+        assert of_message(message, caps, None).lone is False, message
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "google:gemini-3-pro-preview",
+        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "anthropic:claude-sonnet-4-5",
+    ],
+)
+def test_a_lone_surrogate_found_by_the_budgets_is_scrubbed_from_the_payload(model: str) -> None:
+    """End to end: the plan trusts the measuring pass, and the payload is still UTF-8."""
+    import json
+
+    from toolwire.request import encode
+
+    call = ToolCall(id="c1", name="f", arguments={"q": LONE})
+    from toolwire.messages import TextOutput, ToolResult
+
+    messages = [
+        User(content="Go."),
+        Assistant(content=[Text(text="Calling."), call]),
+        ToolResult(call_id="c1", name="f", output=TextOutput(value=f"found {LONE}")),
+    ]
+    request = encode(messages, model)
+    json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")
+    assert "\ufffd" in json.dumps(request.to_json(), ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("kind", "field"),
+    [(k, f) for k in (Text, File, ToolCall, Thinking) for f in TYPED_FIELDS[k] if f != "source"],
+    ids=lambda v: getattr(v, "__name__", v),
+)
+def test_every_walked_field_of_a_part_is_read_by_the_measuring_pass(kind: type, field: str) -> None:
+    """Each field ``TYPED_FIELDS`` names (a field added there is tested here too)."""
+    from toolwire.capability import capabilities
+    from toolwire.plan.measure import of_message
+
+    base: Any = {
+        Text: Text(text="ok"),
+        File: File.from_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 32, "image/png", name="a.png"),
+        ToolCall: ToolCall(id="c1", name="f", arguments={"k": "v"}),
+        Thinking: Thinking(text="t"),
+    }[kind]
+    value: Any = {"k": LONE} if field == "arguments" else LONE
+    part = base.model_copy(update={field: value})
+    message = Assistant(content=[part]) if kind in (ToolCall, Thinking) else User(content=[part])
+    caps = capabilities("google:gemini-3-pro-preview")
+    assert of_message(message, caps, None).lone is True

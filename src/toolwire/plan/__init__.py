@@ -86,7 +86,7 @@ def plan(
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
     budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
                     shrunk=fitted.shrunk)  # fmt: skip
-    planner, scrub = _groups(messages, policy, budget, memo)  # files: route → convert → budgets
+    planner, scrub = _groups(messages, policy, budget, memo, fitted.lone)  # route → … → budgets
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
@@ -106,10 +106,16 @@ def _target(caps: Capabilities) -> str:
     return f"{caps.provider}:{caps.model}"
 
 
-def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> tuple[Planner, bool]:
-    """The layout of every group, and whether a step holds a lone surrogate (plan.ids); a
-    history resumes from the kept plan it shares the most first groups with (memo.LastPlans),
-    whose steps, if it found none, are not walked again."""
+def _groups(
+    messages: list[Any], policy: Policy, budget: Budget, memo: Any, lone: bool | None = None
+) -> tuple[Planner, bool]:
+    """The layout of every group, and whether a step holds a lone surrogate (plan.ids).
+
+    A history resumes from the kept plan it shares the most first groups with
+    (memo.LastPlans), whose steps, if it found none, are not walked again. ``lone``: what the
+    budgets found in the messages (plan.measure), which answers for the steps unless a file
+    became text toolwire made (a conversion or a text fallback): every other string of a
+    step is one of the messages' or ASCII."""
     planner = Planner(policy, budget)
     reusable = memo is not None and not budget.binds and policy.fetch is None
     context = (policy.on_unsupported, policy.fit, policy.converters)
@@ -121,12 +127,19 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> t
         planner.sources, planner.marks = list(sources), list(marks)
         checked = len(steps) if clean else 0
     planner.run(messages, start)
-    scrub = ids.needs_scrub(planner.steps[checked:])
+    if lone is not None and not any(d.mode in _MADE_TEXT for d in planner.decisions):
+        scrub = lone
+    else:
+        scrub = ids.needs_scrub(planner.steps[checked:])
     anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
     if reusable and anchor is not None and not planner.unsupported:
         layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
         memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)
     return planner, scrub
+
+
+#: Modes whose text toolwire made from a file's contents (plan.convert, text fallbacks).
+_MADE_TEXT = frozenset(("text", "converted"))
 
 
 def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decision, ...]:

@@ -85,6 +85,9 @@ class Outcome:
     refit: dict[int, tuple[File, str]] = field(default_factory=dict)
     #: id(File) -> (the images its conversion keeps, the note naming the budget that bound).
     shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: Whether a message holds a lone surrogate, where measuring the text found out (a byte
+    #: budget measures every string: plan.measure); None where it did not.
+    lone: bool | None = None
 
 
 def left_out(
@@ -104,11 +107,12 @@ def left_out(
     fit = fit if limits.max_request_bytes else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
     total, found = measures(messages, caps, fit, convert, memo)
+    lone = bool(total.lone) if limits.max_request_bytes else None
     if _within(total, limits, reserve):
-        return Outcome()  # what an agent loop meets: no limit binds, no medium walked
+        return Outcome(lone=lone)  # what an agent loop meets: no limit binds, nothing walked
     media = [medium for measures in found for medium in measures.media]
     if not media:
-        return Outcome()
+        return Outcome(lone=lone)
     text = 0
     if limits.max_request_bytes:
         text = sum(measures.text for measures in found) + HEADROOM + reserve
@@ -124,7 +128,7 @@ def left_out(
     for name in closed.values():
         counts[name] = counts.get(name, 0) + 1
     left = {k: reason(caps, name, counts[name], len(media)) for k, name in closed.items()}
-    return Outcome(left, walk.refit, shrunk)
+    return Outcome(left, walk.refit, shrunk, lone)
 
 
 def _within(found: Totals, limits: Budgets, reserve: int) -> bool:

@@ -240,7 +240,7 @@ class ToolNames:
 def wire_text(value: Any) -> Any:
     """``value`` with lone surrogates replaced by U+FFFD in every string and key; the same
     object (nothing copied) when it has none. Lists, tuples and dicts are walked."""
-    return _cleaned(value) if _has_lone_surrogate(value) else value
+    return _cleaned(value) if has_lone_surrogate(value) else value
 
 
 def wire_kwargs(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -258,7 +258,7 @@ def wire_kwargs(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
 
 def needs_scrub(steps: Sequence[Any]) -> bool:
     """Whether any step holds a lone surrogate."""
-    return any(map(_has_lone_surrogate, steps))
+    return any(map(has_lone_surrogate, steps))
 
 
 #: How the walk treats a value of each type: by type once, then a dict lookup per value.
@@ -297,7 +297,7 @@ def _fields_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
 _TYPED = {kind: _fields_of(names) for kind, names in TYPED_FIELDS.items()}
 
 
-def _has_lone_surrogate(value: Any) -> bool:
+def has_lone_surrogate(value: Any) -> bool:
     """Whether any string reachable from ``value`` (through dicts, lists, tuples and the fields
     of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1). The
     plan's own values are read by the fields ``TYPED_FIELDS`` names (``_lone_in_fields``)."""
@@ -426,11 +426,11 @@ def _cleaned(value: Any) -> Any:
             return value
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if isinstance(value, dict):
-        if not _has_lone_surrogate(value):
+        if not has_lone_surrogate(value):
             return value
         return {_cleaned(k): _cleaned(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        if not _has_lone_surrogate(value):
+        if not has_lone_surrogate(value):
             return value
         return type(value)(_cleaned(item) for item in value)
     return value

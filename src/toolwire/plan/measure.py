@@ -16,6 +16,7 @@ import json
 import weakref
 from collections.abc import Callable, Sequence
 from functools import partial
+from json.encoder import c_make_encoder, encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 from .. import headers
@@ -40,6 +41,7 @@ from ..token_measures import pdf_pages
 from ..wire_size import b64_length
 from .convert import measure as conversion_cost
 from .files import Policy
+from .ids import has_lone_surrogate
 
 #: JSON around one file's base64 (block type, source, media type, its label text).
 FRAMING = 512
@@ -79,11 +81,14 @@ def upper_bound(
 
 
 class _Measured(NamedTuple):
-    """One message: its media, its text as sent (about), and at most its JSON without files."""
+    """One message: its media, its text as sent (about), and at most its JSON without files;
+    ``lone``: whether a string of it holds a lone surrogate (plan.ids), found in the same pass
+    where its text is measured (None where it is not)."""
 
     media: tuple[Medium, ...]
     text: int
     bound: int
+    lone: bool | None = None
 
 
 def of_message(
@@ -94,9 +99,14 @@ def of_message(
     pages: dict[int, Any] | None = None,
 ) -> _Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs them) its text
-    as sent, about, and at most (``_text_sizes``), in one pass over its parts."""
+    as sent, about, and at most (``_text_sizes``), in one pass over its parts. Where the text
+    is measured, each string it reads is also checked for being ASCII; a message with one that
+    is not is checked for lone surrogates (plan.ids), so the plan need not walk it again."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
-    about, chars, parts = _head_sizes(message) if textual else (0, 0, _parts(message))
+    if textual:
+        about, chars, parts, plain = _head_sizes(message)
+    else:
+        about, chars, parts, plain = 0, 0, _parts(message), False
     media = []
     in_result = type(message) is ToolResult
     for part in parts:
@@ -104,7 +114,9 @@ def of_message(
         if kind is Text:
             if textual:
                 about, chars = about + len(part.text), chars + len(part.text) + PER_PART
+                plain = plain and part.text.isascii()
         elif kind is File or isinstance(part, File):
+            plain = plain and _plain_file(part)
             made = conversion_cost(part, convert, in_result) if convert else None
             if made is not None:
                 media.append(_converted(part, *made))
@@ -113,9 +125,23 @@ def of_message(
             if cell is not None and (cell.tool_result != "error" or cell.user_sources):
                 media.append(_measure(part, cell, fit, caps.budgets, pages))
         elif textual:
-            more_about, more_chars = _part_sizes(part)
-            about, chars = about + more_about, chars + more_chars
-    return _Measured(tuple(media), about, 12 * chars)
+            more_about, more_chars, more_plain = _part_sizes(part)
+            about, chars, plain = about + more_about, chars + more_chars, plain and more_plain
+    if not textual:
+        return _Measured(tuple(media), about, 12 * chars)
+    lone = False if plain else has_lone_surrogate(message)
+    return _Measured(tuple(media), about, 12 * chars, lone)
+
+
+def _plain_file(file: File) -> bool:
+    """Whether every string of ``file`` is ASCII (a source other than bytes: not known)."""
+    name, text = file.name, file.text
+    return (
+        type(file.source) is BytesSource
+        and file.media_type.isascii()
+        and (name is None or name.isascii())
+        and (text is None or text.isascii())
+    )
 
 
 def _conversions(convert: Policy | None) -> Any:
@@ -133,6 +159,7 @@ class Totals(NamedTuple):
     bound: int = 0  # upper_bound without SLACK
     edge: int = 0  # the longest side of any image
     converted: int = 0  # media measured as their conversion
+    lone: int = 0  # messages holding a lone surrogate (counted where the text is measured)
 
 
 def measures(
@@ -205,14 +232,15 @@ class _Run:
 
 
 def _summed(start: Totals, found: list[_Measured]) -> Totals:
-    images, pages, documents, size, text, bound, edge, converted = start
+    images, pages, documents, size, text, bound, edge, converted, lone = start
     for measured_ in found:
         text, bound = text + measured_.text, bound + measured_.bound
+        lone += measured_.lone is True
         for m in measured_.media:
             images, pages, documents = images + m.images, pages + m.pages, documents + m.documents
             size, bound, edge = size + m.bytes, bound + m.bound, max(edge, m.edge)
             converted += m.converted
-    return Totals(images, pages, documents, size, text, bound, edge, converted)
+    return Totals(images, pages, documents, size, text, bound, edge, converted, lone)
 
 
 def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
@@ -229,76 +257,104 @@ def _text_sizes(message: Any) -> tuple[int, int]:
     characters' worth, a message's at most ``PER_MESSAGE``. Strings are counted where they
     are; a part or output of another kind by its repr (which holds every character of its
     strings)."""
-    about, chars, parts = _head_sizes(message)
+    about, chars, parts, _ = _head_sizes(message)
     for part in parts:
-        more_about, more_chars = _part_sizes(part)
+        more_about, more_chars, _ = _part_sizes(part)
         about, chars = about + more_about, chars + more_chars
     return about, 12 * chars
 
 
-def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any]]:
-    """The sizes of what a message holds outside its parts (``_text_sizes``), and its parts."""
+def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
+    """The sizes of what a message holds outside its parts (``_text_sizes``), its parts, and
+    whether the strings read were all ASCII (False where not known: read by repr)."""
     kind = type(message)
     about = chars = PER_MESSAGE
     if kind is ToolResult:
-        chars += len(message.call_id) + len(message.name) + PER_PART
+        call_id, name = message.call_id, message.name
+        chars += len(call_id) + len(name) + PER_PART
+        plain = call_id.isascii() and name.isascii()
         output = message.output
         shape = type(output)
         if shape is ContentOutput:
-            return about, chars, output.value
+            return about, chars, output.value, plain
         if shape is TextOutput or shape is ErrorTextOutput:
-            return about + len(output.value), chars + len(output.value), ()
+            value = output.value
+            return about + len(value), chars + len(value), (), plain and value.isascii()
         if shape is JsonOutput or shape is ErrorJsonOutput:
-            size = _json_chars(output.value)
-            return about + size, chars + size, ()
-        return about, chars + len(repr(output)), ()
+            size, ascii = _json_chars(output.value)
+            return about + size, chars + size, (), plain and ascii
+        return about, chars + len(repr(output)), (), False
     if kind is User:
         content = message.content
         if type(content) is str:
-            return about + len(content), chars + len(content) + PER_PART, ()
-        return about, chars, content
+            return about + len(content), chars + len(content) + PER_PART, (), content.isascii()
+        return about, chars, content, True
     if kind is Assistant:
-        return about, chars, message.content
+        return about, chars, message.content, True
     if kind is System:
-        return about + len(message.text), chars + len(message.text) + PER_PART, ()
-    return about, len(repr(message)) + chars, _parts(message)
+        text = message.text
+        return about + len(text), chars + len(text) + PER_PART, (), text.isascii()
+    return about, len(repr(message)) + chars, _parts(message), False
 
 
-def _part_sizes(part: Any) -> tuple[int, int]:
-    """One part's text as sent (about) and at most its characters of JSON (``_text_sizes``)."""
+def _part_sizes(part: Any) -> tuple[int, int, bool]:
+    """One part's text as sent (about), at most its characters of JSON (``_text_sizes``), and
+    whether its strings are all ASCII (False where not known)."""
     kind = type(part)
     if kind is Text:
-        return len(part.text), len(part.text) + PER_PART
+        text = part.text
+        return len(text), len(text) + PER_PART, text.isascii()
     if kind is ToolCall:
-        arguments = _json_chars(part.arguments, spaced=True)
-        strings = len(part.id) + len(part.name)
+        arguments, plain = _json_chars(part.arguments, spaced=True)
+        call_id, name = part.id, part.name
+        strings = len(call_id) + len(name)
         signature, provider, invalid = part.signature, part.provider, part.invalid_arguments
-        extra = (
-            (len(signature) if signature else 0)
-            + (len(provider) if provider else 0)
-            + (len(invalid) if invalid else 0)
-        )
-        return arguments + strings, arguments + strings + extra + PER_PART
+        extra = 0
+        for value in (signature, provider, invalid):
+            if value:
+                extra += len(value)
+                plain = plain and value.isascii()
+        plain = plain and call_id.isascii() and name.isascii()
+        return arguments + strings, arguments + strings + extra + PER_PART, plain
     if kind is Json:
-        size = _json_chars(part.value)
-        return size, size + PER_PART
+        size, plain = _json_chars(part.value)
+        return size, size + PER_PART, plain
     if kind is File or isinstance(part, File):
-        return 0, 0
-    return 0, len(repr(part)) + PER_PART
+        return 0, 0, _plain_file(part)
+    return 0, len(repr(part)) + PER_PART, False
 
 
-def _json_chars(value: Any, spaced: bool = False) -> int:
+def _json_chars(value: Any, spaced: bool = False) -> tuple[int, bool]:
     """Characters of ``value`` as compact JSON (its repr's where it is not JSON); ``spaced``:
-    as tool-call arguments at their longest (ASCII escapes, ", " and ": ")."""
+    as tool-call arguments at their longest (ASCII escapes, ", " and ": "). And whether every
+    string in it (keys too) is ASCII: no escape in the ASCII-escaped text, or the other text
+    all ASCII (False where not known: read by repr)."""
     try:
-        return len(_SPACED(value) if spaced else _COMPACT(value))
-    except (TypeError, ValueError):
-        return len(repr(value))
+        if spaced:
+            text = _SPACED(value)
+            return len(text), "\\u" not in text
+        text = _COMPACT(value)
+        return len(text), text.isascii()
+    except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
+        return len(repr(value)), False
 
 
-#: The encoders, made once (``json.dumps`` with separators makes one per call).
-_SPACED = json.JSONEncoder().encode
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any], str]:
+    """A JSON encoder made once, called without ``JSONEncoder.encode``'s two Python frames
+    (a third of a cold measure's time went there): the C encoder itself where there is one.
+    It keeps no cycle markers; a cycle raises RecursionError, which ``_json_chars`` takes."""
+    python = json.JSONEncoder(separators=(item, key), ensure_ascii=ascii)
+    made = c_make_encoder and c_make_encoder(
+        None, python.default, encode_basestring_ascii if ascii else encode_basestring,
+        None, key, item, False, False, True,
+    )  # fmt: skip
+    if not made:
+        return python.encode
+    return lambda value: "".join(made(value, 0))
+
+
+_SPACED = _encoder(", ", ": ", ascii=True)
+_COMPACT = _encoder(",", ":", ascii=False)
 
 
 def _parts(message: Any) -> Sequence[Any]:

@@ -108,8 +108,7 @@ class Planner:
                 if type(part) is not File and not isinstance(part, File):
                     parts.append(part)
                     continue
-                present = tuple(p.text for p in given if isinstance(p, Text))
-                placed = self._tool_part(part, index, siblings, fallbacks, present)
+                placed = self._tool_part(part, index, siblings, fallbacks, given)
                 if isinstance(placed, list):  # a conversion's parts (plan.convert)
                     parts += placed
                 else:
@@ -129,16 +128,18 @@ class Planner:
         index: int,
         siblings: list[Any],
         fallbacks: list[Any],
-        present: tuple[str, ...] = (),
+        given: list[Text | Json | File] | tuple[()] = (),
     ) -> Text | Json | File:
+        """One part of a result as placed; ``given``: all its parts (the texts a conversion
+        or a text fallback does not repeat)."""
         if not isinstance(part, File):
             return part
         mode, sent = self._decide(part, index, in_tool_result=True)
         if mode == "converted":
-            sent = convert.without_repeats(part, sent, present)
+            sent = convert.without_repeats(part, sent, _texts(given))
             return convert.in_tool_result(sent, siblings, fallbacks)  # type: ignore[return-value]
-        if mode == "text" and part.text and present:
-            return convert.once(part, sent, present)
+        if mode == "text" and part.text and _texts(given):
+            return convert.once(part, sent, _texts(given))
         if mode == "sibling":
             siblings += [label_this(sent), sent]
         elif mode == "fallback":
@@ -226,6 +227,10 @@ class Planner:
                 )  # fmt: skip
             )
         return outcome.mode, outcome.sent
+
+
+def _texts(parts: Any) -> tuple[str, ...]:
+    return tuple(p.text for p in parts if isinstance(p, Text))
 
 
 def verifiable(message: Assistant, issuer: str) -> Assistant | None:

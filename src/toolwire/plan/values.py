@@ -11,6 +11,7 @@ a bridging assistant message.) Files *left out* are the oldest beyond a request 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Literal
 
 from ..capability import Capabilities
@@ -96,9 +97,10 @@ class Plan:
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
 
-    @property
+    @cached_property
     def system(self) -> str | None:
-        """All system texts joined, for wires with a separate system parameter."""
+        """All system texts joined, for wires with a separate system parameter (once per
+        plan: encoders read it twice)."""
         texts = [s.text for s in self.steps if isinstance(s, System)]
         return "\n\n".join(texts) if texts else None
 

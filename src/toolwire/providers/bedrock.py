@@ -78,14 +78,14 @@ def encode(plan: Plan) -> dict[str, Any]:
     marked = set(plan.cache.steps) if plan.cache is not None else set()
     ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
     for index, step in enumerate(plan.steps):
-        if isinstance(step, User):
-            messages.append({"role": "user", "content": [spell.part(p) for p in step.parts]})
-        elif isinstance(step, Assistant):
-            messages.append({"role": "assistant", "content": spell.assistant(step)})
-        elif isinstance(step, ToolTurn):
+        if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
             results = [spell.tool_result(r) for r in step.results]
             content = results + [spell.part(p) for p in step.extra]
             messages.append({"role": "user", "content": content})
+        elif isinstance(step, Assistant):
+            messages.append({"role": "assistant", "content": spell.assistant(step)})
+        elif isinstance(step, User):
+            messages.append({"role": "user", "content": [spell.part(p) for p in step.parts]})
         if index in marked:
             ends[index] = messages[-1]
     _check_starts_with_user(messages)

@@ -66,17 +66,17 @@ def encode(plan: Plan) -> dict[str, Any]:
     names = plan.names
     contents: list[dict[str, Any]] = []
     for step in plan.steps:
-        if isinstance(step, User):
-            contents.append(_user(step.parts))
-        elif isinstance(step, Assistant):
-            content = _model(step, plan.sign_first_call, names)
-            if content is not None:
-                contents.append(content)
-        elif isinstance(step, ToolTurn):
+        if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
             parts = [{"function_response": _function_response(r, names)} for r in step.results]
             contents.append({"role": "user", "parts": parts})
             if step.extra:
                 contents.append(_user(step.extra))
+        elif isinstance(step, Assistant):
+            content = _model(step, plan.sign_first_call, names)
+            if content is not None:
+                contents.append(content)
+        elif isinstance(step, User):
+            contents.append(_user(step.parts))
     kwargs: dict[str, Any] = {"contents": contents}
     if plan.system:
         kwargs["config"] = {"system_instruction": plan.system}
@@ -139,6 +139,7 @@ def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any
 def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
+    first_call: dict[str, Any] | None = None
     block: dict[str, Any]
     for part in message.content:
         if isinstance(part, Thinking):
@@ -151,6 +152,7 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
             block["thought_signature"] = _signature(part.signature, "a thinking part")
         elif isinstance(part, ToolCall):
             block = _function_call(part, names)
+            first_call = first_call or block
         elif part.text or carried is not None:
             block = {"text": part.text}
         else:
@@ -159,8 +161,8 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
             block["thought_signature"] = carried
         carried = None
         parts.append(block)
-    if sign_first_call:
-        _sign_first_call(parts)
+    if sign_first_call and first_call is not None and "thought_signature" not in first_call:
+        first_call["thought_signature"] = SKIP_SIGNATURE  # Gemini >= 3 rejects it unsigned
     return {"role": "model", "parts": parts} if parts else None
 
 
@@ -170,13 +172,6 @@ def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     if call.signature is not None:  # the plan kept only this issuer's signatures
         block["thought_signature"] = _signature(call.signature, f"tool call {call.id!r}")
     return block
-
-
-def _sign_first_call(parts: list[dict[str, Any]]) -> None:
-    """Gemini >= 3 rejects a model step whose first function call has no thought signature."""
-    first = next((p for p in parts if "function_call" in p), None)
-    if first is not None and "thought_signature" not in first:
-        first["thought_signature"] = SKIP_SIGNATURE
 
 
 def _signature(text: str, where: str) -> bytes:

@@ -277,3 +277,18 @@ def test_price_names_the_extra_to_install_when_genai_prices_is_missing(monkeypat
 
 def test_price_comes_from_the_genai_prices_dataset() -> None:
     assert BilledTokens(1000).price(ANTHROPIC) > 0
+
+
+@pytest.mark.parametrize("model", [ANTHROPIC, BEDROCK_CLAUDE])
+@pytest.mark.parametrize("blank", ["", "  \n"])
+def test_a_blank_system_prompt_gets_no_mark(model: str, blank: str) -> None:
+    """Bedrock leaves an empty system prompt out (its mark had nowhere to go: KeyError), and
+    Anthropic rejects a blank text block: the mark goes to the tool turns instead."""
+    messages = [System(text=blank), *session(3, system=False)]
+    request = encode(messages, model, cache=True)
+    assert "after the system prompt" not in [str(p) for p in request.cache_points]
+    validate(request.kwargs, model)
+    system = request.kwargs.get("system")
+    assert not system or all(
+        "cache_control" not in b and "cachePoint" not in b for b in system if isinstance(b, dict)
+    )

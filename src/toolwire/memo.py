@@ -2,6 +2,9 @@
 
 An agent re-encodes its whole, growing history after every model reply. Every earlier message is
 the very same frozen object as the last time, so most of an encode's work was done before.
+Messages are values, matched here by identity: change one by building a new one (``model_copy``),
+never by editing a list or dict inside it after it was encoded (pydantic's ``frozen`` does not
+stop that, and the memo would not see it).
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
 and the view pass to the planner. Planning functions take the memo (or a memoised function)
 as an argument and never import it; encoders reach the base64 cache through ``b64``.
@@ -21,7 +24,8 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   that only grew: its last group). A plan leaves with its history's last tool result. Not
   used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
   rest of the conversation). A plan found free of lone surrogates says so, and a history
-  resumed from it has only its new steps walked for them.
+  resumed from it has only its new steps walked for them (where a byte budget measures the
+  messages, their measures answer instead: nothing is walked).
 - ``measures`` (plan.measure, for the request budgets): per history (its first two
   messages), target, fitter and converters, each message's measures and their sum
   (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a

@@ -96,7 +96,7 @@ def plan(
         steps,
         mark_repeats(planner.decisions, planner.sources),
         names=names,
-        scrub=scrub,  # ids: whether any step holds a lone surrogate (wire rules add no text)
+        scrub=scrub,  # ids: a step (or, measured by the budgets, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
     )

@@ -103,12 +103,18 @@ def cache_points(steps: tuple[Step, ...], caps: Capabilities, tools: bool) -> Ca
     budget -= automatic
     on_tools = tools and budget > 0
     budget -= on_tools
-    on_system = budget > 0 and any(isinstance(s, System) for s in steps)
+    on_system = budget > 0 and any(isinstance(s, System) and _holds_text(s.text) for s in steps)
     budget -= on_system
     window: tuple[int, ...] = ()
     if not automatic and budget > 0:
         window = tuple(_group_ends(steps)[-min(budget, 2) :])
     return CachePoints(facts.marks, on_tools, on_system, window, automatic)
+
+
+def _holds_text(text: str) -> bool:
+    """A system prompt of only white space is no block to mark (Bedrock leaves an empty one
+    out, and Anthropic rejects a blank text block)."""
+    return bool(text) and not text.isspace()
 
 
 def _group_ends(steps: tuple[Step, ...]) -> list[int]:

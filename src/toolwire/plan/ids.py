@@ -24,8 +24,10 @@ the definitions the same names, pass them through ``accepted_name(wire, name)``.
 The lone-surrogate scrub is the last *spelling* step (``wire_kwargs``), not a plan
 decision: it must reach every string of the payload, including strings the encoder writes
 itself (JSON keys of call arguments, joined texts), and only the spelled payload has them all.
-The plan decides only whether it is needed (``Plan.scrub``, from ``needs_scrub``: no step
-holds a lone surrogate → the payload is returned without a walk). Lone surrogates (which no
+The plan decides only whether it is needed (``Plan.scrub``: no step holds a lone
+surrogate → the payload is returned without a walk). Where a byte budget measures every
+string of the messages (plan.measure), that pass answers; else ``needs_scrub`` walks the
+steps. Lone surrogates (which no
 SDK can encode as UTF-8) become U+FFFD in every string of the payload, dictionary keys
 included, and a surrogate pair stored as two code points becomes the character it encodes.
 Thought signatures are bytes on some wires: one holding a surrogate is not base64, and its

@@ -344,10 +344,13 @@ def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any], str]:
     (a third of a cold measure's time went there): the C encoder itself where there is one.
     It keeps no cycle markers; a cycle raises RecursionError, which ``_json_chars`` takes."""
     python = json.JSONEncoder(separators=(item, key), ensure_ascii=ascii)
-    made = c_make_encoder and c_make_encoder(
-        None, python.default, encode_basestring_ascii if ascii else encode_basestring,
-        None, key, item, False, False, True,
-    )  # fmt: skip
+    try:  # a private function of CPython's json: any other signature falls back
+        made = c_make_encoder and c_make_encoder(
+            None, python.default, encode_basestring_ascii if ascii else encode_basestring,
+            None, key, item, False, False, True,
+        )  # fmt: skip
+    except TypeError:
+        made = None
     if not made:
         return python.encode
     return lambda value: "".join(made(value, 0))

@@ -83,7 +83,8 @@ class Plan:
     """The conversation laid out for one target, with a Decision per file.
 
     ``names``: the tool-call ids and tool names the wire gets (ids pass); ``scrub``: some step
-    holds a lone surrogate, so the payload's strings must be made UTF-8-encodable when spelled;
+    (where a byte budget measured the messages: some message) holds a lone surrogate, so the
+    payload's strings must be made UTF-8-encodable when spelled;
     ``sign_first_call``: the target rejects a replayed model message whose first function
     call carries no thought signature (the encoder spells the documented placeholder).
     """

@@ -106,11 +106,11 @@ def test_turns_with_a_fetcher_or_a_count_limit_are_never_cached(routed: list[str
     crowded = history(21)
     for _ in range(2):
         plan(crowded, bedrock, on_unsupported="text")
-    # Routed by both fetcher plans, and by both count-limited plans (budgets come after the
-    # route, which they then replace: the oldest are left out).
-    assert routed.count("shot-0.png") == 4
+    # Routed by both fetcher plans, and twice by each count-limited plan: its layout's tally
+    # (plan.tally) finds the limit broken, and it is laid out again with the oldest left out.
+    assert routed.count("shot-0.png") == 2 + 2 * 2
     assert not MEMO.last.plans
-    assert routed.count("shot-20.png") == 2  # planned by both count-limited plans
+    assert routed.count("shot-20.png") == 2 * 2
 
 
 def test_the_plan_leaves_with_the_conversation() -> None:
@@ -254,45 +254,51 @@ def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
 def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A kept plan found free of lone surrogates says so: a history resumed from it has only
-    the steps planned again walked; one that held a surrogate is walked whole (and scrubbed).
-    (OpenAI has no byte budget: its plans are walked; see the next test for one that has.)"""
+    """Where a file became text toolwire made (here a text fallback), the steps are walked for
+    lone surrogates; a kept plan found free of them says so: a history resumed from it has only
+    the steps planned again walked; one that held a surrogate is walked whole (and scrubbed)."""
     from toolwire import plan as planning
 
     walked: list[int] = []
     real = planning.ids.needs_scrub
     monkeypatch.setattr(planning.ids, "needs_scrub", lambda s: walked.append(len(s)) or real(s))
-    messages = history(3)
-    encode(messages, "openai:gpt-4.1")
+    tone = File.from_bytes((EXAMPLES / "tone.wav").read_bytes(), "audio/wav", name="tone.wav")
+    messages = [User(["Hear.", tone]), *history(3)[1:]]
+    model = "openai:gpt-4.1"  # no audio anywhere: its text fallback
+    encode(messages, model, on_unsupported="text")
     messages += history(4)[-2:]
-    encode(messages, "openai:gpt-4.1")
+    encode(messages, model, on_unsupported="text")
     # All 7 steps; then the last group again (a tool turn), the new assistant and tool turn.
     assert walked == [7, 3]
-    messages[0] = User("Watch.\ud800")
-    request = encode(messages, "openai:gpt-4.1")
+    messages[0] = User(["Watch.\ud800", tone])
+    request = encode(messages, model, on_unsupported="text")
     assert "\ud800" not in str(request.kwargs)
-    encode([*messages, User("And?")], "openai:gpt-4.1")
+    encode([*messages, User("And?")], model, on_unsupported="text")
     assert walked == [7, 3, 9, 10]  # the kept plan held one: every step walked again
 
 
-def test_where_the_budgets_measure_the_text_no_step_is_walked_for_lone_surrogates(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("model", ["anthropic:claude-sonnet-4-5", "openai:gpt-4.1"])
+def test_the_layouts_tally_answers_for_lone_surrogates_and_no_step_is_walked(
+    model: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A byte budget measures every string of the messages (plan.measure), which answers
-    whether one holds a lone surrogate: the steps are not walked again, and one is still
-    scrubbed."""
+    """The layout measures every string of the messages for the budgets (plan.tally), which
+    answers whether one holds a lone surrogate, with or without a byte budget: the steps are
+    not walked, and one is still scrubbed."""
     from toolwire import plan as planning
 
     walked: list[int] = []
     real = planning.ids.needs_scrub
     monkeypatch.setattr(planning.ids, "needs_scrub", lambda s: walked.append(len(s)) or real(s))
     messages = history(3)
-    encode(messages, "anthropic:claude-sonnet-4-5")
+    encode(messages, model)
     messages[0] = User("Watch.\ud800")
-    request = encode(messages, "anthropic:claude-sonnet-4-5")
+    request = encode(messages, model)
+    assert "\ud800" not in str(request.kwargs) and "\ufffd" in str(request.kwargs)
+    messages += history(4)[-2:]
+    request = encode(messages, model)  # resumed: the kept tally still counts message 0
     assert "\ud800" not in str(request.kwargs) and "\ufffd" in str(request.kwargs)
     assert walked == []
-    request = encode(messages, "anthropic:claude-sonnet-4-5", on_unsupported="text")
+    request = encode(messages, model, on_unsupported="text")
     assert walked == []  # no file became text: the messages' answer still holds
 
 
@@ -310,17 +316,30 @@ def test_long_strings_sized_for_wire_bytes_are_kept_in_the_memo() -> None:
 
 
 def test_budget_measures_are_kept_per_history_and_leave_with_it() -> None:
-    """Two sessions sharing one system prompt keep their measures apart (neither measures the
-    other's messages again), and a session's measures, which hold its files, leave with it."""
+    """Where a budget may bind, the exact measures (plan.measure) are kept: two sessions sharing
+    one system prompt keep theirs apart (neither measures the other's messages again), and a
+    session's measures, which hold its files, leave with it."""
     from toolwire.messages import System
 
     system = System("Use the tools.")
     first, second = [system, *history(2)], [system, *history(3)]
+    model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    tight = capabilities(model, {"max_images_per_request": 1})
     for messages in (first, second, first, second):
-        encode(messages, "anthropic:claude-sonnet-4-5")
+        encode(messages, model, capabilities=tight, on_unsupported="text")
     assert len(MEMO.measures.runs) == 2
     runs = list(MEMO.measures.runs.values())
     assert [len(run.found) for run in runs] == [len(first), len(second)]
     del first, second, messages, runs
     gc.collect()
     assert not MEMO.measures.runs
+
+
+def test_a_conversation_within_its_budgets_is_measured_in_the_layout_alone() -> None:
+    """No budget binds (what an agent loop meets): the layout's tally (plan.tally) proves it,
+    so the exact measures are never taken, and the body is not measured either."""
+    messages = history(3)
+    request = encode(messages, "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+    assert not MEMO.measures.runs
+    assert request.size is None  # Plan.bound kept it within max_request_bytes unmeasured
+    assert request.wire_bytes > 0

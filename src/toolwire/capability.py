@@ -89,6 +89,11 @@ class Capabilities:
         """Whether any cell limits its files per request (most targets: none)."""
         return any(c.max_count for c in self.cells.values())
 
+    @cached_property
+    def counted_cells(self) -> tuple[Cell, ...]:
+        """The cells that limit their files per request (``max_count``), each once."""
+        return tuple({id(c): c for c in self.cells.values() if c.max_count}.values())
+
     def cell(self, media_type: str) -> Cell | None:
         """The cell for this media type, or None when the table does not know it."""
         return self.cells.get(media_type)

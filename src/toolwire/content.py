@@ -229,9 +229,12 @@ class File(BaseModel):
 
     def read(self) -> bytes:
         """The file's bytes, checked once against the declared media type."""
-        data = self.source.read()
-        if isinstance(self.source, PathSource) and not self.source.sha256_pinned:
-            check_declared(self.media_type, data, self.name or self.source.path)
+        source = self.source
+        if type(source) is BytesSource:  # most files, by type: read on every pass of a plan
+            return source.data
+        data = source.read()
+        if isinstance(source, PathSource) and not source.sha256_pinned:
+            check_declared(self.media_type, data, self.name or source.path)
         return data
 
     def read_text(self) -> str:

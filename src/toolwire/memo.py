@@ -57,10 +57,12 @@ RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 
 _Key = tuple[Hashable, ...]
+#: Per message group: its first index, and the steps, decisions and budget tally before it.
+_Mark = tuple[int, int, int, tuple[int, ...]]
 #: A resumed plan: the first message index to plan again, and the steps, decisions (with the
-#: source of each decision's file) and group marks before it.
+#: source of each decision's file), group marks and budget tally (plan.tally) before it.
 Resumed = tuple[
-    int, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[tuple[int, int, int], ...]
+    int, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[_Mark, ...], tuple[int, ...]
 ]
 
 
@@ -134,7 +136,7 @@ class MeasureMemo:
 class _LastPlan:
     owner: Any  # the Capabilities object it was planned for (its id is in the key)
     refs: tuple[weakref.ref[Any], ...]  # the messages, weakly
-    marks: tuple[tuple[int, int, int], ...]  # per message group: first index, steps, decisions
+    marks: tuple[_Mark, ...]  # per message group: first index, steps, decisions, tally
     steps: tuple[Any, ...]
     decisions: tuple[Any, ...]
     sources: tuple[Any, ...]  # of each decision's file
@@ -177,13 +179,14 @@ class LastPlans:
         if best is None:
             return None
         groups, key, last = best
-        start, steps, decisions = last.marks[groups]
+        start, steps, decisions, tally = last.marks[groups]
         resumed = (
             start,
             last.steps[:steps],
             last.decisions[:decisions],
             last.sources[:decisions],
             last.marks[:groups],
+            tally,
         )
         return resumed, key, last.clean
 
@@ -193,7 +196,7 @@ class LastPlans:
         context: tuple[Hashable, ...],
         messages: Sequence[Any],
         anchor: Any,
-        plan: tuple[Sequence[tuple[int, int, int]], Sequence[Any], Sequence[Any], Sequence[Any]],
+        plan: tuple[Sequence[_Mark], Sequence[Any], Sequence[Any], Sequence[Any]],
         replaces: _Key | None = None,
         clean: bool = False,
     ) -> None:

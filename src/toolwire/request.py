@@ -11,7 +11,7 @@ from .capability import Capabilities
 from .capability import capabilities as load_capabilities
 from .memo import MEMO
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
-from .plan.budgets import HEADROOM, too_large, upper_bound
+from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.ids import wire_text
 from .providers import wire_module
@@ -112,7 +112,7 @@ def encode(
         kwargs = wire_module(caps.wire).encode(laid_out)
         if tools or tool_choice is not None:
             kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
-        size, over = _over_budget(kwargs, caps, laid_out, messages, fit, bool(tools))
+        size, over = _over_budget(kwargs, caps, laid_out, bool(tools))
         if not over:
             break
         if not laid_out.decisions:  # no file to leave out: the text alone is too large
@@ -136,19 +136,24 @@ def _tools(
 
 
 def _over_budget(
-    kwargs: dict[str, Any], caps: Capabilities, laid_out: Plan, messages: Any, fit: Any, tools: bool
+    kwargs: dict[str, Any], caps: Capabilities, laid_out: Plan, tools: bool
 ) -> tuple[int | None, int]:
     """The body's size (when a byte budget applies) and by how much it breaks the budget;
-    not measured when an upper bound of it is within the budget (plan.budgets.upper_bound:
+    not measured when an upper bound of it is within the budget (``Plan.bound``, plan.tally:
     every file as routed, no text fallback or conversion of unknown size, no tools)."""
     limit = caps.budgets.max_request_bytes
     if not limit:
         return None, 0
-    routed = all(d.mode in ("native", "sibling", "fallback") for d in laid_out.decisions)
-    if routed and not tools and upper_bound(messages, caps, fit, MEMO.measures) + HEADROOM <= limit:
-        return None, 0
+    bound = laid_out.bound
+    if bound is not None and not tools and bound + HEADROOM <= limit:  # noqa: SIM102
+        if all(d.mode in _ROUTED for d in laid_out.decisions):  # no text of unknown size
+            return None, 0
     size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
     return size - HEADROOM, max(0, size - limit)
+
+
+#: Decision modes whose files ``Plan.bound`` measures as sent.
+_ROUTED = frozenset(("native", "sibling", "fallback"))
 
 
 def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:

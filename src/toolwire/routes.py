@@ -15,7 +15,7 @@ from .capability import Capabilities, Cell
 from .content import File
 from .errors import FetchError, ToolwireError
 from .headers import human_size
-from .sources import ProviderFileSource, UrlSource
+from .sources import BytesSource, ProviderFileSource, UrlSource
 
 Fetcher = Callable[[str], bytes]
 #: The routes that carry a file; "none" means no route does (its reason says why).
@@ -35,6 +35,8 @@ class Route:
 def source_kind(file: File, caps: Capabilities) -> str:
     """The capability vocabulary for a file's source: bytes, url, s3, gcs, file_id, foreign."""
     source = file.source
+    if type(source) is BytesSource:  # most files, by type
+        return "bytes"
     if isinstance(source, UrlSource):
         return source.scheme
     if isinstance(source, ProviderFileSource):

@@ -31,10 +31,11 @@ from ..providers import WIRES
 from ..routes import Fetcher
 from ..sources import BytesSource
 from . import ids
-from .budgets import left_out
+from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
 from .files import Budget, Policy
 from .layout import Planner
+from .tally import LONE, Tally, fits
 from .values import (
     BRIDGE_TEXT,
     Decision,
@@ -81,12 +82,17 @@ def plan(
         )
     messages = list(messages)
     policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
-    measures = memo.measures if memo is not None else None
-    fitted = left_out(messages, caps, fit, reserve, policy, measures)  # budgets, before routing
-    policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
-    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
-                    shrunk=fitted.shrunk)  # fmt: skip
-    planner, scrub = _groups(messages, policy, budget, memo, fitted.lone)  # route → … → budgets
+    # Budgets: measured exactly before the layout where conversions count or a measured body
+    # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
+    exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))
+    budget = Budget({})
+    if exact:
+        policy, budget = _budgets(messages, policy, reserve, memo)
+    planner, scrub = _groups(messages, policy, budget, memo)  # route → … → budgets
+    if not exact and not fits(planner.tally, caps):
+        policy, budget = _budgets(messages, policy, reserve, memo)
+        if budget.binds:  # the oldest files left out: laid out again
+            planner, scrub = _groups(messages, policy, budget, memo)
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
@@ -96,39 +102,52 @@ def plan(
         steps,
         mark_repeats(planner.decisions, planner.sources),
         names=names,
-        scrub=scrub,  # ids: a step (or, measured by the budgets, a message) holds a lone surrogate
+        scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
+        bound=planner.tally.bound,
     )
+
+
+def _budgets(messages: list[Any], policy: Policy, reserve: int, memo: Any) -> tuple[Policy, Budget]:
+    """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
+    out, the images they re-fit, the conversions they shrink."""
+    caps = policy.caps
+    measures = memo.measures if memo is not None else None
+    fitted = left_out(messages, caps, policy.fit, reserve, policy, measures)
+    policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
+    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
+                    shrunk=fitted.shrunk)  # fmt: skip
+    return policy, budget
 
 
 def _target(caps: Capabilities) -> str:
     return f"{caps.provider}:{caps.model}"
 
 
-def _groups(
-    messages: list[Any], policy: Policy, budget: Budget, memo: Any, lone: bool | None = None
-) -> tuple[Planner, bool]:
+def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> tuple[Planner, bool]:
     """The layout of every group, and whether a step holds a lone surrogate (plan.ids).
 
     A history resumes from the kept plan it shares the most first groups with
-    (memo.LastPlans), whose steps, if it found none, are not walked again. ``lone``: what the
-    budgets found in the messages (plan.measure), which answers for the steps unless a file
-    became text toolwire made (a conversion or a text fallback): every other string of a
-    step is one of the messages' or ASCII."""
-    planner = Planner(policy, budget)
+    (memo.LastPlans), with the tally of the groups before (plan.tally) and, if its steps held
+    no lone surrogate, without walking them again. The tally's count of messages holding one
+    answers for the steps unless a file became text toolwire made (a conversion or a text
+    fallback): every other string of a step is one of the messages' or ASCII."""
+    pages = memo.measures.pages if memo is not None else None
+    planner = Planner(policy, budget, Tally(policy.caps, policy.fit, pages))
     reusable = memo is not None and not budget.binds and policy.fetch is None
     context = (policy.on_unsupported, policy.fit, policy.converters)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
     start, replaces, checked = 0, None, 0
     if found is not None:
-        (start, steps, decisions, sources, marks), replaces, clean = found
+        (start, steps, decisions, sources, marks, tally), replaces, clean = found
         planner.steps, planner.decisions = list(steps), list(decisions)
         planner.sources, planner.marks = list(sources), list(marks)
+        planner.tally[:] = tally
         checked = len(steps) if clean else 0
     planner.run(messages, start)
-    if lone is not None and not any(d.mode in _MADE_TEXT for d in planner.decisions):
-        scrub = lone
+    if not any(d.mode in _MADE_TEXT for d in planner.decisions):
+        scrub = planner.tally[LONE] > 0
     else:
         scrub = ids.needs_scrub(planner.steps[checked:])
     anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)

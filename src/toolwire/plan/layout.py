@@ -37,6 +37,7 @@ from ..messages import (
 from ..turns import in_call_order, output_parts
 from . import convert
 from .files import Budget, Policy, Settled, converted, routed, settled
+from .tally import Tally
 from .values import (
     BRIDGE_TEXT,
     Decision,
@@ -49,15 +50,18 @@ from .values import (
     text,
 )
 
-Marks = tuple[int, int, int]  # per group: its first message index, steps and decisions before
+#: Per group: its first message index, and the steps, decisions and tally (plan.tally) before it.
+Marks = tuple[int, int, int, tuple[int, ...]]
 
 
 @dataclass
 class Planner:
-    """Lays the groups of one conversation out, in order (``run``)."""
+    """Lays the groups of one conversation out, in order (``run``), measuring each message
+    and file for the request budgets as it goes (``tally``)."""
 
     policy: Policy
     budget: Budget
+    tally: Tally
     steps: list[Step] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)
     #: The source of each decision's file, in the same order (plan.mark_repeats reads them).
@@ -68,18 +72,21 @@ class Planner:
     def run(self, messages: list[Any], start: int = 0) -> None:
         i, count = start, len(messages)
         roles = [_role(m) for m in messages]  # by type, once: pydantic's isinstance is slow
-        steps, issuer = self.steps, self.policy.caps.issuer
+        steps, issuer, tally = self.steps, self.policy.caps.issuer, self.tally
         while i < count:
-            self.marks.append((i, len(steps), len(self.decisions)))
+            self.marks.append((i, len(steps), len(self.decisions), tuple(tally)))
             message, role = messages[i], roles[i]
             if role == "tool":
                 j = i + 1
                 while j < count and roles[j] == "tool":
                     j += 1
                 follow = j < count and roles[j] == "user"
+                for k in range(i, j + follow):
+                    tally.message(messages[k])
                 self._lay_out_turn(messages, i, j, follow)
                 i = j + follow
                 continue
+            tally.message(message)
             if i and roles[i - 1] == "assistant":
                 _check_answered(messages, i)
             if role == "user":
@@ -198,6 +205,7 @@ class Planner:
         """The file passes, in order: route → convert → budgets; then what is sent."""
         policy = self.policy
         chosen = routed(file, in_tool_result, policy)
+        self.tally.file(file, None if chosen.mode == "none" else chosen.file)
         chosen = converted(chosen, policy)
         chosen = self.budget.admitted(file, chosen, policy.caps)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)

@@ -378,25 +378,30 @@ def _parts(message: Any) -> Sequence[Any]:
 def _measure(
     file: File, cell: Cell, fit: Fit | None, limits: Budgets, pages: dict[int, Any] | None = None
 ) -> Medium:
-    """``file`` as sent; its page count and longest side read only where a limit needs them."""
+    """``file`` as sent (fitted where ``fit`` fits it)."""
+    sent = file
+    if fit is not None and file.media_type.startswith("image/") and file.source.is_local:
+        sent = fit(file, cell)[0]
+    return _medium(file, sent, limits, pages)
+
+
+def _medium(file: File, sent: File, limits: Budgets, pages: dict[int, Any] | None = None) -> Medium:
+    """``file``, sent as ``sent``; its page count and longest side read only where a limit
+    needs them."""
     media_type = file.media_type
     image = media_type.startswith("image/")
-    sent = file
-    if image and fit is not None and file.source.is_local:
-        sent = fit(file, cell)[0]
     size = sent_bytes(sent)
     pdf = media_type == "application/pdf"
-    document = not image and not media_type.startswith(("audio/", "video/"))
     label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
-    textual = is_textual(media_type)
     return Medium(
         file,
-        images=int(image),
-        pages=_pages(file, pages) if pdf and limits.max_pdf_pages_per_request else 0,
-        documents=int(document),
-        bytes=size + FRAMING,
-        edge=edge_of(sent) if image and limits.many_images_count else 0,
-        bound=label + (12 * len(_read(sent)) if textual and sent.source.is_local else size),
+        int(image),
+        _pages(file, pages) if pdf and limits.max_pdf_pages_per_request else 0,
+        int(not image and not media_type.startswith(("audio/", "video/"))),  # documents
+        size + FRAMING,
+        edge_of(sent) if image and limits.many_images_count else 0,
+        label
+        + (12 * len(_read(sent)) if is_textual(media_type) and sent.source.is_local else size),
     )
 
 

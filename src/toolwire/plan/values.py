@@ -97,6 +97,9 @@ class Plan:
     sign_first_call: bool = False
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
+    #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;
+    #: None where not measured): ``encode`` measures no body this bound keeps within budget.
+    bound: int | None = None
 
     @cached_property
     def system(self) -> str | None:

@@ -1,0 +1,129 @@
+"""The request budgets measured in the layout's own walk (DESIGN.md §5.3, plan.budgets).
+
+An agent's conversation is almost always within every per-request limit of its target, and
+the layout (plan.layout) walks every message and routes every file anyway. So the planner
+keeps a running ``Tally`` of what the budgets read, with plan.measure's formulas: at most how
+many bytes of JSON the request takes, its images, PDF pages and documents, the longest image
+side, the files of each count-limited cell, and the messages holding a lone surrogate
+(plan.ids). ``fits`` says whether the tally is within every limit of the target. Only where it
+is not are the exact budgets computed (plan.budgets.left_out, counts.oldest_left_out) and, if
+one binds, the conversation laid out again with the files they leave out.
+
+The tally is never below the exact measures (its byte figure is plan.measure's upper bound,
+which is above their bytes as sent plus text), so ``fits`` never passes a conversation the
+exact budgets would bind. A kept plan stores the tally at each of its groups
+(memo.LastPlans): a resumed history measures its new messages only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..capability import Capabilities
+from ..content import File, Text
+from .budgets import HEADROOM
+from .files import Fit
+from .ids import has_lone_surrogate
+from .measure import PER_PART, SLACK, _head_sizes, _measure, _medium, _part_sizes
+
+#: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
+#: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
+#: order.
+CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, LONE = range(7)
+#: Per request limit, the slot it reads.
+_LIMITS = (
+    ("max_images_per_request", IMAGES),
+    ("max_pdf_pages_per_request", PAGES),
+    ("max_documents_per_request", DOCUMENTS),
+)
+
+
+class Tally(list[int]):
+    """The running measures of the messages laid out so far (the module docstring).
+
+    ``CHARS``: at most how many characters of JSON their text, calls and framing take (each
+    becomes at most 12 bytes); ``MEDIA``: at most how many bytes of JSON their files take,
+    labels and framing included; ``LONE``: how many messages hold a lone surrogate.
+    """
+
+    __slots__ = ("caps", "fit", "pages", "slots")
+
+    def __init__(
+        self, caps: Capabilities, fit: Fit | None, pages: dict[int, Any] | None = None
+    ) -> None:
+        counted = caps.counted_cells
+        super().__init__([0] * (LONE + 1 + len(counted)))
+        self.caps, self.fit, self.pages = caps, fit, pages
+        self.slots = {id(cell): LONE + 1 + k for k, cell in enumerate(counted)}
+
+    def message(self, message: Any) -> None:
+        """One message's text, calls and framing (its files come through ``file``)."""
+        chars, plain = text_of(message)
+        self[CHARS] += chars
+        if not plain and has_lone_surrogate(message):
+            self[LONE] += 1
+
+    def file(self, file: File, sent: File | None) -> None:
+        """One file of a message, as its route sends it (``sent``; None: no route carries it,
+        so it is measured as plan.measure does, fitted where a byte budget needs its size)."""
+        caps = self.caps
+        cell = caps.cell(file.media_type)
+        if cell is None:
+            return
+        if cell.max_count:
+            self[self.slots[id(cell)]] += 1
+        if cell.tool_result == "error" and not cell.user_sources:
+            return  # plan.measure leaves it out too: it is refused or text wherever it is
+        limits = caps.budgets
+        if sent is None:
+            fit = self.fit if limits.max_request_bytes else None
+            medium = _measure(file, cell, fit, limits, self.pages)
+        else:
+            medium = _medium(file, sent, limits, self.pages)
+        self[MEDIA] += medium.bound
+        self[IMAGES] += medium.images
+        self[PAGES] += medium.pages
+        self[DOCUMENTS] += medium.documents
+        if medium.edge > self[EDGE]:
+            self[EDGE] = medium.edge
+
+    @property
+    def bound(self) -> int:
+        """At most how many bytes the JSON of the messages laid out so far takes (plan.measure's
+        ``upper_bound``)."""
+        return SLACK + 12 * self[CHARS] + self[MEDIA]
+
+
+def text_of(message: Any) -> tuple[int, bool]:
+    """At most how many characters of JSON ``message``'s text, calls and framing take
+    (plan.measure's ``_text_sizes``), and whether every string read is ASCII (False where not
+    known)."""
+    _, chars, parts, plain = _head_sizes(message)
+    for part in parts:
+        if type(part) is Text:  # most parts, read here
+            text = part.text
+            chars += len(text) + PER_PART
+            plain = plain and text.isascii()
+        else:
+            _, more, more_plain = _part_sizes(part)
+            chars, plain = chars + more, plain and more_plain
+    return chars, plain
+
+
+def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
+    """Whether ``tally`` is within every per-request limit of ``caps``' target (then the exact
+    budgets would leave nothing out, and the body is within its byte budget unmeasured)."""
+    limits = caps.budgets
+    limit = limits.max_request_bytes
+    if limit and tally.bound + HEADROOM + reserve > limit:
+        return False
+    for name, slot in _LIMITS:
+        limit = getattr(limits, name)
+        if limit and tally[slot] > limit:
+            return False
+    count, edge = limits.many_images_count, limits.many_images_edge
+    if count and edge and tally[IMAGES] > count and tally[EDGE] > edge:
+        return False
+    return all(
+        tally[LONE + 1 + k] <= (cell.max_count or 0) for k, cell in enumerate(caps.counted_cells)
+    )

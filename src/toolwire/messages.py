@@ -232,7 +232,7 @@ class Assistant(BaseModel):
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        return [p for p in self.content if type(p) is ToolCall or isinstance(p, ToolCall)]
+        return [p for p in self.content if base_type(p) is ToolCall]  # type: ignore[misc]
 
 
 class ToolResult(BaseModel):
@@ -273,3 +273,23 @@ def load_conversation(data: str | bytes | list[Any]) -> list[Any]:
 def dump_conversation(messages: Sequence[Any], *, indent: int | None = None) -> str:
     """A conversation as JSON text (bytes as base64); ``load_conversation`` reverses it."""
     return _conversation.dump_json(list(messages), indent=indent).decode()
+
+
+#: toolwire's part, message and tool-output classes, for ``base_type``.
+_CLASSES: tuple[type, ...] = (
+    Text, Json, File, Thinking, ToolCall, System, User, Assistant, ToolResult, *_OUTPUT_CLASSES
+)  # fmt: skip
+_BASES: dict[type, type | None] = {cls: cls for cls in _CLASSES}
+
+
+def base_type(value: Any) -> type | None:
+    """The toolwire class ``value`` is an instance of: its own type, or the class a subclass
+    extends (found once); None for anything else. One dict lookup, for code that dispatches on
+    every part of every message: ``isinstance`` with a pydantic class that does not match is an
+    ABC check, slow and, on a cold cache, slower still."""
+    kind = type(value)
+    try:
+        return _BASES[kind]
+    except KeyError:
+        found = _BASES[kind] = next((c for c in _CLASSES if issubclass(kind, c)), None)
+        return found

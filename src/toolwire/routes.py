@@ -8,8 +8,7 @@ first pass (plan.files) calls ``route`` for every file. ``fit`` comes memoised f
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal, cast
+from typing import Any, Literal, NamedTuple, cast
 
 from .capability import Capabilities, Cell
 from .content import File
@@ -22,9 +21,9 @@ Fetcher = Callable[[str], bytes]
 Carrier = Literal["native", "sibling", "fallback"]
 
 
-@dataclass(frozen=True)
-class Route:
-    """Where a file goes (``mode``), the file as it will be sent, and the reasons."""
+class Route(NamedTuple):
+    """Where a file goes (``mode``), the file as it will be sent, and the reasons (a tuple:
+    one is made per file of every encode)."""
 
     mode: Carrier | Literal["none"]
     file: File
@@ -132,22 +131,25 @@ def _finish(
     fetched_note: str,
     where: str,
 ) -> Route:
-    notes = [fetched_note] if fetched_note else []
-    if fit is not None and file.kind == "image" and file.source.is_local:
+    notes: tuple[str, ...] = (fetched_note,) if fetched_note else ()
+    source = file.source
+    local = type(source) is BytesSource or source.is_local  # most files: bytes, by type
+    if fit is not None and local and file.media_type.startswith("image/"):  # File.kind
         file, note = fit(file, cell)
         if note:
-            notes.append(note)
-    if cell.max_bytes and file.source.is_local:
-        size = len(file.read())
+            notes += (note,)
+        source = file.source
+    if cell.max_bytes and local:
+        size = len(source.data) if type(source) is BytesSource else len(file.read())
         if size > cell.max_bytes:
             return Route(
                 "none",
                 file,
                 f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
             )
-    if isinstance(file.source, ProviderFileSource):
-        where = f"{where}, via file id {file.source.file_id}"
-    return Route(mode, file, f"{where} ({cell.evidence})", tuple(notes))
+    if type(source) is not BytesSource and isinstance(source, ProviderFileSource):
+        where = f"{where}, via file id {source.file_id}"
+    return Route(mode, file, f"{where} ({cell.evidence})", notes)
 
 
 _WHERE = {

@@ -18,6 +18,7 @@ from .messages import (
     JsonOutput,
     TextOutput,
     ToolResult,
+    base_type,
 )
 
 #: What an empty tool result says instead (providers reject empty tool results).
@@ -26,8 +27,8 @@ EMPTY_RESULT_TEXT = "(no output)"
 
 def in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, ToolResult]]:
     """The results of messages[start:end], ordered as the preceding assistant called them."""
-    assistant = messages[start - 1] if start > 0 else None
-    calls = [c.id for c in assistant.tool_calls] if isinstance(assistant, Assistant) else []
+    assistant: Any = messages[start - 1] if start > 0 else None
+    calls = [c.id for c in assistant.tool_calls] if base_type(assistant) is Assistant else []
     if not calls:
         raise ConversationError(
             f"message {start} is a tool result, but the message before it is not an assistant "
@@ -62,16 +63,17 @@ def output_parts(result: ToolResult) -> list[Text | Json | File]:
     """The parts a tool output stands for; never empty."""
     output = result.output
     parts: list[Text | Json | File]
-    if type(output) is ContentOutput:  # the common case first, by type
-        parts = [p for p in output.value if type(p) is not Text or p.text]
-    elif isinstance(output, TextOutput | ErrorTextOutput):
-        parts = [Text(text=output.value)] if output.value else []
-    elif isinstance(output, JsonOutput | ErrorJsonOutput):
+    shape = base_type(output)  # not isinstance: pydantic's is slow where it fails
+    value: Any = getattr(output, "value", None)
+    if shape is ContentOutput:  # the common case first
+        parts = [p for p in value if type(p) is not Text or p.text]
+    elif shape is TextOutput or shape is ErrorTextOutput:
+        parts = [Text(text=value)] if value else []
+    elif shape is JsonOutput or shape is ErrorJsonOutput:
         # Already JSON data (the output validated it): skip re-serialising it (~17 µs → ~10).
-        parts = [Json.model_construct(value=output.value)]
-    elif isinstance(output, ContentOutput):
-        parts = [p for p in output.value if not (isinstance(p, Text) and not p.text)]
+        parts = [Json.model_construct(value=value)]
     else:
-        reason = f" Reason: {output.reason}" if output.reason else ""
+        reason = getattr(output, "reason", None)
+        reason = f" Reason: {reason}" if reason else ""
         parts = [Text(text=f"The tool was not run: execution was denied.{reason}")]
     return parts or [Text(text=EMPTY_RESULT_TEXT)]

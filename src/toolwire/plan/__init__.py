@@ -26,7 +26,7 @@ from typing import Any
 from ..capability import Capabilities
 from ..counts import oldest_left_out
 from ..errors import ToolwireError, UnsupportedContentError
-from ..messages import ToolResult
+from ..messages import ToolResult, base_type
 from ..providers import WIRES
 from ..routes import Fetcher
 from ..sources import BytesSource
@@ -150,7 +150,7 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> t
         scrub = planner.tally[LONE] > 0
     else:
         scrub = ids.needs_scrub(planner.steps[checked:])
-    anchor = next((m for m in reversed(messages) if isinstance(m, ToolResult)), None)
+    anchor = next((m for m in reversed(messages) if base_type(m) is ToolResult), None)
     if reusable and anchor is not None and not planner.unsupported:
         layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
         memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)

@@ -45,7 +45,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
-from ..messages import Assistant, System, User
+from ..messages import Assistant, System, User, base_type
 from ..sources import BytesSource
 from .values import PlannedResult, ToolTurn
 
@@ -234,7 +234,7 @@ class ToolNames:
         for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
             if type(step) is ToolTurn:
                 calls += [(r.call_id, r.name) for r in step.results]
-            elif isinstance(step, Assistant):
+            elif base_type(step) is Assistant:
                 calls += [(p.id, p.name) for p in step.content if type(p) is ToolCall]
         return cls(wire, calls)
 

@@ -33,6 +33,7 @@ from ..messages import (
     System,
     ToolResult,
     User,
+    base_type,
 )
 from ..turns import in_call_order, output_parts
 from . import convert
@@ -112,7 +113,7 @@ class Planner:
             parts: list[Text | Json | File] = []
             given = output_parts(result)
             for part in given:
-                if type(part) is not File and not isinstance(part, File):
+                if base_type(part) is not File:
                     parts.append(part)
                     continue
                 placed = self._tool_part(part, index, siblings, fallbacks, given)
@@ -184,16 +185,16 @@ class Planner:
 
     def _user(self, message: User, index: int) -> User:
         """The user message as sent: itself when it holds no file (nothing to route)."""
-        if isinstance(message.content, str) or not any(
-            isinstance(p, File) for p in message.content
-        ):
+        content = message.content
+        if type(content) is str or not any(base_type(p) is File for p in content):
             return message
         return User.model_construct(content=self._user_parts(message, index))
 
     def _user_parts(self, message: User, index: int) -> list[Text | File]:
         parts: list[Text | File] = []
+        part: Any
         for part in message.parts:
-            if isinstance(part, File):
+            if base_type(part) is File:
                 mode, part = self._decide(part, index, in_tool_result=False)
                 if mode == "converted":
                     parts += [p for _, p in part]
@@ -282,7 +283,7 @@ def _role(message: Any) -> str | None:
 
 def _check_answered(messages: list[Any], i: int) -> None:
     """An assistant's tool calls must be answered before anything else follows."""
-    if i == 0 or not isinstance(messages[i - 1], Assistant):
+    if i == 0 or base_type(messages[i - 1]) is not Assistant:
         return
     calls = messages[i - 1].tool_calls
     if calls:

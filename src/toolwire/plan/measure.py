@@ -378,30 +378,46 @@ def _parts(message: Any) -> Sequence[Any]:
 def _measure(
     file: File, cell: Cell, fit: Fit | None, limits: Budgets, pages: dict[int, Any] | None = None
 ) -> Medium:
-    """``file`` as sent (fitted where ``fit`` fits it)."""
-    sent = file
+    """``file`` as sent (``fitted``)."""
+    return _medium(file, fitted(file, cell, fit), limits, pages)
+
+
+def fitted(file: File, cell: Cell, fit: Fit | None) -> File:
+    """``file`` as ``fit`` sends it: a local image fitted to its cell, else itself."""
     if fit is not None and file.media_type.startswith("image/") and file.source.is_local:
-        sent = fit(file, cell)[0]
-    return _medium(file, sent, limits, pages)
+        return fit(file, cell)[0]
+    return file
 
 
 def _medium(file: File, sent: File, limits: Budgets, pages: dict[int, Any] | None = None) -> Medium:
-    """``file``, sent as ``sent``; its page count and longest side read only where a limit
-    needs them."""
+    """``file``, sent as ``sent`` (``sizes``)."""
+    return Medium(file, *sizes(file, sent, limits, pages))
+
+
+def sizes(
+    file: File, sent: File, limits: Budgets, pages: dict[int, Any] | None = None
+) -> tuple[int, int, int, int, int, int]:
+    """``Medium``'s figures for ``file`` sent as ``sent``: images, pages, documents, bytes,
+    edge, bound; its page count and longest side read only where a limit needs them."""
     media_type = file.media_type
-    image = media_type.startswith("image/")
-    size = sent_bytes(sent)
-    pdf = media_type == "application/pdf"
+    source = sent.source
+    size = b64_length(len(source.data)) if type(source) is BytesSource else sent_bytes(sent)
     label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
-    return Medium(
-        file,
-        int(image),
+    if media_type.startswith("image/"):
+        edge = edge_of(sent) if limits.many_images_count else 0
+        textual = media_type == "image/svg+xml"
+        images, documents = 1, 0
+    else:
+        edge, textual, images = 0, is_textual(media_type), 0
+        documents = int(not media_type.startswith(("audio/", "video/")))
+    pdf = media_type == "application/pdf"
+    return (
+        images,
         _pages(file, pages) if pdf and limits.max_pdf_pages_per_request else 0,
-        int(not image and not media_type.startswith(("audio/", "video/"))),  # documents
+        documents,
         size + FRAMING,
-        edge_of(sent) if image and limits.many_images_count else 0,
-        label
-        + (12 * len(_read(sent)) if is_textual(media_type) and sent.source.is_local else size),
+        edge,
+        label + (12 * len(_read(sent)) if textual and source.is_local else size),
     )
 
 

@@ -24,7 +24,7 @@ from ..content import File, Text
 from .budgets import HEADROOM
 from .files import Fit
 from .ids import has_lone_surrogate
-from .measure import PER_PART, SLACK, _head_sizes, _measure, _medium, _part_sizes
+from .measure import PER_PART, SLACK, _head_sizes, _part_sizes, fitted, sizes
 
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
@@ -77,15 +77,14 @@ class Tally(list[int]):
         limits = caps.budgets
         if sent is None:
             fit = self.fit if limits.max_request_bytes else None
-            medium = _measure(file, cell, fit, limits, self.pages)
-        else:
-            medium = _medium(file, sent, limits, self.pages)
-        self[MEDIA] += medium.bound
-        self[IMAGES] += medium.images
-        self[PAGES] += medium.pages
-        self[DOCUMENTS] += medium.documents
-        if medium.edge > self[EDGE]:
-            self[EDGE] = medium.edge
+            sent = fitted(file, cell, fit)
+        images, pages, documents, _, edge, bound = sizes(file, sent, limits, self.pages)
+        self[MEDIA] += bound
+        self[IMAGES] += images
+        self[PAGES] += pages
+        self[DOCUMENTS] += documents
+        if edge > self[EDGE]:
+            self[EDGE] = edge
 
     @property
     def bound(self) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..content import File, Json, Text
-from ..messages import Assistant, System, User
+from ..messages import Assistant, System, User, base_type
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
 from .values import PlannedResult, Step, ToolTurn, label_this, text
@@ -30,11 +30,12 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
             if kept is None:
                 continue
             step = kept
-        if isinstance(step, System):
+        if base_type(step) is System:
             laid.append(step)
             continue
-        if wire.roles_alternate and last >= 0 and _merged(laid[last], step) is not None:
-            laid[last] = _merged(laid[last], step)  # type: ignore[assignment]
+        merged = _merged(laid[last], step) if wire.roles_alternate and last >= 0 else None
+        if merged is not None:
+            laid[last] = merged
             continue
         laid.append(step)
         last = len(laid) - 1
@@ -49,27 +50,28 @@ def _blank(part: Any) -> bool:
     return type(part) is Text and (not part.text or part.text.isspace())
 
 
-def _without_blank(step: Step) -> Step | None:
+def _without_blank(step: Any) -> Step | None:
     """The step without blank text parts; None when nothing is left."""
-    if isinstance(step, User):
-        if isinstance(step.content, str):
+    if type(step) is ToolTurn:
+        if not _any_blank(step):
+            return step  # most turns: nothing to leave out, nothing copied
+        results = tuple(_result_without_blank(r) for r in step.results)
+        extra = tuple(p for p in step.extra if not _blank(p))
+        return ToolTurn(results, extra)
+    kind = base_type(step)
+    if kind is User:
+        if type(step.content) is str:
             return step if step.content and not step.content.isspace() else None
         parts = step.parts
         kept = [p for p in parts if not _blank(p)]
         if len(kept) == len(parts):
             return step
         return User.model_construct(content=kept) if kept else None
-    if isinstance(step, Assistant):
+    if kind is Assistant:
         if not any(map(_blank, step.content)):
             return step
         content = [p for p in step.content if not _blank(p)]
         return Assistant.model_construct(content=content) if content else None
-    if isinstance(step, ToolTurn):
-        if not _any_blank(step):
-            return step  # most turns: nothing to leave out, nothing copied
-        results = tuple(_result_without_blank(r) for r in step.results)
-        extra = tuple(p for p in step.extra if not _blank(p))
-        return ToolTurn(results, extra)
     return step
 
 
@@ -95,42 +97,40 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     )
 
 
-def _merged(before: Step, step: Step) -> Step | None:
+def _merged(before: Any, step: Any) -> Step | None:
     """One step of both when they have the same role on the wire, else None."""
-    kind = type(step)
-    if kind is ToolTurn or kind is Assistant and not isinstance(before, Assistant):
-        return None  # most steps: a tool turn, or an assistant message after a tool turn
-    if isinstance(before, Assistant) and isinstance(step, Assistant):
+    if type(step) is ToolTurn:
+        return None  # most steps: a tool turn
+    kind, earlier = base_type(step), type(before) if type(before) is ToolTurn else base_type(before)
+    if kind is Assistant and earlier is Assistant:
         return Assistant.model_construct(content=[*before.content, *step.content])
-    if isinstance(step, User) and isinstance(before, User):
+    if kind is User and earlier is User:
         return User.model_construct(content=[*before.parts, *step.parts])
-    if isinstance(step, User) and isinstance(before, ToolTurn):
+    if kind is User and earlier is ToolTurn:
         return ToolTurn(before.results, (*before.extra, *step.parts))
     return None
 
 
-def _labelled(step: Step) -> Step:
+def _labelled(step: Any) -> Step:
     """A message of files alone gets ``This is file {id}:`` before each document."""
-    kind = type(step)
-    if kind is Assistant or kind is ToolTurn and not step.extra:  # type: ignore[union-attr]
-        return step
-    if isinstance(step, User):
-        parts = _labels(step.parts)
-        return step if parts is None else User.model_construct(content=parts)
-    if isinstance(step, ToolTurn):
+    if type(step) is ToolTurn:
         extra = _labels(list(step.extra)) if step.extra else None
         return step if extra is None else ToolTurn(step.results, tuple(extra))
+    if base_type(step) is User:
+        parts = _labels(step.parts)
+        return step if parts is None else User.model_construct(content=parts)
     return step
 
 
-def _labels(parts: list[Text | File]) -> list[Text | File] | None:
-    if any(isinstance(p, Text) for p in parts):
+def _labels(parts: list[Any]) -> list[Text | File] | None:
+    kinds = [base_type(p) for p in parts]
+    if Text in kinds:
         return None
-    if not any(isinstance(p, File) and p.kind == "document" for p in parts):
+    if not any(k is File and p.kind == "document" for k, p in zip(kinds, parts, strict=True)):
         return None
     labelled: list[Text | File] = []
-    for part in parts:
-        if isinstance(part, File) and part.kind == "document":
+    for kind, part in zip(kinds, parts, strict=True):
+        if kind is File and part.kind == "document":
             labelled.append(label_this(part))
         labelled.append(part)
     return labelled

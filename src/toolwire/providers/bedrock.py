@@ -38,10 +38,10 @@ from typing import Any
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError, ConversationError
 from ..mediatypes import DOCX, XLSX
-from ..messages import Assistant, User
+from ..messages import Assistant, User, base_type
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
-from ..sources import UrlSource
+from ..sources import BytesSource, UrlSource
 from .bedrock_names import DocumentNames
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
@@ -82,10 +82,14 @@ def encode(plan: Plan) -> dict[str, Any]:
             results = [spell.tool_result(r) for r in step.results]
             content = results + [spell.part(p) for p in step.extra]
             messages.append({"role": "user", "content": content})
-        elif isinstance(step, Assistant):
-            messages.append({"role": "assistant", "content": spell.assistant(step)})
-        elif isinstance(step, User):
-            messages.append({"role": "user", "content": [spell.part(p) for p in step.parts]})
+            continue
+        kind = base_type(step)
+        if kind is Assistant:
+            messages.append({"role": "assistant", "content": spell.assistant(step)})  # type: ignore[arg-type]
+        elif kind is User:
+            text = step.content  # type: ignore[union-attr]
+            content = [{"text": text}] if type(text) is str else [spell.part(p) for p in text]
+            messages.append({"role": "user", "content": content})
         if index in marked:
             ends[index] = messages[-1]
     _check_starts_with_user(messages)
@@ -125,10 +129,12 @@ class _Speller:
     tools: ToolNames
     names: DocumentNames = field(default_factory=DocumentNames)
 
-    def part(self, part: Text | Json | File, in_tool_result: bool = False) -> dict[str, Any]:
-        if isinstance(part, Text):
+    def part(self, part: Any, in_tool_result: bool = False) -> dict[str, Any]:
+        """A Text, Json or File block (dispatched by ``base_type``: ``part`` is one of them)."""
+        kind = base_type(part)
+        if kind is Text:
             return {"text": part.text}
-        if isinstance(part, Json):
+        if kind is Json:
             if in_tool_result and _is_json_object(part.value):
                 return {"json": part.value}
             return {"text": part.compact()}
@@ -152,10 +158,12 @@ class _Speller:
 
     def assistant(self, message: Assistant) -> list[dict[str, Any]]:
         blocks: list[dict[str, Any]] = []
+        part: Any
         for part in message.content:
-            if isinstance(part, Thinking):  # the plan kept only what this family can verify
+            kind = base_type(part)
+            if kind is Thinking:  # the plan kept only what this family can verify
                 blocks.extend(_reasoning(part))
-            elif isinstance(part, ToolCall):
+            elif kind is ToolCall:
                 use = {"toolUseId": self.tools.call_id(part.id), "name": self.tools.name(part.name)}
                 blocks.append({"toolUse": {**use, "input": part.arguments}})
             else:
@@ -201,6 +209,8 @@ def _redacted(text: str) -> bytes:
 
 def _source(file: File) -> dict[str, Any]:
     source = file.source
+    if type(source) is BytesSource:  # most files
+        return {"bytes": source.data}
     if isinstance(source, UrlSource) and source.scheme == "s3":
         return {"s3Location": {"uri": source.url}}
     if source.is_local:

@@ -47,12 +47,12 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Text, Thinking, ToolCall
 from ..errors import ConversationError
-from ..messages import Assistant, User
+from ..messages import Assistant, User, base_type
 from ..plan import Plan, PlannedResult, ToolTurn, see_text
 from ..plan.ids import ToolNames, wire_kwargs
-from ..sources import ProviderFileSource, UrlSource
+from ..sources import BytesSource, ProviderFileSource, UrlSource
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
 SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
@@ -71,12 +71,16 @@ def encode(plan: Plan) -> dict[str, Any]:
             contents.append({"role": "user", "parts": parts})
             if step.extra:
                 contents.append(_user(step.extra))
-        elif isinstance(step, Assistant):
-            content = _model(step, plan.sign_first_call, names)
+            continue
+        kind = base_type(step)
+        if kind is Assistant:
+            content = _model(step, plan.sign_first_call, names)  # type: ignore[arg-type]
             if content is not None:
                 contents.append(content)
-        elif isinstance(step, User):
-            contents.append(_user(step.parts))
+        elif kind is User:
+            text = step.content  # type: ignore[union-attr]
+            user = [{"text": text}] if type(text) is str else [_user_part(p) for p in text]
+            contents.append({"role": "user", "parts": user})
     kwargs: dict[str, Any] = {"contents": contents}
     if plan.system:
         kwargs["config"] = {"system_instruction": plan.system}
@@ -87,8 +91,9 @@ def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
     return {"role": "user", "parts": [_user_part(p) for p in parts]}
 
 
-def _user_part(part: Text | File) -> dict[str, Any]:
-    if isinstance(part, Text):
+def _user_part(part: Any) -> dict[str, Any]:
+    """A Text or File part (dispatched by ``base_type``)."""
+    if base_type(part) is Text:
         return {"text": part.text}
     return _media(part)
 
@@ -97,6 +102,8 @@ def _media(file: File) -> dict[str, Any]:
     """``inline_data`` for local bytes, else ``file_data`` (the same keys inside and outside
     a function response: Blob / FunctionResponseBlob, FileData / FunctionResponseFileData)."""
     source = file.source
+    if type(source) is BytesSource:  # most files
+        return {"inline_data": {"mime_type": file.media_type, "data": source.data}}
     if isinstance(source, UrlSource):
         return {"file_data": {"file_uri": source.url, "mime_type": file.media_type}}
     if isinstance(source, ProviderFileSource):
@@ -114,15 +121,21 @@ def _file_uri(file_id: str) -> str:
 def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     values: list[Any] = []
     nested: list[dict[str, Any]] = []
+    json = False
+    part: Any
     for part in result.parts:
-        if isinstance(part, File):
+        kind = base_type(part)
+        if kind is Text:
+            values.append(part.text)
+        elif kind is File:
             nested.append(_media(part))
             values.append(see_text(part))
         else:
-            values.append(part.value if isinstance(part, Json) else part.text)
+            values.append(part.value)
+            json = True
     if len(values) == 1:
         value = values[0]
-    elif not any(isinstance(p, Json) for p in result.parts):
+    elif not json:
         value = JOIN.join(values)
     else:
         value = values
@@ -141,8 +154,10 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     first_call: dict[str, Any] | None = None
     block: dict[str, Any]
+    part: Any
     for part in message.content:
-        if isinstance(part, Thinking):
+        kind = base_type(part)
+        if kind is Thinking:
             if part.signature is None:
                 continue  # the plan kept only this issuer's thinking; unsigned cannot go back
             if not part.text:
@@ -150,7 +165,7 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
                 continue
             block = {"text": part.text, "thought": True}
             block["thought_signature"] = _signature(part.signature, "a thinking part")
-        elif isinstance(part, ToolCall):
+        elif kind is ToolCall:
             block = _function_call(part, names)
             first_call = first_call or block
         elif part.text or carried is not None:

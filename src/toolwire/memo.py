@@ -23,11 +23,14 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   begin with messages of a kept plan resumes from the first group they change (a history
   that only grew: its last group). A plan leaves with its history's last tool result. Not
   used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
-  rest of the conversation). A plan found free of lone surrogates says so, and a history
-  resumed from it has only its new steps walked for them (where a byte budget measures the
-  messages, their measures answer instead: nothing is walked).
-- ``measures`` (plan.measure, for the request budgets): per history (its first two
-  messages), target, fitter and converters, each message's measures and their sum
+  rest of the conversation). Each group keeps the budgets' tally of the messages before it
+  (plan.tally), so a resumed history measures its new messages only; the tally also counts
+  the messages holding a lone surrogate. Where a file became text toolwire made, the steps
+  are walked for them instead: a plan found free of them says so, and a history resumed
+  from it has only its new steps walked.
+- ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
+  limit): per history (its first two messages), target, fitter and converters, each
+  message's measures and their sum
   (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a
   history's measures leave with its last message); a PDF's page count per source while it
   lives (``PAGES_LIMIT``, oldest out).

@@ -1,8 +1,9 @@
 """Request budgets (DESIGN.md §5.3): which files one request leaves out, oldest first.
 
 A target's per-request limits (``Capabilities.budgets``: request bytes as sent, images, PDF
-pages, documents, and Anthropic's many-images edge) are data in capabilities.toml. Before
-anything is routed, every medium of the conversation is measured as it will be sent:
+pages, documents, and Anthropic's many-images edge) are data in capabilities.toml. The
+layout measures every message as it goes (plan.tally); where that tally may break a limit,
+every medium of the conversation is measured here as it will be sent:
 
 - bytes: the base64 length of what goes (the fitted image where ``fit_images`` shrinks it;
   a URL or file id by its text), plus ``FRAMING`` for the JSON around it; the conversation's

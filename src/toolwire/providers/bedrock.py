@@ -82,9 +82,7 @@ def encode(plan: Plan) -> dict[str, Any]:
             results = [spell.tool_result(r) for r in step.results]
             content = results + [spell.part(p) for p in step.extra]
             messages.append({"role": "user", "content": content})
-            continue
-        kind = base_type(step)
-        if kind is Assistant:
+        elif (kind := base_type(step)) is Assistant:
             messages.append({"role": "assistant", "content": spell.assistant(step)})  # type: ignore[arg-type]
         elif kind is User:
             text = step.content  # type: ignore[union-attr]

@@ -66,7 +66,7 @@ def output_parts(result: ToolResult) -> list[Text | Json | File]:
     shape = base_type(output)  # not isinstance: pydantic's is slow where it fails
     value: Any = getattr(output, "value", None)
     if shape is ContentOutput:  # the common case first
-        parts = [p for p in value if type(p) is not Text or p.text]
+        parts = [p for p in value if type(p) is not Text and base_type(p) is not Text or p.text]
     elif shape is TextOutput or shape is ErrorTextOutput:
         parts = [Text(text=value)] if value else []
     elif shape is JsonOutput or shape is ErrorJsonOutput:

@@ -83,6 +83,7 @@ def plan(
             f'on_unsupported must be "error", "convert" or "text", not {on_unsupported!r}'
         )
     messages = list(messages)
+    fetch = _once(fetch) if fetch is not None else None  # the layout may run twice
     policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
@@ -121,6 +122,18 @@ def _budgets(messages: list[Any], policy: Policy, reserve: int, memo: Any) -> tu
     budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
                     shrunk=fitted.shrunk)  # fmt: skip
     return policy, budget
+
+
+def _once(fetch: Fetcher) -> Fetcher:
+    """``fetch``, downloading each URL once for one plan (its budgets and layouts share it)."""
+    fetched: dict[str, bytes] = {}
+
+    def fetch_once(url: str) -> bytes:
+        if url not in fetched:
+            fetched[url] = fetch(url)
+        return fetched[url]
+
+    return fetch_once
 
 
 def _target(caps: Capabilities) -> str:

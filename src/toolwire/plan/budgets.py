@@ -77,6 +77,11 @@ def binds(limits: Budgets) -> bool:
     return any(getattr(limits, name) for name, _ in _COUNTED) or bool(limits.many_images_count)
 
 
+def sized(limits: Budgets) -> bool:
+    """Whether a limit reads images as fitted: their bytes, or their edges beyond a count."""
+    return bool(limits.max_request_bytes or limits.many_images_count and limits.many_images_edge)
+
+
 @dataclass
 class Outcome:
     """What the budgets decided: files left out (id -> reason) and images re-fitted to the
@@ -105,9 +110,10 @@ def left_out(
     limits = caps.budgets
     if not binds(limits):
         return Outcome()
-    fit = fit if limits.max_request_bytes else None
+    fit = fit if sized(limits) else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
-    total, found = measures(messages, caps, fit, convert, memo)
+    fetch = policy.fetch if policy is not None else None
+    total, found = measures(messages, caps, fit, convert, memo, fetch)
     lone = bool(total.lone) if limits.max_request_bytes else None
     if _within(total, limits, reserve):
         return Outcome(lone=lone)  # what an agent loop meets: no limit binds, nothing walked

@@ -249,7 +249,7 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
-    if not any(type(p) is Thinking or type(p) is ToolCall and p.signature for p in content):
+    if not any(_signed(p) for p in content):
         return message if content else None  # the common case: nothing to verify
     keep = [p for p in content if not isinstance(p, Thinking) or p.provider == issuer]
     calls = [
@@ -263,6 +263,14 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
     if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
         return message
     return Assistant.model_construct(content=calls)
+
+
+def _signed(part: Any) -> bool:
+    """Whether ``part`` is thinking or a signed call (texts, most parts, by type alone)."""
+    if type(part) is Text:
+        return False
+    kind = base_type(part)
+    return kind is Thinking or kind is ToolCall and bool(part.signature)
 
 
 _ROLES: dict[type, str] = {

@@ -35,8 +35,10 @@ from ..messages import (
     TextOutput,
     ToolResult,
     User,
+    base_type,
 )
-from ..sources import BytesSource
+from ..routes import Fetcher, route
+from ..sources import BytesSource, UrlSource
 from ..token_measures import pdf_pages
 from ..wire_size import b64_length
 from .convert import measure as conversion_cost
@@ -97,11 +99,14 @@ def of_message(
     fit: Fit | None,
     convert: Policy | None = None,
     pages: dict[int, Any] | None = None,
+    fetch: Fetcher | None = None,
 ) -> _Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs them) its text
     as sent, about, and at most (``_text_sizes``), in one pass over its parts. Where the text
     is measured, each string it reads is also checked for being ASCII; a message with one that
-    is not is checked for lone surrogates (plan.ids), so the plan need not walk it again."""
+    is not is checked for lone surrogates (plan.ids), so the plan need not walk it again.
+    With ``fetch``, a file by URL is measured as its route sends it (downloaded, where the
+    position takes no URL)."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
     if textual:
         about, chars, parts, plain = _head_sizes(message)
@@ -122,7 +127,12 @@ def of_message(
                 media.append(_converted(part, *made))
                 continue
             cell = caps.cell(part.media_type)
-            if cell is not None and (cell.tool_result != "error" or cell.user_sources):
+            if cell is None or cell.tool_result == "error" and not cell.user_sources:
+                continue
+            if fetch is not None and type(part.source) is UrlSource:
+                sent = route(part, in_result, caps, fetch, fit).file
+                media.append(_medium(part, sent, caps.budgets, pages))
+            else:
                 media.append(_measure(part, cell, fit, caps.budgets, pages))
         elif textual:
             more_about, more_chars, more_plain = _part_sizes(part)
@@ -168,14 +178,15 @@ def measures(
     fit: Fit | None,
     convert: Policy | None = None,
     memo: MeasureMemo | None = None,
+    fetch: Fetcher | None = None,
 ) -> tuple[Totals, Sequence[_Measured]]:
     """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
     history (its first two messages: the first is often one system prompt every session
     shares), target, fitter and converters: a history that grew (the same messages, then new
     ones) measures its new messages only; one changed before its end, the messages from the
     first it changed. A history's measures leave with its last message."""
-    if memo is None or not messages:
-        found = [of_message(m, caps, fit, convert) for m in messages]
+    if memo is None or fetch is not None or not messages:  # downloads: measured afresh
+        found = [of_message(m, caps, fit, convert, None, fetch) for m in messages]
         return _summed(Totals(), found), found
     runs, pages = memo.runs, memo.pages
     second = id(messages[1]) if len(messages) > 1 else None
@@ -274,7 +285,7 @@ def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
         chars += len(call_id) + len(name) + PER_PART
         plain = call_id.isascii() and name.isascii()
         output = message.output
-        shape = type(output)
+        shape = base_type(output)  # a subclass of an output too
         if shape is ContentOutput:
             return about, chars, output.value, plain
         if shape is TextOutput or shape is ErrorTextOutput:

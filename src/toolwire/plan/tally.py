@@ -21,7 +21,7 @@ from typing import Any
 
 from ..capability import Capabilities
 from ..content import File, Text
-from .budgets import HEADROOM
+from .budgets import HEADROOM, sized
 from .files import Fit
 from .ids import has_lone_surrogate
 from .measure import PER_PART, SLACK, _head_sizes, _part_sizes, fitted, sizes
@@ -76,8 +76,7 @@ class Tally(list[int]):
             return  # plan.measure leaves it out too: it is refused or text wherever it is
         limits = caps.budgets
         if sent is None:
-            fit = self.fit if limits.max_request_bytes else None
-            sent = fitted(file, cell, fit)
+            sent = fitted(file, cell, self.fit if sized(limits) else None)
         images, pages, documents, _, edge, bound = sizes(file, sent, limits, self.pages)
         self[MEDIA] += bound
         self[IMAGES] += images

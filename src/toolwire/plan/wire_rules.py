@@ -47,7 +47,7 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
 def _blank(part: Any) -> bool:
     """Text of nothing but white space (``isspace`` stops at the first other character;
     ``strip`` would copy every text)."""
-    return type(part) is Text and (not part.text or part.text.isspace())
+    return base_type(part) is Text and (not part.text or part.text.isspace())
 
 
 def _without_blank(step: Any) -> Step | None:

@@ -39,15 +39,17 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
             continue
         laid.append(step)
         last = len(laid) - 1
-    if wire.documents_need_text:
-        laid = [_labelled(step) for step in laid]
+    if wire.documents_need_text:  # a tool turn with nothing beside its results: as it is
+        laid = [s if type(s) is ToolTurn and not s.extra else _labelled(s) for s in laid]
     return tuple(laid)
 
 
 def _blank(part: Any) -> bool:
     """Text of nothing but white space (``isspace`` stops at the first other character;
     ``strip`` would copy every text)."""
-    return base_type(part) is Text and (not part.text or part.text.isspace())
+    if type(part) is not Text and base_type(part) is not Text:  # a File, most often
+        return False
+    return not part.text or part.text.isspace()
 
 
 def _without_blank(step: Any) -> Step | None:

@@ -19,6 +19,8 @@ LONE = "bad \ud800 text"
 
 
 def _fields(kind: type) -> dict[str, Any]:
+    if hasattr(kind, "_fields"):  # a NamedTuple
+        return typing.get_type_hints(kind)
     if dataclasses.is_dataclass(kind):
         hints = typing.get_type_hints(kind)
         return {f.name: hints[f.name] for f in dataclasses.fields(kind)}
@@ -75,6 +77,8 @@ def _clean(case: Any) -> Any:
         return case.replace("\ud800", "?")
     if isinstance(case, dict):
         return {_clean(k): _clean(v) for k, v in case.items()}
+    if isinstance(case, tuple) and hasattr(case, "_fields"):  # a NamedTuple
+        return type(case)._make(_clean(v) for v in case)
     if isinstance(case, list | tuple):
         return type(case)(_clean(v) for v in case)
     if dataclasses.is_dataclass(case) and not isinstance(case, type):

@@ -232,7 +232,12 @@ class Assistant(BaseModel):
 
     @property
     def tool_calls(self) -> list[ToolCall]:
-        return [p for p in self.content if base_type(p) is ToolCall]  # type: ignore[misc]
+        calls: list[Any] = [
+            p
+            for p in self.content
+            if type(p) is ToolCall or type(p) is not Text and base_type(p) is ToolCall
+        ]  # texts, most parts besides calls, by type alone
+        return calls
 
 
 class ToolResult(BaseModel):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..capability import Capabilities
 from ..content import File, Json, Text
@@ -51,9 +51,9 @@ class Decision:
     converted_to: ConvertedTo | None = None
 
 
-@dataclass(frozen=True)
-class PlannedResult:
-    """One tool result as the target will receive it.
+class PlannedResult(NamedTuple):
+    """One tool result as the target will receive it (a tuple, as every plan value made per
+    message of every encode: a frozen dataclass takes longer to make).
 
     ``error_flag``: the wire's own error flag is set (an error output, on a target whose
     table says the flag is supported); ``is_error`` says the output was an error at all.
@@ -67,8 +67,7 @@ class PlannedResult:
     error_flag: bool = False
 
 
-@dataclass(frozen=True)
-class ToolTurn:
+class ToolTurn(NamedTuple):
     """All results of one tool turn, plus parts that share their provider message."""
 
     results: tuple[PlannedResult, ...]

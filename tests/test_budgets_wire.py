@@ -28,7 +28,7 @@ from toolwire.content import ToolCall
 from toolwire.imagefit import fit_image
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
-from toolwire.plan.budgets import upper_bound
+from toolwire.plan import plan
 from toolwire.wire_size import DEFAULT, STYLES, wire_bytes
 
 LIMITS = {"max_request_bytes": 60_000, "max_images_per_request": 3, "max_pdf_pages_per_request": 4}
@@ -145,7 +145,8 @@ def test_random_sessions_measure_exactly_and_break_no_budget(
     kept = [d for d in request.decisions if d.mode != "text"]
     caps = capabilities(model, LIMITS)
     if len(kept) == len(request.decisions):  # encode may skip measuring below this bound
-        assert upper_bound(messages, caps, MEMO.fitted(fit_image)) >= request.wire_bytes
+        laid_out = plan(messages, caps, on_unsupported="text", fit=MEMO.fitted(fit_image))
+        assert laid_out.bound is not None and laid_out.bound >= request.wire_bytes
     assert len([d for d in kept if d.kind == "image"]) <= LIMITS["max_images_per_request"]
     pdfs = [d for d in kept if d.media_type == "application/pdf"]
     pages = sum(1 + int(d.identifier.split("-")[1].split(".")[0]) % 3 for d in pdfs)
@@ -162,8 +163,9 @@ def test_random_sessions_measure_exactly_and_break_no_budget(
 def test_the_upper_bound_holds_for_any_text_and_call_arguments(
     said: str, argument: str, name: str, target: str
 ) -> None:
-    """plan.measure counts text and tool calls by their strings (not their repr): escaped
-    control and astral characters, nested arguments and the call's own strings included."""
+    """The layout's tally (plan.tally, with plan.measure's formulas) counts text and tool calls
+    by their strings (not their repr): escaped control and astral characters, nested arguments
+    and the call's own strings included; ``Plan.bound`` is what encode trusts."""
     model = TARGETS[target]
     call = ToolCall(id="c0", name=name, arguments={"q": argument, "n": [argument, {"k": 1}]})
     messages = [
@@ -172,5 +174,5 @@ def test_the_upper_bound_holds_for_any_text_and_call_arguments(
         ToolResult.of("c0", name, argument or "(empty)"),
     ]
     request = tw.encode(messages, model, capabilities=LIMITS)
-    caps = capabilities(model, LIMITS)
-    assert upper_bound(messages, caps, MEMO.fitted(fit_image)) >= request.wire_bytes
+    bound = plan(messages, capabilities(model, LIMITS), fit=MEMO.fitted(fit_image)).bound
+    assert bound is not None and bound >= request.wire_bytes

@@ -14,8 +14,9 @@ The passes: per file route → convert → budgets (plan.files); layout per grou
 replay by issuer included (plan.layout), then the wire's own layout rules
 (plan.wire_rules); ids (plan.ids); cache points. The budgets are measured in the layout's
 own walk (plan.tally); only where that tally may break a limit are they measured exactly
-(plan.budgets) and, if one binds, the groups laid out again with the oldest files left out. Memoisation is not here: ``memo`` (a
-``toolwire.memo.Memo``) comes from the ``encode`` boundary, and without it nothing is kept.
+(plan.budgets) and, if one binds, the groups laid out again with the oldest files left out.
+Memoisation is not here: ``memo`` (a ``toolwire.memo.Memo``) comes from the ``encode``
+boundary, and without it nothing is kept.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the r
 Decision or the UnsupportedContentError gives, naming the limit, and each image re-fitted.
 
 ``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) unless
-``upper_bound`` already proves it within the budget, and plans again with the overshoot kept
+``Plan.bound`` (plan.tally) already proves it within the budget, and plans again with the overshoot kept
 free when the text estimate was short. Measuring is plan.measure (each message once, and the
 running sums of a growing history, so that when no limit binds nothing is walked); with
 ``on_unsupported="convert"`` a conversion's images count, and plan.shrink drops the oldest
@@ -49,11 +49,10 @@ from .measure import (
     measures,
     sent_bytes,
     text_bytes,
-    upper_bound,
 )
 from .shrink import shrink as _shrink
 
-__all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes", "upper_bound"]
+__all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes"]
 
 #: Bytes kept free for what the caller adds to the body (model, max_tokens, tools, …).
 HEADROOM = 16 * 1024

@@ -73,15 +73,6 @@ class Medium(NamedTuple):
     converted: bool = False
 
 
-def upper_bound(
-    messages: Sequence[Any], caps: Capabilities, fit: Fit | None, memo: MeasureMemo | None = None
-) -> int:
-    """At most how many bytes of JSON the encoded ``messages`` take when every file is sent
-    as routed (no text fallback, no conversion, no tools): encode skips measuring the body
-    when this is within the byte budget."""
-    return SLACK + measures(messages, caps, fit, None, memo)[0].bound
-
-
 class _Measured(NamedTuple):
     """One message: its media, its text as sent (about), and at most its JSON without files;
     ``lone``: whether a string of it holds a lone surrogate (plan.ids), found in the same pass
@@ -166,7 +157,7 @@ class Totals(NamedTuple):
     documents: int = 0
     bytes: int = 0  # of the media as sent
     text: int = 0  # text_bytes of the messages
-    bound: int = 0  # upper_bound without SLACK
+    bound: int = 0  # at most the JSON bytes of the messages, files as measured (no SLACK)
     edge: int = 0  # the longest side of any image
     converted: int = 0  # media measured as their conversion
     lone: int = 0  # messages holding a lone surrogate (counted where the text is measured)

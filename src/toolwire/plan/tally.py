@@ -87,8 +87,8 @@ class Tally(list[int]):
 
     @property
     def bound(self) -> int:
-        """At most how many bytes the JSON of the messages laid out so far takes (plan.measure's
-        ``upper_bound``)."""
+        """At most how many bytes the JSON of the messages laid out so far takes, every file as
+        routed (``Plan.bound``)."""
         return SLACK + 12 * self[CHARS] + self[MEDIA]
 
 

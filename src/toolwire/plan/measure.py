@@ -100,7 +100,7 @@ def of_message(
     position takes no URL)."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
     if textual:
-        about, chars, parts, plain = _head_sizes(message)
+        about, chars, parts, plain = head_sizes(message)
     else:
         about, chars, parts, plain = 0, 0, _parts(message), False
     media = []
@@ -126,7 +126,7 @@ def of_message(
             else:
                 media.append(_measure(part, cell, fit, caps.budgets, pages))
         elif textual:
-            more_about, more_chars, more_plain = _part_sizes(part)
+            more_about, more_chars, more_plain = part_sizes(part)
             about, chars, plain = about + more_about, chars + more_chars, plain and more_plain
     if not textual:
         return _Measured(tuple(media), about, 12 * chars)
@@ -259,14 +259,14 @@ def _text_sizes(message: Any) -> tuple[int, int]:
     characters' worth, a message's at most ``PER_MESSAGE``. Strings are counted where they
     are; a part or output of another kind by its repr (which holds every character of its
     strings)."""
-    about, chars, parts, _ = _head_sizes(message)
+    about, chars, parts, _ = head_sizes(message)
     for part in parts:
-        more_about, more_chars, _ = _part_sizes(part)
+        more_about, more_chars, _ = part_sizes(part)
         about, chars = about + more_about, chars + more_chars
     return about, 12 * chars
 
 
-def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
+def head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
     """The sizes of what a message holds outside its parts (``_text_sizes``), its parts, and
     whether the strings read were all ASCII (False where not known: read by repr)."""
     kind = type(message)
@@ -299,7 +299,7 @@ def _head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
     return about, len(repr(message)) + chars, _parts(message), False
 
 
-def _part_sizes(part: Any) -> tuple[int, int, bool]:
+def part_sizes(part: Any) -> tuple[int, int, bool]:
     """One part's text as sent (about), at most its characters of JSON (``_text_sizes``), and
     whether its strings are all ASCII (False where not known)."""
     kind = type(part)

@@ -24,7 +24,7 @@ from ..content import File, Text
 from .budgets import HEADROOM, sized
 from .files import Fit
 from .ids import has_lone_surrogate
-from .measure import PER_PART, SLACK, _head_sizes, _part_sizes, fitted, sizes
+from .measure import PER_PART, SLACK, fitted, head_sizes, part_sizes, sizes
 
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
@@ -96,14 +96,14 @@ def text_of(message: Any) -> tuple[int, bool]:
     """At most how many characters of JSON ``message``'s text, calls and framing take
     (plan.measure's ``_text_sizes``), and whether every string read is ASCII (False where not
     known)."""
-    _, chars, parts, plain = _head_sizes(message)
+    _, chars, parts, plain = head_sizes(message)
     for part in parts:
         if type(part) is Text:  # most parts, read here
             text = part.text
             chars += len(text) + PER_PART
             plain = plain and text.isascii()
         else:
-            _, more, more_plain = _part_sizes(part)
+            _, more, more_plain = part_sizes(part)
             chars, plain = chars + more, plain and more_plain
     return chars, plain
 

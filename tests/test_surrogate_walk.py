@@ -173,38 +173,45 @@ def _message_cases() -> list[Any]:
     ]
 
 
-@pytest.mark.parametrize(
-    "model", ["google:gemini-3-pro-preview", "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"]
-)
-def test_the_budgets_measuring_pass_finds_a_lone_surrogate_in_each_string(model: str) -> None:
-    """The plan takes the measuring pass's answer instead of walking its steps (plan.measure):
-    a string it did not read would let a lone surrogate reach the SDK."""
+def _tallied_lone(message: Any, model: str) -> bool:
+    """Whether the layout's tally (plan.tally) counts ``message`` as holding a lone surrogate."""
     from toolwire.capability import capabilities
-    from toolwire.plan.measure import of_message
+    from toolwire.plan.tally import LONE, Tally
 
-    caps = capabilities(model)
-    assert caps.budgets.max_request_bytes  # the text is measured on this target
+    tally = Tally(capabilities(model), None)
+    tally.message(message)
+    return tally[LONE] == 1
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "google:gemini-3-pro-preview",
+        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "openai:gpt-4.1",
+    ],
+)
+def test_the_layouts_tally_finds_a_lone_surrogate_in_each_string(model: str) -> None:
+    """The plan takes the tally's answer instead of walking its steps (plan.tally), on every
+    target: a string it did not read would let a lone surrogate reach the SDK."""
     for message in _message_cases():
         assert has_lone_surrogate(message), message
-        assert of_message(message, caps, None).lone is True, message
+        assert _tallied_lone(message, model), message
         clean = _clean(message)
         assert not has_lone_surrogate(clean), clean
-        assert of_message(clean, caps, None).lone is False, clean
+        assert not _tallied_lone(clean, model), clean
 
 
 def test_non_ascii_without_a_lone_surrogate_is_not_scrubbed() -> None:
     """Non-ASCII text (an emoji, accents, escapes in JSON) is checked, not taken for one."""
-    from toolwire.capability import capabilities
     from toolwire.messages import JsonOutput, ToolResult
-    from toolwire.plan.measure import of_message
 
-    caps = capabilities("google:gemini-3-pro-preview")
     for message in (
         User(content="café 😀"),
         Assistant(content=[ToolCall(id="c1", name="f", arguments={"é": "😀\u0001"})]),
         ToolResult(call_id="c1", name="f", output=JsonOutput(value={"k": "naïve"})),
     ):
-        assert of_message(message, caps, None).lone is False, message
+        assert not _tallied_lone(message, "google:gemini-3-pro-preview"), message
 
 
 @pytest.mark.parametrize(
@@ -213,10 +220,11 @@ def test_non_ascii_without_a_lone_surrogate_is_not_scrubbed() -> None:
         "google:gemini-3-pro-preview",
         "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
         "anthropic:claude-sonnet-4-5",
+        "openai:gpt-4.1",
     ],
 )
-def test_a_lone_surrogate_found_by_the_budgets_is_scrubbed_from_the_payload(model: str) -> None:
-    """End to end: the plan trusts the measuring pass, and the payload is still UTF-8."""
+def test_a_lone_surrogate_found_by_the_tally_is_scrubbed_from_the_payload(model: str) -> None:
+    """End to end: the plan trusts the layout's tally, and the payload is still UTF-8."""
     import json
 
     from toolwire.request import encode
@@ -239,10 +247,8 @@ def test_a_lone_surrogate_found_by_the_budgets_is_scrubbed_from_the_payload(mode
     [(k, f) for k in (Text, File, ToolCall, Thinking) for f in TYPED_FIELDS[k] if f != "source"],
     ids=lambda v: getattr(v, "__name__", v),
 )
-def test_every_walked_field_of_a_part_is_read_by_the_measuring_pass(kind: type, field: str) -> None:
+def test_every_walked_field_of_a_part_is_read_by_the_tally(kind: type, field: str) -> None:
     """Each field ``TYPED_FIELDS`` names (a field added there is tested here too)."""
-    from toolwire.capability import capabilities
-    from toolwire.plan.measure import of_message
 
     base: Any = {
         Text: Text(text="ok"),
@@ -253,5 +259,4 @@ def test_every_walked_field_of_a_part_is_read_by_the_measuring_pass(kind: type, 
     value: Any = {"k": LONE} if field == "arguments" else LONE
     part = base.model_copy(update={field: value})
     message = Assistant(content=[part]) if kind in (ToolCall, Thinking) else User(content=[part])
-    caps = capabilities("google:gemini-3-pro-preview")
-    assert of_message(message, caps, None).lone is True
+    assert _tallied_lone(message, "google:gemini-3-pro-preview")

@@ -18,8 +18,8 @@ left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the r
 Decision or the UnsupportedContentError gives, naming the limit, and each image re-fitted.
 
 ``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) unless
-``Plan.bound`` (plan.tally) already proves it within the budget, and plans again with the overshoot kept
-free when the text estimate was short. Measuring is plan.measure (each message once, and the
+``Plan.bound`` (plan.tally) already proves it within the budget, and plans again with the
+overshoot kept free when the text estimate was short. Measuring is plan.measure (each message once, and the
 running sums of a growing history, so that when no limit binds nothing is walked); with
 ``on_unsupported="convert"`` a conversion's images count, and plan.shrink drops the oldest
 conversions' images before the walk leaves any file out.
@@ -90,9 +90,6 @@ class Outcome:
     refit: dict[int, tuple[File, str]] = field(default_factory=dict)
     #: id(File) -> (the images its conversion keeps, the note naming the budget that bound).
     shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
-    #: Whether a message holds a lone surrogate, where measuring the text found out (a byte
-    #: budget measures every string: plan.measure); None where it did not.
-    lone: bool | None = None
 
 
 def left_out(
@@ -113,12 +110,11 @@ def left_out(
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
     fetch = policy.fetch if policy is not None else None
     total, found = measures(messages, caps, fit, convert, memo, fetch)
-    lone = bool(total.lone) if limits.max_request_bytes else None
     if _within(total, limits, reserve):
-        return Outcome(lone=lone)  # what an agent loop meets: no limit binds, nothing walked
+        return Outcome()  # nothing binds: nothing walked
     media = [medium for measures in found for medium in measures.media]
     if not media:
-        return Outcome(lone=lone)
+        return Outcome()
     text = 0
     if limits.max_request_bytes:
         text = sum(measures.text for measures in found) + HEADROOM + reserve
@@ -134,7 +130,7 @@ def left_out(
     for name in closed.values():
         counts[name] = counts.get(name, 0) + 1
     left = {k: reason(caps, name, counts[name], len(media)) for k, name in closed.items()}
-    return Outcome(left, walk.refit, shrunk, lone)
+    return Outcome(left, walk.refit, shrunk)
 
 
 def _within(found: Totals, limits: Budgets, reserve: int) -> bool:

@@ -43,7 +43,6 @@ from ..token_measures import pdf_pages
 from ..wire_size import b64_length
 from .convert import measure as conversion_cost
 from .files import Policy
-from .ids import has_lone_surrogate
 
 #: JSON around one file's base64 (block type, source, media type, its label text).
 FRAMING = 512
@@ -74,14 +73,10 @@ class Medium(NamedTuple):
 
 
 class _Measured(NamedTuple):
-    """One message: its media, its text as sent (about), and at most its JSON without files;
-    ``lone``: whether a string of it holds a lone surrogate (plan.ids), found in the same pass
-    where its text is measured (None where it is not)."""
+    """One message: its media, and its text as sent (about)."""
 
     media: tuple[Medium, ...]
     text: int
-    bound: int
-    lone: bool | None = None
 
 
 def of_message(
@@ -92,27 +87,21 @@ def of_message(
     pages: dict[int, Any] | None = None,
     fetch: Fetcher | None = None,
 ) -> _Measured:
-    """``message`` measured: its media as sent, and (where a byte budget needs them) its text
-    as sent, about, and at most (``_text_sizes``), in one pass over its parts. Where the text
-    is measured, each string it reads is also checked for being ASCII; a message with one that
-    is not is checked for lone surrogates (plan.ids), so the plan need not walk it again.
-    With ``fetch``, a file by URL is measured as its route sends it (downloaded, where the
-    position takes no URL)."""
+    """``message`` measured: its media as sent, and (where a byte budget needs it) its text as
+    sent, about (``text_bytes``), in one pass over its parts. With ``fetch``, a file by URL is
+    measured as its route sends it (downloaded, where the position takes no URL)."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
     if textual:
-        about, chars, parts, plain = head_sizes(message)
+        about, _, parts, _ = head_sizes(message)
     else:
-        about, chars, parts, plain = 0, 0, _parts(message), False
+        about, parts = 0, _parts(message)
     media = []
     in_result = type(message) is ToolResult
     for part in parts:
         kind = type(part)
         if kind is Text:
-            if textual:
-                about, chars = about + len(part.text), chars + len(part.text) + PER_PART
-                plain = plain and part.text.isascii()
+            about += len(part.text) if textual else 0
         elif kind is File or isinstance(part, File):
-            plain = plain and _plain_file(part)
             made = conversion_cost(part, convert, in_result) if convert else None
             if made is not None:
                 media.append(_converted(part, *made))
@@ -126,12 +115,8 @@ def of_message(
             else:
                 media.append(_measure(part, cell, fit, caps.budgets, pages))
         elif textual:
-            more_about, more_chars, more_plain = part_sizes(part)
-            about, chars, plain = about + more_about, chars + more_chars, plain and more_plain
-    if not textual:
-        return _Measured(tuple(media), about, 12 * chars)
-    lone = False if plain else has_lone_surrogate(message)
-    return _Measured(tuple(media), about, 12 * chars, lone)
+            about += part_sizes(part)[0]
+    return _Measured(tuple(media), about)
 
 
 def _plain_file(file: File) -> bool:
@@ -157,10 +142,8 @@ class Totals(NamedTuple):
     documents: int = 0
     bytes: int = 0  # of the media as sent
     text: int = 0  # text_bytes of the messages
-    bound: int = 0  # at most the JSON bytes of the messages, files as measured (no SLACK)
     edge: int = 0  # the longest side of any image
     converted: int = 0  # media measured as their conversion
-    lone: int = 0  # messages holding a lone surrogate (counted where the text is measured)
 
 
 def measures(
@@ -234,15 +217,14 @@ class _Run:
 
 
 def _summed(start: Totals, found: list[_Measured]) -> Totals:
-    images, pages, documents, size, text, bound, edge, converted, lone = start
+    images, pages, documents, size, text, edge, converted = start
     for measured_ in found:
-        text, bound = text + measured_.text, bound + measured_.bound
-        lone += measured_.lone is True
+        text += measured_.text
         for m in measured_.media:
             images, pages, documents = images + m.images, pages + m.pages, documents + m.documents
-            size, bound, edge = size + m.bytes, bound + m.bound, max(edge, m.edge)
+            size, edge = size + m.bytes, max(edge, m.edge)
             converted += m.converted
-    return Totals(images, pages, documents, size, text, bound, edge, converted, lone)
+    return Totals(images, pages, documents, size, text, edge, converted)
 
 
 def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:

@@ -234,23 +234,16 @@ def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
     return Medium(file, len(sizes), 0, 0, size, 0, 12 * size, sizes, converted=True)
 
 
-def _text_sizes(message: Any) -> tuple[int, int]:
-    """A message's text as sent, about (``text_bytes``), and at most the JSON bytes of its
-    text, calls and framing: each character of its strings becomes at most 12 bytes (an
-    escaped astral character, ASCII escapes), each part's framing at most ``PER_PART``
-    characters' worth, a message's at most ``PER_MESSAGE``. Strings are counted where they
-    are; a part or output of another kind by its repr (which holds every character of its
-    strings)."""
-    about, chars, parts, _ = head_sizes(message)
-    for part in parts:
-        more_about, more_chars, _ = part_sizes(part)
-        about, chars = about + more_about, chars + more_chars
-    return about, 12 * chars
+def _text_about(message: Any) -> int:
+    """A message's text, calls and JSON as sent, about (``text_bytes``)."""
+    about, _, parts, _ = head_sizes(message)
+    return about + sum(part_sizes(part)[0] for part in parts)
 
 
 def head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
-    """The sizes of what a message holds outside its parts (``_text_sizes``), its parts, and
-    whether the strings read were all ASCII (False where not known: read by repr)."""
+    """What a message holds outside its parts, as sent (about) and at most in characters of
+    JSON (plan.tally.text_of), its parts, and whether the strings read were all ASCII (False
+    where not known: read by repr)."""
     kind = type(message)
     about = chars = PER_MESSAGE
     if kind is ToolResult:
@@ -282,8 +275,8 @@ def head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
 
 
 def part_sizes(part: Any) -> tuple[int, int, bool]:
-    """One part's text as sent (about), at most its characters of JSON (``_text_sizes``), and
-    whether its strings are all ASCII (False where not known)."""
+    """One part's text as sent (about), at most its characters of JSON (plan.tally.text_of),
+    and whether its strings are all ASCII (False where not known)."""
     kind = type(part)
     if kind is Text:
         text = part.text
@@ -445,4 +438,4 @@ def _read(file: File) -> bytes:
 
 def text_bytes(messages: Sequence[Any]) -> int:
     """The conversation's text, tool calls and JSON, about as many bytes as they take sent."""
-    return sum(_text_sizes(message)[0] for message in messages)
+    return sum(map(_text_about, messages))

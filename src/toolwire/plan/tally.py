@@ -9,9 +9,9 @@ side, the files of each count-limited cell, and the messages holding a lone surr
 is not are the exact budgets computed (plan.budgets.left_out, counts.oldest_left_out) and, if
 one binds, the conversation laid out again with the files they leave out.
 
-The tally is never below the exact measures (its byte figure is plan.measure's upper bound,
-which is above their bytes as sent plus text), so ``fits`` never passes a conversation the
-exact budgets would bind. A kept plan stores the tally at each of its groups
+The tally is never below the exact measures (its byte figure is an upper bound of the body,
+above their bytes as sent plus text), so ``fits`` never passes a conversation the exact
+budgets would bind. A kept plan stores the tally at each of its groups
 (memo.LastPlans): a resumed history measures its new messages only.
 """
 
@@ -93,9 +93,12 @@ class Tally(list[int]):
 
 
 def text_of(message: Any) -> tuple[int, bool]:
-    """At most how many characters of JSON ``message``'s text, calls and framing take
-    (plan.measure's ``_text_sizes``), and whether every string read is ASCII (False where not
-    known)."""
+    """At most how many characters of JSON ``message``'s text, calls and framing take, and
+    whether every string read is ASCII (False where not known). Each character becomes at most
+    12 bytes (an escaped astral character, ASCII escapes), each part's framing at most
+    ``PER_PART`` characters' worth, a message's at most ``PER_MESSAGE``; strings are counted
+    where they are, a part or output of another kind by its repr (which holds every character
+    of its strings)."""
     _, chars, parts, plain = head_sizes(message)
     for part in parts:
         if type(part) is Text:  # most parts, read here

@@ -19,74 +19,101 @@ from .values import PlannedResult, Step, ToolTurn, label_this, text
 
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
-    """``steps`` as the wire's rules want them; the same tuple for a wire without rules."""
-    if not (wire.rejects_blank_text or wire.roles_alternate or wire.documents_need_text):
+    """``steps`` as the wire's rules want them; the same tuple for a wire without rules.
+
+    One loop over the steps, each rule checked inline (a cold encode pays for every function
+    it enters): most steps keep every part and are placed as they are.
+    """
+    blank, alternate, documents = (
+        wire.rejects_blank_text, wire.roles_alternate, wire.documents_need_text
+    )  # fmt: skip
+    if not (blank or alternate or documents):
         return steps
-    laid: list[Step] = []
+    laid: list[Any] = []
     last = -1  # index in ``laid`` of the last step that is not a System
+    before: type | None = None  # its kind
     for step in steps:
-        if wire.rejects_blank_text:
-            kept = _without_blank(step)
-            if kept is None:
+        kind = type(step)
+        if kind is not ToolTurn:
+            kind = base_type(step)
+        if blank and _has_blank(step, kind):
+            step = _without_blank(step, kind)
+            if step is None:
                 continue
-            step = kept
-        if base_type(step) is System:
+        if kind is System:
             laid.append(step)
             continue
-        merged = _merged(laid[last], step) if wire.roles_alternate and last >= 0 else None
-        if merged is not None:
-            laid[last] = merged
-            continue
+        if alternate and kind is not ToolTurn and before is not None:
+            if kind is Assistant and before is Assistant:
+                laid[last] = Assistant.model_construct(content=[*laid[last].content, *step.content])
+                continue
+            if kind is User and before is User:
+                laid[last] = User.model_construct(content=[*laid[last].parts, *step.parts])
+                continue
+            if kind is User and before is ToolTurn:
+                earlier = laid[last]
+                laid[last] = ToolTurn(earlier.results, (*earlier.extra, *step.parts))
+                continue
         laid.append(step)
-        last = len(laid) - 1
-    if wire.documents_need_text:  # a tool turn with nothing beside its results: as it is
-        laid = [s if type(s) is ToolTurn and not s.extra else _labelled(s) for s in laid]
+        last, before = len(laid) - 1, kind
+    if documents:  # a tool turn with nothing beside its results: as it is
+        for i, step in enumerate(laid):
+            kind = type(step)
+            if kind is ToolTurn:
+                if step.extra:
+                    extra = _labels(step.extra)
+                    if extra is not None:
+                        laid[i] = ToolTurn(step.results, tuple(extra))
+            elif base_type(step) is User and type(step.content) is not str:
+                parts = _labels(step.content)
+                if parts is not None:
+                    laid[i] = User.model_construct(content=parts)
     return tuple(laid)
 
 
-def _blank(part: Any) -> bool:
+def _is_blank(part: Any) -> bool:
     """Text of nothing but white space (``isspace`` stops at the first other character;
     ``strip`` would copy every text)."""
-    if type(part) is not Text and base_type(part) is not Text:  # a File, most often
+    kind = type(part)
+    if kind is not Text and (kind is File or base_type(part) is not Text):
         return False
     return not part.text or part.text.isspace()
 
 
-def _without_blank(step: Any) -> Step | None:
-    """The step without blank text parts; None when nothing is left."""
-    if type(step) is ToolTurn:
-        if not _any_blank(step):
-            return step  # most turns: nothing to leave out, nothing copied
+def _has_blank(step: Any, kind: type) -> bool:
+    """Whether ``step`` holds blank text (most steps do not: they are kept as they are)."""
+    if kind is ToolTurn:
+        for result in step.results:
+            for part in result.parts:
+                if type(part) is not File and _is_blank(part):
+                    return True
+        return any(map(_is_blank, step.extra))
+    if kind is User:
+        content = step.content
+        if type(content) is str:
+            return not content or content.isspace()
+        return any(map(_is_blank, content))
+    if kind is Assistant:
+        return any(map(_is_blank, step.content))
+    return False
+
+
+def _without_blank(step: Any, kind: type) -> Step | None:
+    """The step without its blank text parts; None when nothing is left."""
+    if kind is ToolTurn:
         results = tuple(_result_without_blank(r) for r in step.results)
-        extra = tuple(p for p in step.extra if not _blank(p))
-        return ToolTurn(results, extra)
-    kind = base_type(step)
+        return ToolTurn(results, tuple(p for p in step.extra if not _is_blank(p)))
     if kind is User:
         if type(step.content) is str:
-            return step if step.content and not step.content.isspace() else None
-        parts = step.parts
-        kept = [p for p in parts if not _blank(p)]
-        if len(kept) == len(parts):
-            return step
+            return None  # blank (``_has_blank``)
+        kept = [p for p in step.content if not _is_blank(p)]
         return User.model_construct(content=kept) if kept else None
-    if kind is Assistant:
-        if not any(map(_blank, step.content)):
-            return step
-        content = [p for p in step.content if not _blank(p)]
-        return Assistant.model_construct(content=content) if content else None
-    return step
-
-
-def _any_blank(turn: ToolTurn) -> bool:
-    for result in turn.results:
-        for part in result.parts:
-            if _blank(part):
-                return True
-    return any(map(_blank, turn.extra))
+    content = [p for p in step.content if not _is_blank(p)]  # an Assistant
+    return Assistant.model_construct(content=content) if content else None
 
 
 def _result_without_blank(result: PlannedResult) -> PlannedResult:
-    parts: tuple[Text | Json | File, ...] = tuple(p for p in result.parts if not _blank(p))
+    parts: tuple[Text | Json | File, ...] = tuple(p for p in result.parts if not _is_blank(p))
     if len(parts) == len(result.parts):
         return result
     return PlannedResult(
@@ -99,40 +126,23 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     )
 
 
-def _merged(before: Any, step: Any) -> Step | None:
-    """One step of both when they have the same role on the wire, else None."""
-    if type(step) is ToolTurn:
-        return None  # most steps: a tool turn
-    kind, earlier = base_type(step), type(before) if type(before) is ToolTurn else base_type(before)
-    if kind is Assistant and earlier is Assistant:
-        return Assistant.model_construct(content=[*before.content, *step.content])
-    if kind is User and earlier is User:
-        return User.model_construct(content=[*before.parts, *step.parts])
-    if kind is User and earlier is ToolTurn:
-        return ToolTurn(before.results, (*before.extra, *step.parts))
-    return None
-
-
-def _labelled(step: Any) -> Step:
-    """A message of files alone gets ``This is file {id}:`` before each document."""
-    if type(step) is ToolTurn:
-        extra = _labels(list(step.extra)) if step.extra else None
-        return step if extra is None else ToolTurn(step.results, tuple(extra))
-    if base_type(step) is User:
-        parts = _labels(step.parts)
-        return step if parts is None else User.model_construct(content=parts)
-    return step
-
-
-def _labels(parts: list[Any]) -> list[Text | File] | None:
-    kinds = [base_type(p) for p in parts]
-    if Text in kinds:
-        return None
-    if not any(k is File and p.kind == "document" for k, p in zip(kinds, parts, strict=True)):
+def _labels(parts: Any) -> list[Text | File] | None:
+    """``parts`` with ``This is file {id}:`` before each document, where they hold documents
+    and no text (a message of files alone); None where nothing changes."""
+    found = False
+    for part in parts:
+        kind = type(part)
+        if kind is Text:
+            return None
+        if kind is File or base_type(part) is File:
+            found = found or part.kind == "document"
+        elif base_type(part) is Text:
+            return None
+    if not found:
         return None
     labelled: list[Text | File] = []
-    for kind, part in zip(kinds, parts, strict=True):
-        if kind is File and part.kind == "document":
+    for part in parts:
+        if base_type(part) is File and part.kind == "document":
             labelled.append(label_this(part))
         labelled.append(part)
     return labelled

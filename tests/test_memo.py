@@ -234,18 +234,24 @@ def test_the_planner_keeps_nothing_without_a_memo() -> None:
 
 def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
     calls: list[str] = []
+    smaller = File.from_bytes(PHOTO, "image/png", name="smaller.png")
 
     def fit(file: File, cell: Any) -> tuple[File, str | None]:
         calls.append(file.identifier)
-        return file, None
+        return (smaller, "resized") if file.name == "shot.png" else (file, None)
 
     fitted = MEMO.fitted(fit)
     assert MEMO.fitted(fit) is fitted  # one memoised fitter per fitter: plans find it again
     shot = File.from_bytes(PHOTO, "image/png", name="shot.png")
     cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
-    fitted(shot, cell)
-    fitted(shot, cell)
+    assert fitted(shot, cell) == (smaller, "resized")
+    assert fitted(shot, cell) == (smaller, "resized")
     assert calls == ["shot.png"] and len(MEMO._fitted) == 1
+    # An image that fits as it is is not tied to an entry: asked again (its header is read).
+    small = File.from_bytes(PHOTO, "image/png", name="small.png")
+    assert fitted(small, cell) == (small, None)
+    assert fitted(small, cell) == (small, None)
+    assert calls == ["shot.png", "small.png", "small.png"] and len(MEMO._fitted) == 1
     del shot
     gc.collect()
     assert not MEMO._fitted

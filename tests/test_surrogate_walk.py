@@ -174,13 +174,23 @@ def _message_cases() -> list[Any]:
 
 
 def _tallied_lone(message: Any, model: str) -> bool:
-    """Whether the layout's tally (plan.tally) counts ``message`` as holding a lone surrogate."""
+    """Whether the layout's tally (plan.tally), measured as the planner lays ``message`` out,
+    counts it as holding a lone surrogate (a tool result after the call it answers; the
+    tally's figure before its group, ``Planner.marks``, taken away)."""
     from toolwire.capability import capabilities
+    from toolwire.messages import ToolResult
+    from toolwire.plan.files import Budget, Policy
+    from toolwire.plan.layout import Planner
     from toolwire.plan.tally import LONE, Tally
 
-    tally = Tally(capabilities(model), None)
-    tally.message(message)
-    return tally[LONE] == 1
+    caps = capabilities(model)
+    messages = [message]
+    if isinstance(message, ToolResult):
+        call = ToolCall(id=message.call_id, name=message.name, arguments={})
+        messages = [Assistant(content=[call]), message]
+    planner = Planner(Policy(caps, "text", None, None), Budget({}), Tally(caps, None))
+    planner.run(messages)
+    return planner.tally[LONE] - planner.marks[-1][3][LONE] == 1
 
 
 @pytest.mark.parametrize(

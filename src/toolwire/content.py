@@ -218,8 +218,10 @@ class File(BaseModel):
 
     @property
     def kind(self) -> str:
-        """'image', 'document', 'audio' or 'video', from the media type."""
-        return kind_of(self.media_type)
+        """'image', 'document', 'audio' or 'video', from the media type (mediatypes.kind_of,
+        inline: the planner and encoders read it for every file of every encode)."""
+        top = self.media_type.split("/", 1)[0]
+        return top if top in ("image", "audio", "video") else "document"
 
     @property
     def identifier(self) -> str:

@@ -32,6 +32,7 @@ from . import headers
 from .capability_schema import Cell
 from .content import File
 from .errors import MissingDependencyError
+from .sources import BytesSource
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -74,10 +75,15 @@ def fitted_size(width: int, height: int, cell: Cell) -> tuple[int, int]:
 
 def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     """The image as the target should receive it, and a note when it was changed."""
-    bounds = cell.fit_bounds
-    if bounds is None or file.kind != "image" or not file.source.is_local:
+    bounds, source = cell.fit_bounds, file.source
+    if bounds is None or not file.media_type.startswith("image/"):  # File.kind, inline
         return file, None
-    data = file.read()
+    if type(source) is BytesSource:  # most files, by type
+        data = source.data
+    elif source.is_local:
+        data = file.read()
+    else:
+        return file, None
     size = headers.image_size(data)  # as stored: whether it fits does not depend on rotation
     if size is not None and (size[0] <= 0 or size[1] <= 0):
         size = None

@@ -47,7 +47,6 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
-from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -91,8 +90,10 @@ class Memo:
     def fitted(
         self, fit: Callable[[Any, Any], tuple[Any, str | None]]
     ) -> Callable[[Any, Any], tuple[Any, str | None]]:
-        """``fit(file, cell)`` answered once per File object, cell and fitter (the same
-        memoised function for the same fitter, so plans keyed by it are found again)."""
+        """``fit(file, cell)`` answered once per File object, cell and fitter, where it changed
+        the file or says why not (a file that fits as it is is asked again: reading an image's
+        header costs less than tying an entry to it); the same memoised function for the same
+        fitter, so plans keyed by it are found again."""
         known = self._fitters.get(fit)
         if known is not None:
             return known
@@ -105,6 +106,8 @@ class Memo:
             if hit is not None and hit[1] is cell and hit[0]() is file:  # the entry pins its cell
                 return hit[2] or file, hit[3]
             result, note = fit(file, cell)
+            if result is file and note is None:
+                return result, note  # it fits as it is: found again by reading its header
             tie = weakref.ref(file, partial(untie, fitted, key))  # leaves with its File
             fitted[key] = (tie, cell, None if result is file else result, note)
             return result, note
@@ -218,8 +221,7 @@ class LastPlans:
             if replaces is not None:
                 self.plans.pop(replaces, None)
             self.plans[key] = entry
-            with suppress(KeyError):
-                self.plans.move_to_end(key)
+            self.plans.move_to_end(key)  # a key kept before keeps its place when set
             while len(self.plans) > PLAN_LIMIT:
                 self.plans.popitem(last=False)
 

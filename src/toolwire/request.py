@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
+from .imagefit import fit_image
 from .memo import MEMO
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
@@ -95,11 +96,7 @@ def encode(
         caps = capabilities
     else:
         caps = load_capabilities(model, capabilities)
-    fit = None
-    if fit_images:
-        from .imagefit import fit_image
-
-        fit = MEMO.fitted(fit_image)
+    fit = MEMO.fitted(fit_image) if fit_images else None
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
@@ -146,7 +143,7 @@ def _over_budget(
         return None, 0
     bound = laid_out.bound
     if bound is not None and not tools and bound + HEADROOM <= limit:  # noqa: SIM102
-        if all(d.mode in _ROUTED for d in laid_out.decisions):  # no text of unknown size
+        if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0
     size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
     return size - HEADROOM, max(0, size - limit)

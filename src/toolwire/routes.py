@@ -57,7 +57,12 @@ def route(
     if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
         return Route("none", file, f"{cell.evidence}")
     if type(file.source) is BytesSource:  # most files: the first position taking bytes
-        mode, accepted = _first(cell, in_tool_result)
+        mode: Any
+        accepted: tuple[str, ...]
+        if in_tool_result and cell.tool_result in ("native", "sibling"):
+            mode, accepted = cell.tool_result, cell.tool_sources
+        else:
+            mode, accepted = ("fallback" if in_tool_result else "native"), cell.user_sources
         if "bytes" in accepted:
             where = _WHERE[mode] if in_tool_result else "in the user message"
             return _finish(mode, file, cell, fit, "", where)
@@ -80,14 +85,6 @@ def route(
         where = _WHERE[mode] if in_tool_result else "in the user message"
         return _finish(mode, sent, cell, fit, problem, where)
     return Route("none", file, "; ".join(dict.fromkeys(problems)))
-
-
-def _first(cell: Cell, in_tool_result: bool) -> tuple[Carrier, tuple[str, ...]]:
-    """The best position ``cell`` offers a file (inside a tool result, or in a user message),
-    and the sources it takes there (none: no position)."""
-    if in_tool_result and cell.tool_result in ("native", "sibling"):
-        return cast(Carrier, cell.tool_result), cell.tool_sources
-    return ("fallback" if in_tool_result else "native"), cell.user_sources
 
 
 def _target(caps: Capabilities) -> str:

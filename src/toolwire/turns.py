@@ -25,17 +25,26 @@ from .messages import (
 EMPTY_RESULT_TEXT = "(no output)"
 
 
-def in_call_order(messages: list[Any], start: int, end: int) -> list[tuple[int, ToolResult]]:
-    """The results of messages[start:end], ordered as the preceding assistant called them."""
-    assistant: Any = messages[start - 1] if start > 0 else None
-    calls = [c.id for c in assistant.tool_calls] if base_type(assistant) is Assistant else []
+def in_call_order(
+    messages: list[Any], start: int, end: int, calls: list[str] | None = None
+) -> list[tuple[int, ToolResult]]:
+    """The results of messages[start:end], ordered as the preceding assistant called them
+    (``calls``: its call ids, where the caller has read them already)."""
+    if calls is None:
+        assistant: Any = messages[start - 1] if start > 0 else None
+        calls = [c.id for c in assistant.tool_calls] if base_type(assistant) is Assistant else []
     if not calls:
         raise ConversationError(
             f"message {start} is a tool result, but the message before it is not an assistant "
             "message with tool calls"
         )
-    if end - start == 1 == len(calls) and messages[start].call_id == calls[0]:
-        return [(start, messages[start])]  # one call, answered: most tool turns
+    if end - start == len(calls):  # most tool turns: every call answered, in order
+        for offset, call_id in enumerate(calls):
+            if messages[start + offset].call_id != call_id:
+                break
+        else:
+            if len(calls) == 1 or len(set(calls)) == len(calls):
+                return list(zip(range(start, end), messages[start:end], strict=True))
     by_id: dict[str, tuple[int, ToolResult]] = {}
     for index in range(start, end):
         result = messages[index]

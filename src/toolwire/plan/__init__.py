@@ -21,7 +21,6 @@ boundary, and without it nothing is kept.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -51,6 +50,7 @@ from .values import (
     label_see,
     label_this,
     see_text,
+    system_text,
 )
 from .wire_rules import wire_rules
 
@@ -110,6 +110,7 @@ def plan(
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
         bound=planner.tally.bound,
+        system=system_text(steps),
     )
 
 
@@ -162,11 +163,15 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> t
         planner.tally[:] = tally
         checked = len(steps) if clean else 0
     planner.run(messages, start)
-    if not any(d.mode in _MADE_TEXT for d in planner.decisions):
+    if _MADE_TEXT.isdisjoint([d.mode for d in planner.decisions]):
         scrub = planner.tally[LONE] > 0
     else:
         scrub = ids.needs_scrub(planner.steps[checked:])
-    anchor = next((m for m in reversed(messages) if base_type(m) is ToolResult), None)
+    anchor = None  # the latest tool result: a kept plan is found by it (memo.LastPlans)
+    for message in reversed(messages):
+        if type(message) is ToolResult or base_type(message) is ToolResult:
+            anchor = message
+            break
     if reusable and anchor is not None and not planner.unsupported:
         layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
         memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)
@@ -202,14 +207,17 @@ def _content_keys(sources: list[Any]) -> list[tuple[str, Any]]:
     """A key per source, equal for the same content. In-memory bytes of a length no other
     in-memory file has (and no other local file to compare with) cannot repeat one: they are
     keyed by identity, and not hashed (the hash of every file was most of a cold encode)."""
-    local = [s for s in sources if s.is_local]
-    if any(type(s) is not BytesSource for s in local):
-        lengths: Counter[int] = Counter()
-    else:
-        lengths = Counter(len(s.data) for s in local)
+    lengths: dict[int, int] = {}
+    for source in sources:
+        if type(source) is BytesSource:
+            size = len(source.data)
+            lengths[size] = lengths.get(size, 0) + 1
+        elif source.is_local:  # a local file of another kind: every length may repeat it
+            lengths = {}
+            break
     keys: list[tuple[str, Any]] = []
     for source in sources:
-        if lengths[len(source.data) if type(source) is BytesSource else -1] == 1:
+        if type(source) is BytesSource and lengths.get(len(source.data)) == 1:
             keys.append(("alone", id(source)))
         else:
             keys.append(("local" if source.is_local else source.type, source.sha256()))

@@ -4,7 +4,8 @@
   fallback, or "none" with the reason);
 - convert: a file no route carries, converted to what the target takes, with
   ``on_unsupported="convert"`` (DESIGN.md §5.2; plan.convert). It runs when the file is
-  settled, after the budgets, so a file the budgets leave out is converted too;
+  settled (``settled``), after the budgets, so a file the budgets leave out is converted
+  too;
 - budgets: per-request limits (today the count limits of counts.py): the *oldest* files
   beyond a cell's ``max_count`` are left out, whatever their route.
 
@@ -62,12 +63,6 @@ class Settled:
 def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
     """Pass 1, route: the best route the target's table gives ``file`` at its position."""
     return route(file, in_tool_result, policy.caps, policy.fetch, policy.fit)
-
-
-def converted(chosen: Route, policy: Policy) -> Route:
-    """Pass 2, convert: a route of "none" becomes a conversion when the file is settled
-    (``settled`` calls plan.convert, which needs the file's position); routes pass as they are."""
-    return chosen
 
 
 @dataclass

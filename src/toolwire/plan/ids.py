@@ -200,10 +200,18 @@ class _Mapping(dict[str, str]):
     def __init__(self, rule: Rule, originals: Iterable[str]) -> None:
         super().__init__()
         self.rule = rule
-        unique = dict.fromkeys(originals)
-        self.update((value, value) for value in unique if accepts(rule, value))
+        seen, rejected = rule.seen, []
+        for value in originals:  # the accepted first: a rewrite never takes an original
+            if value not in self:
+                found = seen.get(value)  # ``accepts``' own memo, read here: most values
+                if found is None:
+                    found = accepts(rule, value)
+                if found:
+                    self[value] = value
+                else:
+                    rejected.append(value)
         self._taken = set(self)
-        for value in unique:
+        for value in rejected:
             if value not in self:
                 self.__missing__(value)
 
@@ -223,20 +231,27 @@ class _Mapping(dict[str, str]):
 class ToolNames:
     """The ids and names one request's tool calls and results go with on its wire."""
 
-    def __init__(self, wire: str, calls: list[tuple[str, str]]) -> None:
-        self.call_id = _Mapping(ID_RULES[wire], (call_id for call_id, _ in calls))
-        self.name = _Mapping(NAME_RULES[wire], (name for _, name in calls))
+    def __init__(self, wire: str, call_ids: list[str], names: list[str]) -> None:
+        self.call_id = _Mapping(ID_RULES[wire], call_ids)
+        self.name = _Mapping(NAME_RULES[wire], names)
 
     @classmethod
     def of(cls, steps: Sequence[Any], wire: str) -> ToolNames:
         """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``."""
-        calls: list[tuple[str, str]] = []
+        call_ids: list[str] = []
+        names: list[str] = []
         for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
-            if type(step) is ToolTurn:
-                calls += [(r.call_id, r.name) for r in step.results]
-            elif base_type(step) is Assistant:
-                calls += [(p.id, p.name) for p in step.content if type(p) is ToolCall]
-        return cls(wire, calls)
+            kind = type(step)
+            if kind is ToolTurn:
+                for result in step.results:
+                    call_ids.append(result.call_id)
+                    names.append(result.name)
+            elif kind is Assistant or kind is not User and base_type(step) is Assistant:
+                for part in step.content:
+                    if type(part) is ToolCall:
+                        call_ids.append(part.id)
+                        names.append(part.name)
+        return cls(wire, call_ids, names)
 
 
 def wire_text(value: Any) -> Any:

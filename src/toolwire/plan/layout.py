@@ -37,7 +37,9 @@ from ..messages import (
 )
 from ..turns import in_call_order, output_parts
 from . import convert
-from .files import Budget, Policy, Settled, converted, routed, settled
+from .files import Budget, Policy, Settled, routed, settled
+from .measure import PER_MESSAGE, PER_PART, part_sizes
+from .measure import plain_file as _plain_file
 from .tally import Tally
 from .values import (
     BRIDGE_TEXT,
@@ -71,63 +73,112 @@ class Planner:
     marks: list[Marks] = field(default_factory=list)
 
     def run(self, messages: list[Any], start: int = 0) -> None:
+        """Lay out ``messages[start:]``, one group after another, each message measured in the
+        loop that lays it out (a cold encode pays for every function it enters)."""
         i, count = start, len(messages)
-        roles = [_role(m) for m in messages]  # by type, once: pydantic's isinstance is slow
-        steps, issuer, tally = self.steps, self.policy.caps.issuer, self.tally
+        steps, marks, tally = self.steps, self.marks, self.tally
+        calls = _calls(messages[start - 1]) if start else []  # the last assistant's, unanswered
         while i < count:
-            self.marks.append((i, len(steps), len(self.decisions), tuple(tally)))
-            message, role = messages[i], roles[i]
+            marks.append((i, len(steps), len(self.decisions), tuple(tally)))
+            message = messages[i]
+            role = _ROLES.get(type(message)) or _role(message)
             if role == "tool":
                 j = i + 1
-                while j < count and roles[j] == "tool":
+                while j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "tool":
                     j += 1
-                follow = j < count and roles[j] == "user"
-                for k in range(i, j + follow):
-                    tally.message(messages[k])
-                self._lay_out_turn(messages, i, j, follow)
+                follow = (
+                    j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "user"
+                )
+                self._lay_out_turn(messages, i, j, follow, calls)
+                calls = []
                 i = j + follow
                 continue
-            tally.message(message)
-            if i and roles[i - 1] == "assistant":
-                _check_answered(messages, i)
+            if calls:
+                raise _unanswered(messages, i)
             if role == "user":
                 steps.append(self._user(message, i))
             elif role == "assistant":
-                replayed = verifiable(message, issuer)
+                replayed, calls = self._assistant(message)
                 if replayed is not None:
                     steps.append(replayed)
             elif role == "system":
+                text = message.text
+                tally.text(PER_MESSAGE + PER_PART + len(text), text.isascii(), message)
                 steps.append(message)
             else:
                 raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
             i += 1
 
+    def _assistant(self, message: Assistant) -> tuple[Assistant | None, list[str]]:
+        """The assistant message as replayed (``verifiable``), measured, and its call ids."""
+        content = message.content
+        chars, plain, signed = PER_MESSAGE, True, False
+        calls: list[str] = []
+        part: Any
+        kind: Any
+        for part in content:
+            kind = type(part)
+            if kind is Text:  # most parts, read here
+                text = part.text
+                chars += len(text) + PER_PART
+                plain = plain and text.isascii()
+                continue
+            if kind is not ToolCall:
+                kind = base_type(part)
+            if kind is ToolCall:
+                calls.append(part.id)
+                signed = signed or bool(part.signature)
+            elif kind is Thinking:
+                signed = True
+            _, more, more_plain = part_sizes(part)
+            chars, plain = chars + more, plain and more_plain
+        self.tally.text(chars, plain, message)
+        if signed:
+            return verifiable(message, self.policy.caps.issuer), calls
+        return (message if content else None), calls
+
     # --- tool turns ------------------------------------------------------------------------
 
-    def _lay_out_turn(self, messages: list[Any], start: int, end: int, follow: bool) -> None:
+    def _lay_out_turn(
+        self, messages: list[Any], start: int, end: int, follow: bool, calls: list[str]
+    ) -> None:
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
-        error_status = self.policy.caps.error_status
-        for index, result in in_call_order(messages, start, end):
+        error_status, tally = self.policy.caps.error_status, self.tally
+        for index, result in in_call_order(messages, start, end, calls or None):
+            call_id, name = result.call_id, result.name
+            chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
+            plain = call_id.isascii() and name.isascii()
             parts: list[Text | Json | File] = []
             given = output_parts(result)
+            part: Any
             for part in given:
-                if base_type(part) is not File:
+                kind = type(part)
+                if kind is Text:
+                    text = part.text
+                    chars += len(text) + PER_PART
+                    plain = plain and text.isascii()
                     parts.append(part)
                     continue
+                if kind is not File and base_type(part) is not File:
+                    _, more, more_plain = part_sizes(part)
+                    chars, plain = chars + more, plain and more_plain
+                    parts.append(part)
+                    continue
+                plain = plain and _plain_file(part)
                 placed = self._tool_part(part, index, siblings, fallbacks, given)
                 if isinstance(placed, list):  # a conversion's parts (plan.convert)
                     parts += placed
                 else:
                     parts.append(placed)
+            tally.text(chars, plain, result)
             output = type(result.output)
             denied = output is ExecutionDeniedOutput
             error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
             flag = error and bool(error_status)
-            planned = PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
-            results.append(planned)
-        user_parts = self._user_parts(messages[end], end) if follow else []
+            results.append(PlannedResult(call_id, name, tuple(parts), error, denied, flag))
+        user_parts = self._user(messages[end], end).parts if follow else []
         self._place(tuple(results), siblings, fallbacks, user_parts)
 
     def _tool_part(
@@ -184,31 +235,49 @@ class Planner:
     # --- files ---------------------------------------------------------------------------
 
     def _user(self, message: User, index: int) -> User:
-        """The user message as sent: itself when it holds no file (nothing to route)."""
+        """The user message as sent, measured: itself when it holds no file (nothing to
+        route)."""
         content = message.content
-        if type(content) is str or not any(base_type(p) is File for p in content):
+        if type(content) is str:
+            self.tally.text(PER_MESSAGE + PER_PART + len(content), content.isascii(), message)
             return message
-        return User.model_construct(content=self._user_parts(message, index))
-
-    def _user_parts(self, message: User, index: int) -> list[Text | File]:
-        parts: list[Text | File] = []
+        chars, plain, files = PER_MESSAGE, True, False
         part: Any
-        for part in message.parts:
-            if base_type(part) is File:
-                mode, part = self._decide(part, index, in_tool_result=False)
+        for part in content:
+            kind = type(part)
+            if kind is Text:
+                text = part.text
+                chars += len(text) + PER_PART
+                plain = plain and text.isascii()
+            elif kind is File or base_type(part) is File:
+                files = True
+                plain = plain and _plain_file(part)
+            else:
+                _, more, more_plain = part_sizes(part)
+                chars, plain = chars + more, plain and more_plain
+        self.tally.text(chars, plain, message)
+        if not files:
+            return message
+        parts: list[Text | File] = []
+        for part in content:
+            if type(part) is not Text and base_type(part) is File:
+                mode, sent = self._decide(part, index, in_tool_result=False)
                 if mode == "converted":
-                    parts += [p for _, p in part]
+                    parts += [p for _, p in sent]
                     continue
+                part = sent
             parts.append(part)
-        return parts
+        return User.model_construct(content=parts)
 
     def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
-        """The file passes, in order: route → convert → budgets; then what is sent."""
-        policy = self.policy
+        """The file passes, in order: route → convert → budgets; then what is sent. (Convert
+        turns a route of "none" into a conversion when the file is settled, after the budgets,
+        so a file they leave out is converted too: plan.files.)"""
+        policy, budget = self.policy, self.budget
         chosen = routed(file, in_tool_result, policy)
         self.tally.file(file, None if chosen.mode == "none" else chosen.file)
-        chosen = converted(chosen, policy)
-        chosen = self.budget.admitted(file, chosen, policy.caps)
+        if budget.excess or budget.left or budget.refit:  # most plans: no budget binds
+            chosen = budget.admitted(file, chosen, policy.caps)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)
             self.sources.append(file.source)
             self.decisions.append(
@@ -289,14 +358,15 @@ def _role(message: Any) -> str | None:
     return role
 
 
-def _check_answered(messages: list[Any], i: int) -> None:
+def _calls(message: Any) -> list[str]:
+    """The ids of an assistant message's tool calls (none for any other message)."""
+    return [c.id for c in message.tool_calls] if base_type(message) is Assistant else []
+
+
+def _unanswered(messages: list[Any], i: int) -> ConversationError:
     """An assistant's tool calls must be answered before anything else follows."""
-    if i == 0 or base_type(messages[i - 1]) is not Assistant:
-        return
-    calls = messages[i - 1].tool_calls
-    if calls:
-        missing = ", ".join(f"{c.id} ({c.name})" for c in calls)
-        raise ConversationError(
-            f"message {i - 1} calls tools {missing}, but message {i} is not their result; "
-            "every tool call needs a ToolResult right after the assistant message"
-        )
+    missing = ", ".join(f"{c.id} ({c.name})" for c in messages[i - 1].tool_calls)
+    return ConversationError(
+        f"message {i - 1} calls tools {missing}, but message {i} is not their result; "
+        "every tool call needs a ToolResult right after the assistant message"
+    )

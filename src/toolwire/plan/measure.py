@@ -92,7 +92,7 @@ def of_message(
     measured as its route sends it (downloaded, where the position takes no URL)."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
     if textual:
-        about, _, parts, _ = head_sizes(message)
+        about, parts = head_sizes(message)
     else:
         about, parts = 0, _parts(message)
     media = []
@@ -119,7 +119,7 @@ def of_message(
     return _Measured(tuple(media), about)
 
 
-def _plain_file(file: File) -> bool:
+def plain_file(file: File) -> bool:
     """Whether every string of ``file`` is ASCII (a source other than bytes: not known)."""
     name, text = file.name, file.text
     return (
@@ -236,47 +236,37 @@ def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
 
 def _text_about(message: Any) -> int:
     """A message's text, calls and JSON as sent, about (``text_bytes``)."""
-    about, _, parts, _ = head_sizes(message)
+    about, parts = head_sizes(message)
     return about + sum(part_sizes(part)[0] for part in parts)
 
 
-def head_sizes(message: Any) -> tuple[int, int, Sequence[Any], bool]:
-    """What a message holds outside its parts, as sent (about) and at most in characters of
-    JSON (plan.tally.text_of), its parts, and whether the strings read were all ASCII (False
-    where not known: read by repr)."""
+def head_sizes(message: Any) -> tuple[int, Sequence[Any]]:
+    """What a message holds outside its parts, as sent, about; and its parts."""
     kind = type(message)
-    about = chars = PER_MESSAGE
+    about = PER_MESSAGE
     if kind is ToolResult:
-        call_id, name = message.call_id, message.name
-        chars += len(call_id) + len(name) + PER_PART
-        plain = call_id.isascii() and name.isascii()
         output = message.output
         shape = base_type(output)  # a subclass of an output too
         if shape is ContentOutput:
-            return about, chars, output.value, plain
+            return about, output.value
         if shape is TextOutput or shape is ErrorTextOutput:
-            value = output.value
-            return about + len(value), chars + len(value), (), plain and value.isascii()
+            return about + len(output.value), ()
         if shape is JsonOutput or shape is ErrorJsonOutput:
-            size, ascii = _json_chars(output.value)
-            return about + size, chars + size, (), plain and ascii
-        return about, chars + len(repr(output)), (), False
+            return about + _json_chars(output.value)[0], ()
+        return about, ()
     if kind is User:
         content = message.content
-        if type(content) is str:
-            return about + len(content), chars + len(content) + PER_PART, (), content.isascii()
-        return about, chars, content, True
+        return (about + len(content), ()) if type(content) is str else (about, content)
     if kind is Assistant:
-        return about, chars, message.content, True
+        return about, message.content
     if kind is System:
-        text = message.text
-        return about + len(text), chars + len(text) + PER_PART, (), text.isascii()
-    return about, len(repr(message)) + chars, _parts(message), False
+        return about + len(message.text), ()
+    return about, _parts(message)
 
 
 def part_sizes(part: Any) -> tuple[int, int, bool]:
-    """One part's text as sent (about), at most its characters of JSON (plan.tally.text_of),
-    and whether its strings are all ASCII (False where not known)."""
+    """One part's text as sent (about), at most its characters of JSON (plan.tally.Tally.text's
+    rule), and whether its strings are all ASCII (False where not known)."""
     kind = type(part)
     if kind is Text:
         text = part.text
@@ -297,7 +287,7 @@ def part_sizes(part: Any) -> tuple[int, int, bool]:
         size, plain = _json_chars(part.value)
         return size, size + PER_PART, plain
     if kind is File or isinstance(part, File):
-        return 0, 0, _plain_file(part)
+        return 0, 0, plain_file(part)
     return 0, len(repr(part)) + PER_PART, False
 
 

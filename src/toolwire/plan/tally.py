@@ -20,11 +20,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..capability import Capabilities
-from ..content import File, Text
+from ..content import File
 from .budgets import HEADROOM, sized
 from .files import Fit
 from .ids import has_lone_surrogate
-from .measure import PER_PART, SLACK, fitted, head_sizes, part_sizes, sizes
+from .measure import SLACK, fitted, sizes
 
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
@@ -56,9 +56,17 @@ class Tally(list[int]):
         self.caps, self.fit, self.pages = caps, fit, pages
         self.slots = {id(cell): LONE + 1 + k for k, cell in enumerate(counted)}
 
-    def message(self, message: Any) -> None:
-        """One message's text, calls and framing (its files come through ``file``)."""
-        chars, plain = text_of(message)
+    def text(self, chars: int, plain: bool, message: Any) -> None:
+        """One message's text, calls and framing, measured by the layout in the loop that lays
+        the message out (its files come through ``file``): ``chars``, at most how many
+        characters of JSON they take, and ``plain``, whether every string read is ASCII (else
+        the message is walked for a lone surrogate).
+
+        The rule: each character becomes at most 12 bytes (an escaped astral character, ASCII
+        escapes), each part's framing at most ``PER_PART`` characters' worth, a message's at
+        most ``PER_MESSAGE``; a tool result's outputs are measured as the parts they stand for
+        (turns.output_parts), a part of another kind by plan.measure.part_sizes (its repr,
+        which holds every character of its strings, where it is not a toolwire part)."""
         self[CHARS] += chars
         if not plain and has_lone_surrogate(message):
             self[LONE] += 1
@@ -92,25 +100,6 @@ class Tally(list[int]):
         return SLACK + 12 * self[CHARS] + self[MEDIA]
 
 
-def text_of(message: Any) -> tuple[int, bool]:
-    """At most how many characters of JSON ``message``'s text, calls and framing take, and
-    whether every string read is ASCII (False where not known). Each character becomes at most
-    12 bytes (an escaped astral character, ASCII escapes), each part's framing at most
-    ``PER_PART`` characters' worth, a message's at most ``PER_MESSAGE``; strings are counted
-    where they are, a part or output of another kind by its repr (which holds every character
-    of its strings)."""
-    _, chars, parts, plain = head_sizes(message)
-    for part in parts:
-        if type(part) is Text:  # most parts, read here
-            text = part.text
-            chars += len(text) + PER_PART
-            plain = plain and text.isascii()
-        else:
-            _, more, more_plain = part_sizes(part)
-            chars, plain = chars + more, plain and more_plain
-    return chars, plain
-
-
 def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
     """Whether ``tally`` is within every per-request limit of ``caps``' target (then the exact
     budgets would leave nothing out, and the body is within its byte budget unmeasured)."""
@@ -125,6 +114,9 @@ def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
     count, edge = limits.many_images_count, limits.many_images_edge
     if count and edge and tally[IMAGES] > count and tally[EDGE] > edge:
         return False
-    return all(
-        tally[LONE + 1 + k] <= (cell.max_count or 0) for k, cell in enumerate(caps.counted_cells)
-    )
+    slot = LONE
+    for cell in caps.counted_cells:
+        slot += 1
+        if tally[slot] > (cell.max_count or 0):
+            return False
+    return True

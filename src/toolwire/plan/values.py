@@ -11,7 +11,6 @@ a bridging assistant message.) Files *left out* are the oldest beyond a request 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..capability import Capabilities
@@ -99,13 +98,8 @@ class Plan:
     #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;
     #: None where not measured): ``encode`` measures no body this bound keeps within budget.
     bound: int | None = None
-
-    @cached_property
-    def system(self) -> str | None:
-        """All system texts joined, for wires with a separate system parameter (once per
-        plan: encoders read it twice)."""
-        texts = [s.text for s in self.steps if isinstance(s, System)]
-        return "\n\n".join(texts) if texts else None
+    #: All system texts joined, for wires with a separate system parameter (``system_text``).
+    system: str | None = None
 
     @property
     def target(self) -> str:
@@ -128,3 +122,13 @@ def label_see(file: File) -> Text:
 
 def label_this(file: File) -> Text:
     return text(f"This is file {file.identifier}:")
+
+
+def system_text(steps: tuple[Step, ...]) -> str | None:
+    """All system texts of ``steps`` joined (``Plan.system``); None where there are none."""
+    texts = [
+        s.text
+        for s in steps
+        if type(s) is System or type(s) is not ToolTurn and isinstance(s, System)
+    ]
+    return "\n\n".join(texts) if texts else None

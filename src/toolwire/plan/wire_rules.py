@@ -31,7 +31,9 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
         return steps
     laid: list[Any] = []
     last = -1  # index in ``laid`` of the last step that is not a System
-    before: type | None = None  # its kind
+    before: Any = None  # its kind
+    step: Any
+    kind: Any
     for step in steps:
         kind = type(step)
         if kind is not ToolTurn:
@@ -85,7 +87,11 @@ def _has_blank(step: Any, kind: type) -> bool:
     if kind is ToolTurn:
         for result in step.results:
             for part in result.parts:
-                if type(part) is not File and _is_blank(part):
+                part_kind = type(part)
+                if part_kind is Text:  # most parts, read here
+                    if not part.text or part.text.isspace():
+                        return True
+                elif part_kind is not File and _is_blank(part):
                     return True
         return any(map(_is_blank, step.extra))
     if kind is User:
@@ -94,7 +100,12 @@ def _has_blank(step: Any, kind: type) -> bool:
             return not content or content.isspace()
         return any(map(_is_blank, content))
     if kind is Assistant:
-        return any(map(_is_blank, step.content))
+        for part in step.content:
+            if type(part) is Text:  # most parts, read here
+                if not part.text or part.text.isspace():
+                    return True
+            elif _is_blank(part):
+                return True
     return False
 
 

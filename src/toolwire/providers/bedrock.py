@@ -79,8 +79,11 @@ def encode(plan: Plan) -> dict[str, Any]:
     ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
     for index, step in enumerate(plan.steps):
         if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
-            results = [spell.tool_result(r) for r in step.results]
-            content = results + [spell.part(p) for p in step.extra]
+            content = []
+            for result in step.results:
+                content.append(spell.tool_result(result))
+            for part in step.extra:
+                content.append(spell.part(part))
             messages.append({"role": "user", "content": content})
         elif (kind := base_type(step)) is Assistant:
             messages.append({"role": "assistant", "content": spell.assistant(step)})  # type: ignore[arg-type]
@@ -128,24 +131,33 @@ class _Speller:
     names: DocumentNames = field(default_factory=DocumentNames)
 
     def part(self, part: Any, in_tool_result: bool = False) -> dict[str, Any]:
-        """A Text, Json or File block (dispatched by ``base_type``: ``part`` is one of them)."""
-        kind = base_type(part)
+        """A Text, Json or File block (dispatched by type: ``part`` is one of them)."""
+        kind: Any = type(part)
+        if kind is Text:
+            return {"text": part.text}
+        if kind is not File:
+            kind = base_type(part)
         if kind is Text:
             return {"text": part.text}
         if kind is Json:
             if in_tool_result and _is_json_object(part.value):
                 return {"json": part.value}
             return {"text": part.compact()}
-        formats = _BLOCKS.get(part.kind)
-        if formats is None or part.media_type not in formats:
+        medium, media_type = part.kind, part.media_type
+        formats = _BLOCKS.get(medium)
+        if formats is None or media_type not in formats:
             raise self._no_format(part)
-        block: dict[str, Any] = {"format": formats[part.media_type]}
-        if part.kind == "document":
+        block: dict[str, Any] = {"format": formats[media_type]}
+        if medium == "document":
             block["name"] = self.names.take(part.identifier)
-        return {part.kind: {**block, "source": _source(part)}}
+        source = part.source  # most files: bytes
+        block["source"] = {"bytes": source.data} if type(source) is BytesSource else _source(part)
+        return {medium: block}
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:
-        content = [self.part(p, in_tool_result=True) for p in result.parts]
+        content = []
+        for part in result.parts:
+            content.append(self.part(part, True))
         block: dict[str, Any] = {
             "toolUseId": self.tools.call_id(result.call_id),
             "content": content,
@@ -157,7 +169,12 @@ class _Speller:
     def assistant(self, message: Assistant) -> list[dict[str, Any]]:
         blocks: list[dict[str, Any]] = []
         part: Any
+        kind: Any
         for part in message.content:
+            kind = type(part)
+            if kind is Text:
+                blocks.append({"text": part.text})
+                continue
             kind = base_type(part)
             if kind is Thinking:  # the plan kept only what this family can verify
                 blocks.extend(_reasoning(part))

@@ -67,7 +67,9 @@ def encode(plan: Plan) -> dict[str, Any]:
     contents: list[dict[str, Any]] = []
     for step in plan.steps:
         if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
-            parts = [{"function_response": _function_response(r, names)} for r in step.results]
+            parts = []
+            for result in step.results:
+                parts.append({"function_response": _function_response(result, names)})
             contents.append({"role": "user", "parts": parts})
             if step.extra:
                 contents.append(_user(step.extra))
@@ -123,8 +125,11 @@ def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any
     nested: list[dict[str, Any]] = []
     json = False
     part: Any
+    kind: Any
     for part in result.parts:
-        kind = base_type(part)
+        kind = type(part)
+        if kind is not Text and kind is not File:
+            kind = base_type(part)  # a Json, or a subclass of a part
         if kind is Text:
             values.append(part.text)
         elif kind is File:
@@ -155,8 +160,11 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
     first_call: dict[str, Any] | None = None
     block: dict[str, Any]
     part: Any
+    kind: Any
     for part in message.content:
-        kind = base_type(part)
+        kind = type(part)
+        if kind is not Text:
+            kind = base_type(part)
         if kind is Thinking:
             if part.signature is None:
                 continue  # the plan kept only this issuer's thinking; unsigned cannot go back

@@ -229,8 +229,10 @@ class Planner:
         self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
         if pending:
             if placement == "turn":
-                self.steps.append(Assistant.model_construct(content=[text(BRIDGE_TEXT)]))
-            self.steps.append(User.model_construct(content=pending))
+                self.steps.append(
+                    Assistant.model_construct(role="assistant", content=[text(BRIDGE_TEXT)])
+                )
+            self.steps.append(User.model_construct(role="user", content=pending))
 
     # --- files ---------------------------------------------------------------------------
 
@@ -267,7 +269,7 @@ class Planner:
                     continue
                 part = sent
             parts.append(part)
-        return User.model_construct(content=parts)
+        return User.model_construct(role="user", content=parts)
 
     def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
         """The file passes, in order: route → convert → budgets; then what is sent. (Convert
@@ -331,7 +333,7 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
         return None
     if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
         return message
-    return Assistant.model_construct(content=calls)
+    return Assistant.model_construct(role="assistant", content=calls)
 
 
 def _signed(part: Any) -> bool:

@@ -74,6 +74,8 @@ class ToolTurn(NamedTuple):
 
 
 Step = System | User | Assistant | ToolTurn
+# The planner makes messages with ``model_construct(role=..., content=...)``: given every
+# field, pydantic resolves no default (five functions fewer on a cold encode).
 
 
 @dataclass(frozen=True)

@@ -47,10 +47,14 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
             continue
         if alternate and kind is not ToolTurn and before is not None:
             if kind is Assistant and before is Assistant:
-                laid[last] = Assistant.model_construct(content=[*laid[last].content, *step.content])
+                laid[last] = Assistant.model_construct(
+                    role="assistant", content=[*laid[last].content, *step.content]
+                )
                 continue
             if kind is User and before is User:
-                laid[last] = User.model_construct(content=[*laid[last].parts, *step.parts])
+                laid[last] = User.model_construct(
+                    role="user", content=[*laid[last].parts, *step.parts]
+                )
                 continue
             if kind is User and before is ToolTurn:
                 earlier = laid[last]
@@ -69,7 +73,7 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
             elif base_type(step) is User and type(step.content) is not str:
                 parts = _labels(step.content)
                 if parts is not None:
-                    laid[i] = User.model_construct(content=parts)
+                    laid[i] = User.model_construct(role="user", content=parts)
     return tuple(laid)
 
 
@@ -118,9 +122,9 @@ def _without_blank(step: Any, kind: type) -> Step | None:
         if type(step.content) is str:
             return None  # blank (``_has_blank``)
         kept = [p for p in step.content if not _is_blank(p)]
-        return User.model_construct(content=kept) if kept else None
+        return User.model_construct(role="user", content=kept) if kept else None
     content = [p for p in step.content if not _is_blank(p)]  # an Assistant
-    return Assistant.model_construct(content=content) if content else None
+    return Assistant.model_construct(role="assistant", content=content) if content else None
 
 
 def _result_without_blank(result: PlannedResult) -> PlannedResult:

@@ -17,13 +17,14 @@ MAX_NAME = 200
 #: What a name is made of; ``NAME_RULE.fullmatch`` is the service's rule.
 NAME_RULE = re.compile(r"(?:[A-Za-z0-9\-()\[\]]| (?! )){1,200}")
 _DISALLOWED = re.compile(r"[^A-Za-z0-9 \-()\[\]]+")
+_SPACES = re.compile(r"\s+")
 
 
 def sanitise(identifier: str) -> str:
     """The identifier in Bedrock's name alphabet: accents dropped, whitespace runs one space,
     every run of other characters one hyphen (``photo.png`` → ``photo-png``)."""
     plain = unicodedata.normalize("NFKD", identifier).encode("ascii", "ignore").decode()
-    name = _DISALLOWED.sub("-", re.sub(r"\s+", " ", plain)).strip()
+    name = _DISALLOWED.sub("-", _SPACES.sub(" ", plain)).strip()
     return name[:MAX_NAME].rstrip() or "document"
 
 

@@ -86,6 +86,8 @@ class Budget:
         """``chosen``, or a "none" route naming the limit for a file left out. The cell's
         count comes first: it counts every file of the conversation, those the request's
         budgets leave out too, so both leave out the oldest."""
+        if not (self.excess or self.left or self.refit):  # most plans: no budget binds
+            return chosen
         counted = self._counted(file, chosen, caps)
         if counted is not chosen:
             return counted

@@ -84,11 +84,9 @@ class Planner:
             role = _ROLES.get(type(message)) or _role(message)
             if role == "tool":
                 j = i + 1
-                while j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "tool":
+                while j < count and _role(messages[j]) == "tool":
                     j += 1
-                follow = (
-                    j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "user"
-                )
+                follow = j < count and _role(messages[j]) == "user"
                 self._lay_out_turn(messages, i, j, follow, calls)
                 calls = []
                 i = j + follow
@@ -278,8 +276,7 @@ class Planner:
         policy, budget = self.policy, self.budget
         chosen = routed(file, in_tool_result, policy)
         self.tally.file(file, None if chosen.mode == "none" else chosen.file)
-        if budget.excess or budget.left or budget.refit:  # most plans: no budget binds
-            chosen = budget.admitted(file, chosen, policy.caps)
+        chosen = budget.admitted(file, chosen, policy.caps)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)
             self.sources.append(file.source)
             self.decisions.append(

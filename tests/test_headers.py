@@ -277,3 +277,11 @@ def test_pages_in_an_object_stream_are_counted_as_before() -> None:
     out += b"6 0 obj\n" + trailer + xref + b"\nendstream\nendobj\nstartxref\n%d\n%%%%EOF\n" % start
     assert len(pypdfium2.PdfDocument(out)) == 2
     assert pdf_page_count(out) == 2
+
+
+def test_a_font_files_length1_after_its_length_does_not_stop_the_step_over_streams() -> None:
+    """``/Length1`` (a font file's) after ``/Length``: the stream is still stepped over, so a
+    page object said inside it is not counted."""
+    pdf = _pdf(2).replace(b"<< /Length ", b"<< /Length1 7 /Length ", 1)
+    pdf = pdf.replace(b" >>\nstream\n", b" /Length2 9 >>\nstream\n", 1)
+    assert pdf_page_count(pdf) == 2

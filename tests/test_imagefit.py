@@ -11,6 +11,7 @@ import sys
 import zlib
 from dataclasses import replace
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import given
@@ -288,15 +289,26 @@ def test_the_quick_check_agrees_with_fitted_size(
     width: int, height: int, fit_edge, max_edge, short, pixels
 ) -> None:
     """fit_image decides "nothing to fit" from the stored size and each cell's bounds read
-    once (imagefit._within); it must say exactly what comparing fitted_size does, for either
-    orientation (a quarter-turned JPEG is measured unrotated)."""
-    from toolwire.imagefit import _within
+    once, inline; it must say exactly what comparing fitted_size does, for either orientation
+    (a quarter-turned JPEG is measured unrotated). The image is a PNG header alone: resizing
+    it (``_fit``) is where the quick check said "not within"."""
+    from toolwire import imagefit
 
     cell = Cell(
         media_types=("image/png",), tool_result="native", fit_edge=fit_edge, max_edge=max_edge,
         fit_short_edge=short, max_pixels=pixels, evidence="test",
     )  # fmt: skip
-    bounds = cell.fit_bounds
-    for size in ((width, height), (height, width)):
-        unchanged = fitted_size(*size, cell) == size
-        assert (bounds is None or _within(size, bounds)) == unchanged
+    for w, h in ((width, height), (height, width)):
+        header = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + struct.pack(">II", w, h) + bytes(9)
+        file = File.from_bytes(header, "image/png")
+        unchanged = fitted_size(w, h, cell) == (w, h)
+        with patch.object(imagefit, "_fit", side_effect=_Resized):
+            try:
+                kept = fit_image(file, cell) == (file, None)
+            except _Resized:
+                kept = False
+        assert kept == unchanged
+
+
+class _Resized(Exception):
+    """fit_image went on to resize (test_the_quick_check_agrees_with_fitted_size)."""

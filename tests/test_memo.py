@@ -39,6 +39,7 @@ def routed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(file.identifier)
         return real(file, *args)
 
+    monkeypatch.setattr("toolwire.plan.layout.route", spy)
     monkeypatch.setattr("toolwire.plan.files.route", spy)
     return seen
 

@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 import struct
 
+#: The JPEG start-of-frame markers (the segment that holds the size).
+_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
 
 def image_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None."""
@@ -23,8 +26,19 @@ def image_size(data: bytes) -> tuple[int, int] | None:
         if data[:2] == b"BM":
             w, h = struct.unpack("<ii", data[18:26])
             return w, abs(h)
-        if data.startswith(b"\xff\xd8"):
-            return _jpeg_size(data)
+        if data.startswith(b"\xff\xd8"):  # JPEG: its segments walked to the first frame
+            i, end = 2, len(data) - 9  # (its stored size, not EXIF-rotated)
+            while i < end:
+                if data[i] != 0xFF:
+                    return None
+                marker = data[i + 1]
+                if marker == 0xFF:  # fill byte
+                    i += 1
+                    continue
+                if marker in _SOF_MARKERS:
+                    return data[i + 7] << 8 | data[i + 8], data[i + 5] << 8 | data[i + 6]
+                i += 2 + (data[i + 2] << 8 | data[i + 3])
+            return None
     except struct.error:
         return None
     return None
@@ -44,25 +58,6 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     if chunk == b"VP8 ":
         w, h = struct.unpack("<HH", data[26:30])
         return w & 0x3FFF, h & 0x3FFF
-    return None
-
-
-_SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
-
-
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
-    """Walk JPEG segments to the first start-of-frame marker (stored, not EXIF-rotated, size)."""
-    i, end = 2, len(data) - 9
-    while i < end:
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in _SOF_MARKERS:
-            return data[i + 7] << 8 | data[i + 8], data[i + 5] << 8 | data[i + 6]
-        i += 2 + (data[i + 2] << 8 | data[i + 3])
     return None
 
 
@@ -115,14 +110,15 @@ def _pages_between_streams(data: bytes) -> int | None:
         if keyword < 0:
             return count + len(_PAGE.findall(data, pos))
         opened = find(b"obj", pos, keyword)
-        length = None
-        if opened >= 0:
+        at = data.rfind(b"/Length", opened, keyword) if opened >= 0 else -1
+        length = _LENGTH.match(data, at) if at >= 0 else None  # the last: the stream's own
+        if length is None and at >= 0:  # a font file's /Length1–3 came last: read them all
             for length in _LENGTH.finditer(data, opened, keyword):  # noqa: B007  (the last)
                 pass
         start = _STREAM_START.match(data, keyword)
         if length is None or length[2] or start is None:
             return None
-        if data.find(b"/ObjStm", opened, keyword) >= 0:
+        if find(b"/ObjStm", opened, keyword) >= 0:
             return None  # an object stream holds objects, pages among them: search it all
         end = start.end() + int(length[1])
         closed = _STREAM_END.match(data, end)

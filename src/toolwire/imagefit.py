@@ -88,8 +88,16 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     if size is not None and (size[0] <= 0 or size[1] <= 0):
         size = None
     over_bytes = bool(cell.max_bytes and len(data) > cell.max_bytes)
-    if not over_bytes and (size is None or _within(size, bounds)):
-        return file, None
+    if not over_bytes:  # most images: within every bound (fitted_size would keep the size)
+        if size is None:
+            return file, None
+        (w, h), (edge, short, pixels, _) = size, bounds  # each rule symmetric in w and h
+        if not (
+            (edge and max(w, h) > edge)
+            or (short and min(w, h) > short)
+            or (pixels and w * h > pixels)
+        ):
+            return file, None
     limits = bounds[-1]
     if file.media_type not in RESIZABLE:
         return file, f"not resized: toolwire resizes PNG, JPEG, WebP and GIF, not {file.media_type}"
@@ -107,16 +115,6 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
         _remember(key, cached)
     out, out_type, note = cached
     return File.from_bytes(out, out_type, name=file.name or file.identifier), note
-
-
-def _within(size: tuple[int, int], bounds: tuple[Any, ...]) -> bool:
-    """Whether ``fitted_size`` leaves ``size`` as it is (each rule is symmetric in w and h)."""
-    (w, h), (edge, short, pixels, _) = size, bounds
-    return (
-        not (edge and max(w, h) > edge)
-        and not (short and min(w, h) > short)
-        and not (pixels and w * h > pixels)
-    )
 
 
 def clear_cache() -> None:

@@ -23,12 +23,14 @@ Carrier = Literal["native", "sibling", "fallback"]
 
 class Route(NamedTuple):
     """Where a file goes (``mode``), the file as it will be sent, and the reasons (a tuple:
-    one is made per file of every encode)."""
+    one is made per file of every encode); ``cell``: the table's cell for the file's media
+    type, where it has one (the budgets' tally reads it: plan.tally)."""
 
     mode: Carrier | Literal["none"]
     file: File
     reason: str
     notes: tuple[str, ...] = ()
+    cell: Cell | None = None
 
 
 def source_kind(file: File, caps: Capabilities) -> str:
@@ -55,7 +57,7 @@ def route(
     if cell is None:
         return Route("none", file, f"{_target(caps)} has no route for {file.media_type}")
     if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
-        return Route("none", file, f"{cell.evidence}")
+        return Route("none", file, f"{cell.evidence}", (), cell)
     if type(file.source) is BytesSource:  # most files: the first position taking bytes
         mode: Any
         accepted: tuple[str, ...]
@@ -73,9 +75,8 @@ def route(
         attempts.append(("fallback" if in_tool_result else "native", cell.user_sources))
     if not attempts:
         where = "a tool result or a user message" if in_tool_result else "a user message"
-        return Route(
-            "none", file, f"{_target(caps)} lists no source for {file.media_type} in {where}"
-        )
+        reason = f"{_target(caps)} lists no source for {file.media_type} in {where}"
+        return Route("none", file, reason, (), cell)
     problems = []
     for mode, accepted in attempts:
         sent, problem = _deliverable(file, accepted, caps, fetch)
@@ -84,7 +85,7 @@ def route(
             continue
         where = _WHERE[mode] if in_tool_result else "in the user message"
         return _finish(mode, sent, cell, fit, problem, where)
-    return Route("none", file, "; ".join(dict.fromkeys(problems)))
+    return Route("none", file, "; ".join(dict.fromkeys(problems)), (), cell)
 
 
 def _target(caps: Capabilities) -> str:
@@ -152,14 +153,11 @@ def _finish(
     if cell.max_bytes and local:
         size = len(source.data) if type(source) is BytesSource else len(file.read())
         if size > cell.max_bytes:
-            return Route(
-                "none",
-                file,
-                f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}",
-            )
+            limit = f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}"
+            return Route("none", file, limit, (), cell)
     if type(source) is not BytesSource and isinstance(source, ProviderFileSource):
         where = f"{where}, via file id {source.file_id}"
-    return Route(mode, file, f"{where} ({cell.evidence})", notes)
+    return Route(mode, file, f"{where} ({cell.evidence})", notes, cell)
 
 
 _WHERE = {

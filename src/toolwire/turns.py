@@ -72,10 +72,16 @@ def output_parts(result: ToolResult) -> list[Text | Json | File]:
     """The parts a tool output stands for; never empty."""
     output = result.output
     parts: list[Text | Json | File]
-    shape = base_type(output)  # not isinstance: pydantic's is slow where it fails
+    shape: Any = type(output)  # then base_type, not isinstance: pydantic's is slow
+    if shape is not ContentOutput and shape is not TextOutput:
+        shape = base_type(output)
     value: Any = getattr(output, "value", None)
     if shape is ContentOutput:  # the common case first
-        parts = [p for p in value if type(p) is not Text and base_type(p) is not Text or p.text]
+        parts = []
+        for part in value:  # empty text left out
+            kind = type(part)
+            if kind is File or (kind is not Text and base_type(part) is not Text) or part.text:
+                parts.append(part)
     elif shape is TextOutput or shape is ErrorTextOutput:
         parts = [Text(text=value)] if value else []
     elif shape is JsonOutput or shape is ErrorJsonOutput:

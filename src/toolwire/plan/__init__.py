@@ -35,7 +35,7 @@ from ..sources import BytesSource
 from . import ids
 from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
-from .files import Budget, Policy
+from .files import NO_BUDGET, Budget, Policy
 from .layout import Planner
 from .tally import LONE, Tally, fits
 from .values import (
@@ -89,7 +89,7 @@ def plan(
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))
-    budget = Budget({})
+    budget = NO_BUDGET
     if exact:
         policy, budget = _budgets(messages, policy, reserve, memo)
     planner, scrub = _groups(messages, policy, budget, memo)  # route → … → budgets
@@ -152,7 +152,9 @@ def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> t
     fallback): every other string of a step is one of the messages' or ASCII."""
     pages = memo.measures.pages if memo is not None else None
     planner = Planner(policy, budget, Tally(policy.caps, policy.fit, pages))
-    reusable = memo is not None and not budget.binds and policy.fetch is None
+    reusable = (
+        memo is not None and (budget is NO_BUDGET or not budget.binds) and policy.fetch is None
+    )
     context = (policy.on_unsupported, policy.fit, policy.converters)
     found = memo.last.resume(policy.caps, context, messages) if reusable else None
     start, replaces, checked = 0, None, 0

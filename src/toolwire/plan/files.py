@@ -82,32 +82,36 @@ class Budget:
         """Whether a budget changes some file (earlier layouts cannot be reused then)."""
         return bool(self.excess or self.left or self.refit or self.shrunk)
 
-    def admitted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
+    def admitted(self, file: File, chosen: Route) -> Route:
         """``chosen``, or a "none" route naming the limit for a file left out. The cell's
         count comes first: it counts every file of the conversation, those the request's
-        budgets leave out too, so both leave out the oldest."""
-        if not (self.excess or self.left or self.refit):  # most plans: no budget binds
+        budgets leave out too, so both leave out the oldest. (Most plans have no budget:
+        ``NO_BUDGET``, which the layout does not ask.)"""
+        if not (self.excess or self.left or self.refit):
             return chosen
-        counted = self._counted(file, chosen, caps)
+        counted = self._counted(file, chosen)
         if counted is not chosen:
             return counted
         if self.left and id(file) in self.left:
-            return Route("none", file, self.left[id(file)], (LEFT_OUT,))
+            return Route("none", file, self.left[id(file)], (LEFT_OUT,), chosen.cell)
         if self.refit and id(file) in self.refit and chosen.mode != "none":
             smaller, note = self.refit[id(file)]
-            return Route(chosen.mode, smaller, chosen.reason, (note,))
+            return Route(chosen.mode, smaller, chosen.reason, (note,), chosen.cell)
         return chosen
 
-    def _counted(self, file: File, chosen: Route, caps: Capabilities) -> Route:
-        if not self.excess:
-            return chosen
-        cell = caps.cell(file.media_type)
-        if cell is None or cell not in self.excess:
+    def _counted(self, file: File, chosen: Route) -> Route:
+        cell = chosen.cell
+        if not self.excess or cell is None or cell not in self.excess:
             return chosen
         met = self.met[cell] = self.met.get(cell, 0) + 1
         if met > self.excess[cell]:
             return chosen
-        return Route("none", file, left_out_reason(cell, self.excess[cell]), (LEFT_OUT,))
+        return Route("none", file, left_out_reason(cell, self.excess[cell]), (LEFT_OUT,), cell)
+
+
+#: The budget of a plan whose request budgets were not measured (the tally found the
+#: conversation within every limit: plan.tally), shared: nothing of it is ever changed.
+NO_BUDGET = Budget({})
 
 
 def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = True) -> Settled:

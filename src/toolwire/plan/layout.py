@@ -35,10 +35,11 @@ from ..messages import (
     User,
     base_type,
 )
+from ..routes import route
 from ..turns import in_call_order, output_parts
 from . import convert
-from .files import Budget, Policy, Settled, routed, settled
-from .measure import PER_MESSAGE, PER_PART, part_sizes
+from .files import NO_BUDGET, Budget, Policy, Settled, settled
+from .measure import PER_MESSAGE, PER_PART, call_sizes, part_sizes
 from .measure import plain_file as _plain_file
 from .tally import Tally
 from .values import (
@@ -84,9 +85,11 @@ class Planner:
             role = _ROLES.get(type(message)) or _role(message)
             if role == "tool":
                 j = i + 1
-                while j < count and _role(messages[j]) == "tool":
+                while j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "tool":
                     j += 1
-                follow = j < count and _role(messages[j]) == "user"
+                follow = (
+                    j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "user"
+                )
                 self._lay_out_turn(messages, i, j, follow, calls)
                 calls = []
                 i = j + follow
@@ -126,7 +129,10 @@ class Planner:
             if kind is ToolCall:
                 calls.append(part.id)
                 signed = signed or bool(part.signature)
-            elif kind is Thinking:
+                _, more, more_plain = call_sizes(part)
+                chars, plain = chars + more, plain and more_plain
+                continue
+            if kind is Thinking:
                 signed = True
             _, more, more_plain = part_sizes(part)
             chars, plain = chars + more, plain and more_plain
@@ -144,7 +150,11 @@ class Planner:
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
         error_status, tally = self.policy.caps.error_status, self.tally
-        for index, result in in_call_order(messages, start, end, calls or None):
+        if end - start == 1 and len(calls) == 1 and messages[start].call_id == calls[0]:
+            ordered: Any = ((start, messages[start]),)  # one call, answered (most tool turns)
+        else:
+            ordered = in_call_order(messages, start, end, calls or None)
+        for index, result in ordered:
             call_id, name = result.call_id, result.name
             chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
             plain = call_id.isascii() and name.isascii()
@@ -260,7 +270,8 @@ class Planner:
             return message
         parts: list[Text | File] = []
         for part in content:
-            if type(part) is not Text and base_type(part) is File:
+            kind = type(part)
+            if kind is File or kind is not Text and base_type(part) is File:
                 mode, sent = self._decide(part, index, in_tool_result=False)
                 if mode == "converted":
                     parts += [p for _, p in sent]
@@ -274,9 +285,10 @@ class Planner:
         turns a route of "none" into a conversion when the file is settled, after the budgets,
         so a file they leave out is converted too: plan.files.)"""
         policy, budget = self.policy, self.budget
-        chosen = routed(file, in_tool_result, policy)
-        self.tally.file(file, None if chosen.mode == "none" else chosen.file)
-        chosen = budget.admitted(file, chosen, policy.caps)
+        chosen = route(file, in_tool_result, policy.caps, policy.fetch, policy.fit)
+        self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
+        if budget is not NO_BUDGET:
+            chosen = budget.admitted(file, chosen)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)
             self.sources.append(file.source)
             self.decisions.append(

@@ -272,23 +272,33 @@ def part_sizes(part: Any) -> tuple[int, int, bool]:
         text = part.text
         return len(text), len(text) + PER_PART, text.isascii()
     if kind is ToolCall:
-        arguments, plain = _json_chars(part.arguments, spaced=True)
-        call_id, name = part.id, part.name
-        strings = len(call_id) + len(name)
-        signature, provider, invalid = part.signature, part.provider, part.invalid_arguments
-        extra = 0
-        for value in (signature, provider, invalid):
-            if value:
-                extra += len(value)
-                plain = plain and value.isascii()
-        plain = plain and call_id.isascii() and name.isascii()
-        return arguments + strings, arguments + strings + extra + PER_PART, plain
+        return call_sizes(part)
     if kind is Json:
         size, plain = _json_chars(part.value)
         return size, size + PER_PART, plain
     if kind is File or isinstance(part, File):
         return 0, 0, plain_file(part)
     return 0, len(repr(part)) + PER_PART, False
+
+
+def call_sizes(call: ToolCall) -> tuple[int, int, bool]:
+    """``part_sizes`` of a tool call (the layout measures each assistant's calls with it):
+    its arguments as spaced JSON, its id and name; signature, provider and invalid arguments
+    count toward the characters only (they are not text the model reads)."""
+    try:
+        text = "".join(_SPACED(call.arguments, 0))
+        arguments, plain = len(text), "\\u" not in text
+    except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
+        arguments, plain = len(repr(call.arguments)), False
+    call_id, name = call.id, call.name
+    strings = len(call_id) + len(name)
+    extra = 0
+    for value in (call.signature, call.provider, call.invalid_arguments):
+        if value:
+            extra += len(value)
+            plain = plain and value.isascii()
+    plain = plain and call_id.isascii() and name.isascii()
+    return arguments + strings, arguments + strings + extra + PER_PART, plain
 
 
 def _json_chars(value: Any, spaced: bool = False) -> tuple[int, bool]:
@@ -298,18 +308,19 @@ def _json_chars(value: Any, spaced: bool = False) -> tuple[int, bool]:
     all ASCII (False where not known: read by repr)."""
     try:
         if spaced:
-            text = _SPACED(value)
+            text = "".join(_SPACED(value, 0))
             return len(text), "\\u" not in text
-        text = _COMPACT(value)
+        text = "".join(_COMPACT(value, 0))
         return len(text), text.isascii()
     except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
         return len(repr(value)), False
 
 
-def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any], str]:
+def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any, int], list[str]]:
     """A JSON encoder made once, called without ``JSONEncoder.encode``'s two Python frames
     (a third of a cold measure's time went there): the C encoder itself where there is one.
-    It keeps no cycle markers; a cycle raises RecursionError, which ``_json_chars`` takes."""
+    ``"".join(encoder(value, 0))`` is the text. It keeps no cycle markers; a cycle raises
+    RecursionError, which its callers take."""
     python = json.JSONEncoder(separators=(item, key), ensure_ascii=ascii)
     try:  # a private function of CPython's json: any other signature falls back
         made = c_make_encoder and c_make_encoder(
@@ -319,8 +330,9 @@ def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any], str]:
     except TypeError:
         made = None
     if not made:
-        return python.encode
-    return lambda value: "".join(made(value, 0))
+        return lambda value, _level: [python.encode(value)]
+    made_encoder: Callable[[Any, int], list[str]] = made
+    return made_encoder
 
 
 _SPACED = _encoder(", ", ": ", ascii=True)
@@ -368,7 +380,8 @@ def sizes(
     edge, bound; its page count and longest side read only where a limit needs them."""
     media_type = file.media_type
     source = sent.source
-    size = b64_length(len(source.data)) if type(source) is BytesSource else sent_bytes(sent)
+    # most files are bytes: their base64 length (wire_size.b64_length), inline
+    size = 4 * ((len(source.data) + 2) // 3) if type(source) is BytesSource else sent_bytes(sent)
     label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
     if media_type.startswith("image/"):
         edge = edge_of(sent) if limits.many_images_count else 0

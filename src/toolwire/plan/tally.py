@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..capability import Capabilities
+from ..capability import Capabilities, Cell
 from ..content import File
 from .budgets import HEADROOM, sized
 from .files import Fit
@@ -54,7 +54,9 @@ class Tally(list[int]):
         counted = caps.counted_cells
         super().__init__([0] * (LONE + 1 + len(counted)))
         self.caps, self.fit, self.pages = caps, fit, pages
-        self.slots = {id(cell): LONE + 1 + k for k, cell in enumerate(counted)}
+        self.slots = dict(
+            zip(map(id, counted), range(LONE + 1, LONE + 1 + len(counted)), strict=True)
+        )
 
     def text(self, chars: int, plain: bool, message: Any) -> None:
         """One message's text, calls and framing, measured by the layout in the loop that lays
@@ -71,13 +73,13 @@ class Tally(list[int]):
         if not plain and has_lone_surrogate(message):
             self[LONE] += 1
 
-    def file(self, file: File, sent: File | None) -> None:
+    def file(self, file: File, sent: File | None, cell: Cell | None) -> None:
         """One file of a message, as its route sends it (``sent``; None: no route carries it,
-        so it is measured as plan.measure does, fitted where a byte budget needs its size)."""
-        caps = self.caps
-        cell = caps.cell(file.media_type)
+        so it is measured as plan.measure does, fitted where a byte budget needs its size);
+        ``cell``: the route's (routes.Route.cell: the table's cell for its media type)."""
         if cell is None:
             return
+        caps = self.caps
         if cell.max_count:
             self[self.slots[id(cell)]] += 1
         if cell.tool_result == "error" and not cell.user_sources:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import File, Json, Text
+from ..content import File, Json, Text, ToolCall
 from ..messages import Assistant, System, User, base_type
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
@@ -36,7 +36,7 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
     kind: Any
     for step in steps:
         kind = type(step)
-        if kind is not ToolTurn:
+        if kind is not ToolTurn and kind is not Assistant and kind is not User:
             kind = base_type(step)
         if blank and _has_blank(step, kind):
             step = _without_blank(step, kind)
@@ -70,7 +70,7 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
                     extra = _labels(step.extra)
                     if extra is not None:
                         laid[i] = ToolTurn(step.results, tuple(extra))
-            elif base_type(step) is User and type(step.content) is not str:
+            elif (kind is User or base_type(step) is User) and type(step.content) is not str:
                 parts = _labels(step.content)
                 if parts is not None:
                     laid[i] = User.model_construct(role="user", content=parts)
@@ -105,10 +105,11 @@ def _has_blank(step: Any, kind: type) -> bool:
         return any(map(_is_blank, content))
     if kind is Assistant:
         for part in step.content:
-            if type(part) is Text:  # most parts, read here
+            part_kind = type(part)
+            if part_kind is Text:  # most parts, read here
                 if not part.text or part.text.isspace():
                     return True
-            elif _is_blank(part):
+            elif part_kind is not ToolCall and _is_blank(part):
                 return True
     return False
 

@@ -77,15 +77,20 @@ def encode(plan: Plan) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     marked = set(plan.cache.steps) if plan.cache is not None else set()
     ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
+    step: Any
+    kind: Any
     for index, step in enumerate(plan.steps):
-        if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
+        kind = type(step)
+        if kind is not ToolTurn and kind is not Assistant and kind is not User:
+            kind = base_type(step)  # a subclass
+        if kind is ToolTurn:  # most steps of an agent's history; the plan's own type
             content = []
             for result in step.results:
                 content.append(spell.tool_result(result))
             for part in step.extra:
                 content.append(spell.part(part))
             messages.append({"role": "user", "content": content})
-        elif (kind := base_type(step)) is Assistant:
+        elif kind is Assistant:
             messages.append({"role": "assistant", "content": spell.assistant(step)})  # type: ignore[arg-type]
         elif kind is User:
             text = step.content  # type: ignore[union-attr]
@@ -175,7 +180,8 @@ class _Speller:
             if kind is Text:
                 blocks.append({"text": part.text})
                 continue
-            kind = base_type(part)
+            if kind is not ToolCall:
+                kind = base_type(part)
             if kind is Thinking:  # the plan kept only what this family can verify
                 blocks.extend(_reasoning(part))
             elif kind is ToolCall:

@@ -65,6 +65,7 @@ def encode(plan: Plan) -> dict[str, Any]:
     """``contents`` (and ``config.system_instruction`` when the conversation has one)."""
     names = plan.names
     contents: list[dict[str, Any]] = []
+    kind: Any
     for step in plan.steps:
         if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
             parts = []
@@ -74,7 +75,9 @@ def encode(plan: Plan) -> dict[str, Any]:
             if step.extra:
                 contents.append(_user(step.extra))
             continue
-        kind = base_type(step)
+        kind = type(step)
+        if kind is not Assistant and kind is not User:
+            kind = base_type(step)
         if kind is Assistant:
             content = _model(step, plan.sign_first_call, names)  # type: ignore[arg-type]
             if content is not None:
@@ -95,7 +98,7 @@ def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
 
 def _user_part(part: Any) -> dict[str, Any]:
     """A Text or File part (dispatched by ``base_type``)."""
-    if base_type(part) is Text:
+    if type(part) is Text or type(part) is not File and base_type(part) is Text:
         return {"text": part.text}
     return _media(part)
 
@@ -163,7 +166,7 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
     kind: Any
     for part in message.content:
         kind = type(part)
-        if kind is not Text:
+        if kind is not Text and kind is not ToolCall:
             kind = base_type(part)
         if kind is Thinking:
             if part.signature is None:

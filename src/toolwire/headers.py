@@ -17,16 +17,7 @@ _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD
 def image_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None."""
     try:
-        if data.startswith(b"\x89PNG") and data[12:16] == b"IHDR":
-            return struct.unpack(">II", data[16:24])
-        if data[:6] in (b"GIF87a", b"GIF89a"):
-            return struct.unpack("<HH", data[6:10])
-        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-            return _webp_size(data)
-        if data[:2] == b"BM":
-            w, h = struct.unpack("<ii", data[18:26])
-            return w, abs(h)
-        if data.startswith(b"\xff\xd8"):  # JPEG: its segments walked to the first frame
+        if data.startswith(b"\xff\xd8"):  # JPEG (photos, first): segments walked to the frame
             i, end = 2, len(data) - 9  # (its stored size, not EXIF-rotated)
             while i < end:
                 if data[i] != 0xFF:
@@ -39,6 +30,15 @@ def image_size(data: bytes) -> tuple[int, int] | None:
                     return data[i + 7] << 8 | data[i + 8], data[i + 5] << 8 | data[i + 6]
                 i += 2 + (data[i + 2] << 8 | data[i + 3])
             return None
+        if data.startswith(b"\x89PNG") and data[12:16] == b"IHDR":
+            return struct.unpack(">II", data[16:24])
+        if data[:6] in (b"GIF87a", b"GIF89a"):
+            return struct.unpack("<HH", data[6:10])
+        if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+            return _webp_size(data)
+        if data[:2] == b"BM":
+            w, h = struct.unpack("<ii", data[18:26])
+            return w, abs(h)
     except struct.error:
         return None
     return None

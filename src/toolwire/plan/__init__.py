@@ -192,6 +192,8 @@ def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decisio
     first copy on the wire differs per provider.
     """
     keys = _content_keys(sources)
+    if keys is None:  # every file in-memory bytes of a length no other has: no repeat
+        return tuple(decisions)
     first: dict[tuple[str, Any], Decision] = {}
     marked = []
     for decision, key in zip(decisions, keys, strict=True):
@@ -205,18 +207,25 @@ def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decisio
     return tuple(marked)
 
 
-def _content_keys(sources: list[Any]) -> list[tuple[str, Any]]:
-    """A key per source, equal for the same content. In-memory bytes of a length no other
-    in-memory file has (and no other local file to compare with) cannot repeat one: they are
-    keyed by identity, and not hashed (the hash of every file was most of a cold encode)."""
+def _content_keys(sources: list[Any]) -> list[tuple[str, Any]] | None:
+    """A key per source, equal for the same content; None when no source can repeat another.
+    In-memory bytes of a length no other in-memory file has (and no other local file to
+    compare with) cannot repeat one: they are keyed by identity, and not hashed (the hash of
+    every file was most of a cold encode)."""
     lengths: dict[int, int] = {}
+    alone = True  # so far, every source in-memory bytes of a length of its own
     for source in sources:
         if type(source) is BytesSource:
             size = len(source.data)
+            alone = alone and size not in lengths
             lengths[size] = lengths.get(size, 0) + 1
         elif source.is_local:  # a local file of another kind: every length may repeat it
-            lengths = {}
+            lengths, alone = {}, False
             break
+        else:
+            alone = False
+    if alone:
+        return None
     keys: list[tuple[str, Any]] = []
     for source in sources:
         if type(source) is BytesSource and lengths.get(len(source.data)) == 1:

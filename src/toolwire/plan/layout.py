@@ -27,6 +27,7 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError, Unsupported
 from ..messages import (
     Assistant,
+    ContentOutput,
     ErrorJsonOutput,
     ErrorTextOutput,
     ExecutionDeniedOutput,
@@ -36,7 +37,7 @@ from ..messages import (
     base_type,
 )
 from ..routes import route
-from ..turns import in_call_order, output_parts
+from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
 from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
 from .measure import PER_MESSAGE, PER_PART, call_sizes, part_sizes
@@ -159,17 +160,26 @@ class Planner:
             chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
             plain = call_id.isascii() and name.isascii()
             parts: list[Text | Json | File] = []
-            given = output_parts(result)
+            output = result.output
+            # Most results: their parts as given, empty texts left out here (else
+            # turns.output_parts: the parts an output stands for).
+            given = output.value if type(output) is ContentOutput and output.value else None
+            if given is None:
+                given = output_parts(result)
             part: Any
             for part in given:
                 kind = type(part)
                 if kind is Text:
                     text = part.text
+                    if not text:
+                        continue
                     chars += len(text) + PER_PART
                     plain = plain and text.isascii()
                     parts.append(part)
                     continue
                 if kind is not File and base_type(part) is not File:
+                    if kind is not Json and base_type(part) is Text and not part.text:
+                        continue
                     _, more, more_plain = part_sizes(part)
                     chars, plain = chars + more, plain and more_plain
                     parts.append(part)
@@ -180,8 +190,11 @@ class Planner:
                     parts += placed
                 else:
                     parts.append(placed)
+            if not parts:  # only empty texts (turns.output_parts: never empty)
+                parts.append(Text(text=EMPTY_RESULT_TEXT))
+                chars += len(EMPTY_RESULT_TEXT) + PER_PART
             tally.text(chars, plain, result)
-            output = type(result.output)
+            output = type(output)
             denied = output is ExecutionDeniedOutput
             error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
             flag = error and bool(error_status)
@@ -269,15 +282,20 @@ class Planner:
         if not files:
             return message
         parts: list[Text | File] = []
+        changed = False
         for part in content:
             kind = type(part)
             if kind is File or kind is not Text and base_type(part) is File:
                 mode, sent = self._decide(part, index, in_tool_result=False)
                 if mode == "converted":
                     parts += [p for _, p in sent]
+                    changed = True
                     continue
+                changed = changed or sent is not part
                 part = sent
             parts.append(part)
+        if not changed:  # every file sent as given (most): the message itself
+            return message
         return User.model_construct(role="user", content=parts)
 
     def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:

@@ -76,7 +76,7 @@ class Planner:
 
     def run(self, messages: list[Any], start: int = 0) -> None:
         """Lay out ``messages[start:]``, one group after another, each message measured in the
-        loop that lays it out (a cold encode pays for every function it enters)."""
+        loop that lays it out (a cold encode pays for each function and table it touches)."""
         i, count = start, len(messages)
         steps, marks, tally = self.steps, self.marks, self.tally
         calls = _calls(messages[start - 1]) if start else []  # the last assistant's, unanswered
@@ -86,11 +86,9 @@ class Planner:
             role = _ROLES.get(type(message)) or _role(message)
             if role == "tool":
                 j = i + 1
-                while j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "tool":
+                while j < count and _role(messages[j]) == "tool":
                     j += 1
-                follow = (
-                    j < count and (_ROLES.get(type(messages[j])) or _role(messages[j])) == "user"
-                )
+                follow = j < count and _role(messages[j]) == "user"
                 self._lay_out_turn(messages, i, j, follow, calls)
                 calls = []
                 i = j + follow

@@ -21,8 +21,8 @@ from .values import PlannedResult, Step, ToolTurn, label_this, text
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
     """``steps`` as the wire's rules want them; the same tuple for a wire without rules.
 
-    One loop over the steps, each rule checked inline (a cold encode pays for every function
-    it enters): most steps keep every part and are placed as they are.
+    One loop over the steps, each rule checked inline (a cold encode pays for each function
+    and table it touches): most steps keep every part and are placed as they are.
     """
     blank, alternate, documents = (
         wire.rejects_blank_text, wire.roles_alternate, wire.documents_need_text

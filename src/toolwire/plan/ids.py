@@ -201,15 +201,16 @@ class _Mapping(dict[str, str]):
         super().__init__()
         self.rule = rule
         seen, rejected = rule.seen, []
-        for value in originals:  # the accepted first: a rewrite never takes an original
-            if value not in self:
-                found = seen.get(value)  # ``accepts``' own memo, read here: most values
-                if found is None:
-                    found = accepts(rule, value)
-                if found:
-                    self[value] = value
-                else:
-                    rejected.append(value)
+        # Each value once (a result repeats its call's id; most calls share a few names), the
+        # accepted first: a rewrite never takes an original.
+        for value in dict.fromkeys(originals):
+            found = seen.get(value)  # ``accepts``' own memo, read here: most values
+            if found is None:
+                found = accepts(rule, value)
+            if found:
+                self[value] = value
+            else:
+                rejected.append(value)
         self._taken = set(self)
         for value in rejected:
             if value not in self:

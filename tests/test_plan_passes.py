@@ -112,6 +112,32 @@ def test_blank_text_in_a_tool_result_is_left_out_and_an_emptied_result_says_so()
     assert turn.results[0].parts == (Text(text=EMPTY_RESULT_TEXT),)
 
 
+def test_an_empty_text_beside_a_file_is_not_text_the_files_fallback_finds_above() -> None:
+    """A file whose own text is blank, beside an empty text: its text fallback keeps its text
+    (an empty text of the result is left out, so it is nothing the fallback could repeat)."""
+    audio = File.from_bytes(b"RIFF\x00\x00\x00\x00WAVEfmt " + bytes(64), "audio/wav", name="a.wav")
+    audio = audio.model_copy(update={"text": "   "})
+    call = Assistant([ToolCall(id="c1", name="listen", arguments={})])
+    output = ContentOutput(value=[Text(text=""), audio])
+    messages = [User("Go."), call, ToolResult(call_id="c1", name="listen", output=output)]
+    laid = plan(messages, CLAUDE, on_unsupported="text")
+    (turn,) = [s for s in laid.steps if isinstance(s, ToolTurn)]
+    (said,) = turn.results[0].parts
+    assert said.text.startswith("[Audio: a.wav") and "above" not in said.text
+
+
+def test_a_result_whose_file_converts_to_nothing_says_so() -> None:
+    """A caller's converter may return no parts; the result is then not sent empty (providers
+    reject an empty tool result) but says ``(no output)``, as a result of empty texts does."""
+    audio = File.from_bytes(b"RIFF\x00\x00\x00\x00WAVEfmt " + bytes(64), "audio/wav", name="a.wav")
+    call = Assistant([ToolCall(id="c1", name="listen", arguments={})])
+    output = ContentOutput(value=[audio])
+    messages = [User("Go."), call, ToolResult(call_id="c1", name="listen", output=output)]
+    laid = plan(messages, CLAUDE, on_unsupported="convert", converters={"audio/*": lambda f: []})
+    (turn,) = [s for s in laid.steps if isinstance(s, ToolTurn)]
+    assert turn.results[0].parts == (Text(text=EMPTY_RESULT_TEXT),)
+
+
 # --- error flag, ids, scrub ------------------------------------------------------------------
 
 

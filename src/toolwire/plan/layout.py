@@ -188,7 +188,7 @@ class Planner:
                     parts += placed
                 else:
                     parts.append(placed)
-            if not parts:  # only empty texts (turns.output_parts: never empty)
+            if not parts:  # only empty texts, or a conversion that made nothing: never empty
                 parts.append(Text(text=EMPTY_RESULT_TEXT))
                 chars += len(EMPTY_RESULT_TEXT) + PER_PART
             tally.text(chars, plain, result)
@@ -335,7 +335,8 @@ class Planner:
 
 
 def _texts(parts: Any) -> tuple[str, ...]:
-    return tuple(p.text for p in parts if isinstance(p, Text))
+    """The result's texts that say something (its empty texts are left out of it)."""
+    return tuple(p.text for p in parts if isinstance(p, Text) and p.text)
 
 
 def verifiable(message: Assistant, issuer: str) -> Assistant | None:

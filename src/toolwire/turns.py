@@ -38,7 +38,9 @@ def in_call_order(
             f"message {start} is a tool result, but the message before it is not an assistant "
             "message with tool calls"
         )
-    if end - start == len(calls):  # most tool turns: every call answered, in order
+    if end - start == 1 == len(calls) and messages[start].call_id == calls[0]:
+        return [(start, messages[start])]  # one call, answered: most tool turns
+    if end - start == len(calls):  # every call answered, in order
         for offset, call_id in enumerate(calls):
             if messages[start + offset].call_id != call_id:
                 break

@@ -27,7 +27,6 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import ConversationError, Unsupported
 from ..messages import (
     Assistant,
-    ContentOutput,
     ErrorJsonOutput,
     ErrorTextOutput,
     ExecutionDeniedOutput,
@@ -149,35 +148,22 @@ class Planner:
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
         error_status, tally = self.policy.caps.error_status, self.tally
-        if end - start == 1 and len(calls) == 1 and messages[start].call_id == calls[0]:
-            ordered: Any = ((start, messages[start]),)  # one call, answered (most tool turns)
-        else:
-            ordered = in_call_order(messages, start, end, calls or None)
-        for index, result in ordered:
+        for index, result in in_call_order(messages, start, end, calls or None):
             call_id, name = result.call_id, result.name
             chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
             plain = call_id.isascii() and name.isascii()
             parts: list[Text | Json | File] = []
-            output = result.output
-            # Most results: their parts as given, empty texts left out here (else
-            # turns.output_parts: the parts an output stands for).
-            given = output.value if type(output) is ContentOutput and output.value else None
-            if given is None:
-                given = output_parts(result)
+            given = output_parts(result)
             part: Any
             for part in given:
                 kind = type(part)
                 if kind is Text:
                     text = part.text
-                    if not text:
-                        continue
                     chars += len(text) + PER_PART
                     plain = plain and text.isascii()
                     parts.append(part)
                     continue
                 if kind is not File and base_type(part) is not File:
-                    if kind is not Json and base_type(part) is Text and not part.text:
-                        continue
                     _, more, more_plain = part_sizes(part)
                     chars, plain = chars + more, plain and more_plain
                     parts.append(part)
@@ -188,11 +174,11 @@ class Planner:
                     parts += placed
                 else:
                     parts.append(placed)
-            if not parts:  # only empty texts, or a conversion that made nothing: never empty
+            if not parts:  # a conversion that made nothing: never sent empty
                 parts.append(Text(text=EMPTY_RESULT_TEXT))
                 chars += len(EMPTY_RESULT_TEXT) + PER_PART
             tally.text(chars, plain, result)
-            output = type(output)
+            output = type(result.output)
             denied = output is ExecutionDeniedOutput
             error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
             flag = error and bool(error_status)
@@ -335,8 +321,7 @@ class Planner:
 
 
 def _texts(parts: Any) -> tuple[str, ...]:
-    """The result's texts that say something (its empty texts are left out of it)."""
-    return tuple(p.text for p in parts if isinstance(p, Text) and p.text)
+    return tuple(p.text for p in parts if isinstance(p, Text))
 
 
 def verifiable(message: Assistant, issuer: str) -> Assistant | None:

@@ -285,11 +285,7 @@ def call_sizes(call: ToolCall) -> tuple[int, int, bool]:
     """``part_sizes`` of a tool call (the layout measures each assistant's calls with it):
     its arguments as spaced JSON, its id and name; signature, provider and invalid arguments
     count toward the characters only (they are not text the model reads)."""
-    try:
-        text = "".join(_SPACED(call.arguments, 0))
-        arguments, plain = len(text), "\\u" not in text
-    except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
-        arguments, plain = len(repr(call.arguments)), False
+    arguments, plain = _json_chars(call.arguments, spaced=True)
     call_id, name = call.id, call.name
     strings = len(call_id) + len(name)
     extra = 0

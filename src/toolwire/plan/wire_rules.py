@@ -90,13 +90,8 @@ def _has_blank(step: Any, kind: type) -> bool:
     """Whether ``step`` holds blank text (most steps do not: they are kept as they are)."""
     if kind is ToolTurn:
         for result in step.results:
-            for part in result.parts:
-                part_kind = type(part)
-                if part_kind is Text:  # most parts, read here
-                    if not part.text or part.text.isspace():
-                        return True
-                elif part_kind is not File and _is_blank(part):
-                    return True
+            if _any_blank(result.parts, File):
+                return True
         return any(map(_is_blank, step.extra))
     if kind is User:
         content = step.content
@@ -104,13 +99,20 @@ def _has_blank(step: Any, kind: type) -> bool:
             return not content or content.isspace()
         return any(map(_is_blank, content))
     if kind is Assistant:
-        for part in step.content:
-            part_kind = type(part)
-            if part_kind is Text:  # most parts, read here
-                if not part.text or part.text.isspace():
-                    return True
-            elif part_kind is not ToolCall and _is_blank(part):
+        return _any_blank(step.content, ToolCall)
+    return False
+
+
+def _any_blank(parts: Any, never: type) -> bool:
+    """Whether ``parts`` hold blank text; a part of type ``never`` is not text (the most
+    common part besides text: File in a tool result, ToolCall in an assistant message)."""
+    for part in parts:
+        kind = type(part)
+        if kind is Text:  # most parts, read here
+            if not part.text or part.text.isspace():
                 return True
+        elif kind is not never and _is_blank(part):
+            return True
     return False
 
 

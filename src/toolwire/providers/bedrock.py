@@ -138,10 +138,8 @@ class _Speller:
     def part(self, part: Any, in_tool_result: bool = False) -> dict[str, Any]:
         """A Text, Json or File block (dispatched by type: ``part`` is one of them)."""
         kind: Any = type(part)
-        if kind is Text:
-            return {"text": part.text}
-        if kind is not File:
-            kind = base_type(part)
+        if kind is not Text and kind is not File:
+            kind = base_type(part)  # a Json, or a subclass of a part
         if kind is Text:
             return {"text": part.text}
         if kind is Json:
@@ -155,8 +153,7 @@ class _Speller:
         block: dict[str, Any] = {"format": formats[media_type]}
         if medium == "document":
             block["name"] = self.names.take(part.identifier)
-        source = part.source  # most files: bytes
-        block["source"] = {"bytes": source.data} if type(source) is BytesSource else _source(part)
+        block["source"] = _source(part)
         return {medium: block}
 
     def tool_result(self, result: PlannedResult) -> dict[str, Any]:

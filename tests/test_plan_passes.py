@@ -193,3 +193,22 @@ def test_in_memory_files_of_a_length_no_other_file_has_are_not_hashed_to_find_re
     assert [d.reason.endswith("repeats file a.pdf of message 0") for d in decisions] == [
         False, False, True, False,
     ]  # fmt: skip
+
+
+def test_a_decision_made_by_the_layout_is_the_dataclass_it_declares() -> None:
+    """``values.decided`` fills a Decision's ``__dict__`` at once (plan.values): equal to
+    ``Decision(...)``, hashed alike, frozen, and read by ``dataclasses`` as the CLI reads it."""
+    import dataclasses
+
+    from toolwire.plan.values import Decision, decided
+
+    png = (Path(__file__).parent.parent / "examples" / "photo.png").read_bytes()
+    file = File.from_bytes(png, "image/png", name="a.png")
+    made = decided(3, file, "native", "inside the tool result", ("a note",), None)
+    declared = Decision(3, "a.png", "image/png", "image", "native", "inside the tool result",
+                        ("a note",))  # fmt: skip
+    assert made == declared and hash(made) == hash(declared) and repr(made) == repr(declared)
+    assert dataclasses.asdict(made) == dataclasses.asdict(declared)
+    assert dataclasses.replace(made, mode="text") == dataclasses.replace(declared, mode="text")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.mode = "text"  # type: ignore[misc]

@@ -94,6 +94,11 @@ class Capabilities:
         """The cells that limit their files per request (``max_count``), each once."""
         return tuple({id(c): c for c in self.cells.values() if c.max_count}.values())
 
+    @cached_property
+    def counted_order(self) -> dict[int, int]:
+        """id(cell) -> its place in ``counted_cells`` (plan.tally counts each one's files)."""
+        return {id(c): i for i, c in enumerate(self.counted_cells)}
+
     def cell(self, media_type: str) -> Cell | None:
         """The cell for this media type, or None when the table does not know it."""
         return self.cells.get(media_type)

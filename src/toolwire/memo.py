@@ -167,6 +167,8 @@ class LastPlans:
         planned, and the steps, decisions and group marks before it; with the plan's key (its
         successor replaces it). A history that only grew re-plans its last group (what follows
         may change it: a user message merged into a tool turn). None when nothing is shared."""
+        if not self.plans:  # a process's first encode: nothing kept (read without the lock)
+            return None
         prefix = (id(caps), *context)
         with self._lock:
             kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]

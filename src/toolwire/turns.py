@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .content import File, Json, Text
+from .content import File, Json, Text, text_part
 from .errors import ConversationError
 from .messages import (
     Assistant,
@@ -85,12 +85,12 @@ def output_parts(result: ToolResult) -> list[Text | Json | File]:
             if kind is File or (kind is not Text and base_type(part) is not Text) or part.text:
                 parts.append(part)
     elif shape is TextOutput or shape is ErrorTextOutput:
-        parts = [Text(text=value)] if value else []
+        parts = [text_part(value)] if value else []
     elif shape is JsonOutput or shape is ErrorJsonOutput:
         # Already JSON data (the output validated it): skip re-serialising it (~17 µs → ~10).
         parts = [Json.model_construct(value=value)]
     else:
         reason = getattr(output, "reason", None)
         reason = f" Reason: {reason}" if reason else ""
-        parts = [Text(text=f"The tool was not run: execution was denied.{reason}")]
-    return parts or [Text(text=EMPTY_RESULT_TEXT)]
+        parts = [text_part(f"The tool was not run: execution was denied.{reason}")]
+    return parts or [text_part(EMPTY_RESULT_TEXT)]

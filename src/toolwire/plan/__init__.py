@@ -85,7 +85,9 @@ def plan(
         )
     messages = list(messages)
     fetch = _once(fetch) if fetch is not None else None  # the layout may run twice
-    policy = Policy(caps, on_unsupported, fetch, fit, tuple((converters or {}).items()))
+    policy = Policy(
+        caps, on_unsupported, fetch, fit, tuple(converters.items()) if converters else ()
+    )
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))

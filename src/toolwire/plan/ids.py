@@ -198,8 +198,7 @@ class _Mapping(dict[str, str]):
     every call and result of every encode)."""
 
     def __init__(self, rule: Rule, originals: Iterable[str]) -> None:
-        super().__init__()
-        self.rule = rule
+        self.rule = rule  # (dict.__new__ made it empty: no dict.__init__ to call)
         seen, rejected = rule.seen, []
         # Each value once (a result repeats its call's id; most calls share a few names), the
         # accepted first: a rewrite never takes an original.

@@ -49,6 +49,7 @@ from .values import (
     PlannedResult,
     Step,
     ToolTurn,
+    decided,
     label_see,
     label_this,
     text,
@@ -158,9 +159,9 @@ class Planner:
             for part in given:
                 kind = type(part)
                 if kind is Text:
-                    text = part.text
-                    chars += len(text) + PER_PART
-                    plain = plain and text.isascii()
+                    value = part.text
+                    chars += len(value) + PER_PART
+                    plain = plain and value.isascii()
                     parts.append(part)
                     continue
                 if kind is not File and base_type(part) is not File:
@@ -175,7 +176,7 @@ class Planner:
                 else:
                     parts.append(placed)
             if not parts:  # a conversion that made nothing: never sent empty
-                parts.append(Text(text=EMPTY_RESULT_TEXT))
+                parts.append(text(EMPTY_RESULT_TEXT))
                 chars += len(EMPTY_RESULT_TEXT) + PER_PART
             tally.text(chars, plain, result)
             output = type(result.output)
@@ -293,10 +294,7 @@ class Planner:
             chosen = budget.admitted(file, chosen)
         if chosen.mode != "none":  # carried as routed (``settled``, without its value)
             self.sources.append(file.source)
-            self.decisions.append(
-                Decision(index, file.identifier, file.media_type, file.kind, chosen.mode,
-                         chosen.reason, chosen.notes)
-            )  # fmt: skip
+            self.decisions.append(decided(index, file, chosen.mode, chosen.reason, chosen.notes))
             return chosen.mode, chosen.file
         outcome: Settled = settled(file, chosen, policy, in_tool_result)
         if outcome.refused is not None:
@@ -306,16 +304,9 @@ class Planner:
         else:
             self.sources.append(file.source)
             self.decisions.append(
-                Decision(
-                    index,
-                    file.identifier,
-                    file.media_type,
-                    file.kind,
-                    outcome.mode,
-                    outcome.reason,
-                    outcome.notes,
-                    outcome.converted_to,
-                )  # fmt: skip
+                decided(
+                    index, file, outcome.mode, outcome.reason, outcome.notes, outcome.converted_to
+                )
             )
         return outcome.mode, outcome.sent
 

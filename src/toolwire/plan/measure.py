@@ -426,7 +426,7 @@ def _pages(file: File, known: dict[int, Any] | None) -> int:
 def edge_of(file: File) -> int:
     if not file.source.is_local:
         return 0
-    size = headers.image_size(_read(file)[:65536]) or headers.image_size(_read(file))
+    size = headers.image_size(_read(file))  # the header only is read: nothing copied
     return max(size) if size else 0
 
 

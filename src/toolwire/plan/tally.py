@@ -30,12 +30,6 @@ from .measure import SLACK, fitted, sizes
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
 #: order.
 CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, LONE = range(7)
-#: Per request limit, the slot it reads.
-_LIMITS = (
-    ("max_images_per_request", IMAGES),
-    ("max_pdf_pages_per_request", PAGES),
-    ("max_documents_per_request", DOCUMENTS),
-)
 
 
 class Tally(list[int]):
@@ -51,12 +45,9 @@ class Tally(list[int]):
     def __init__(
         self, caps: Capabilities, fit: Fit | None, pages: dict[int, Any] | None = None
     ) -> None:
-        counted = caps.counted_cells
-        super().__init__([0] * (LONE + 1 + len(counted)))
-        self.caps, self.fit, self.pages = caps, fit, pages
-        self.slots = dict(
-            zip(map(id, counted), range(LONE + 1, LONE + 1 + len(counted)), strict=True)
-        )
+        slots = caps.counted_order  # made once per target: a cold encode pays for each call
+        self.extend([0] * (LONE + 1 + len(slots)))
+        self.caps, self.fit, self.pages, self.slots = caps, fit, pages, slots
 
     def text(self, chars: int, plain: bool, message: Any) -> None:
         """One message's text, calls and framing, measured by the layout in the loop that lays
@@ -81,7 +72,7 @@ class Tally(list[int]):
             return
         caps = self.caps
         if cell.max_count:
-            self[self.slots[id(cell)]] += 1
+            self[LONE + 1 + self.slots[id(cell)]] += 1
         if cell.tool_result == "error" and not cell.user_sources:
             return  # plan.measure leaves it out too: it is refused or text wherever it is
         limits = caps.budgets
@@ -107,12 +98,17 @@ def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
     budgets would leave nothing out, and the body is within its byte budget unmeasured)."""
     limits = caps.budgets
     limit = limits.max_request_bytes
-    if limit and tally.bound + HEADROOM + reserve > limit:
+    if limit and SLACK + 12 * tally[CHARS] + tally[MEDIA] + HEADROOM + reserve > limit:
+        return False  # (``bound``, inline: a cold encode pays for each function it enters)
+    limit = limits.max_images_per_request
+    if limit and tally[IMAGES] > limit:
         return False
-    for name, slot in _LIMITS:
-        limit = getattr(limits, name)
-        if limit and tally[slot] > limit:
-            return False
+    limit = limits.max_pdf_pages_per_request
+    if limit and tally[PAGES] > limit:
+        return False
+    limit = limits.max_documents_per_request
+    if limit and tally[DOCUMENTS] > limit:
+        return False
     count, edge = limits.many_images_count, limits.many_images_edge
     if count and edge and tally[IMAGES] > count and tally[EDGE] > edge:
         return False

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..capability import Capabilities
-from ..content import File, Json, Text
+from ..content import File, Json, Text, text_part
 from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
@@ -48,6 +48,29 @@ class Decision:
     reason: str
     notes: tuple[str, ...] = ()
     converted_to: ConvertedTo | None = None
+
+
+_new, _set = object.__new__, object.__setattr__
+
+
+def decided(
+    message_index: int,
+    file: File,
+    mode: Mode,
+    reason: str,
+    notes: tuple[str, ...] = (),
+    converted_to: ConvertedTo | None = None,
+) -> Decision:
+    """The Decision for ``file``, its fields set in one ``__dict__``: the layout makes one per
+    file of every encode, and the frozen dataclass's ``__init__`` sets each of its eight
+    fields through ``object.__setattr__`` (1.6 µs against 0.8). Equal to ``Decision(...)``."""
+    decision = _new(Decision)
+    _set(decision, "__dict__", {
+        "message_index": message_index, "identifier": file.identifier,
+        "media_type": file.media_type, "kind": file.kind, "mode": mode, "reason": reason,
+        "notes": notes, "converted_to": converted_to,
+    })  # fmt: skip
+    return decision
 
 
 class PlannedResult(NamedTuple):
@@ -110,7 +133,7 @@ class Plan:
 
 
 def text(value: str) -> Text:
-    return Text(text=value)  # validating a str is cheaper than model_construct (~1 µs vs ~3)
+    return text_part(value)
 
 
 def see_text(file: File) -> str:

@@ -115,6 +115,17 @@ def test_a_rewritten_id_never_takes_an_id_that_passed_through() -> None:
     assert ids[1] == clash and ids[0] != clash and len(set(ids)) == 2
 
 
+def test_a_rewrite_asked_for_after_the_id_it_would_take_still_avoids_it() -> None:
+    """The mapping is made as the encoder asks (plan.ids._Mapping): here the id that passes
+    through is asked for first, and the rewrite that follows must still not take it."""
+    clash = accepted_id("mistral", "toolu_01")
+    kwargs = encode(history((clash, "t"), ("toolu_01", "t")), MISTRAL).kwargs
+    validate_mistral(kwargs)
+    ids = [call["id"] for call in kwargs["messages"][1]["tool_calls"]]
+    results = [m["tool_call_id"] for m in kwargs["messages"][2:]]
+    assert ids == results and ids[0] == clash and ids[1] != clash and len(set(ids)) == 2
+
+
 def test_two_ids_whose_hashes_share_nine_digits_still_get_different_mistral_ids() -> None:
     first, second = "call 298611", "call 414652"  # sha256 hex digests both begin 817bcb5c5
     assert accepted_id("mistral", first) == accepted_id("mistral", second) == "817bcb5c5"

@@ -195,35 +195,55 @@ def accepted_name(wire: str, original: str) -> str:
 class _Mapping(dict[str, str]):
     """One request's values of one kind, original → spelled: kept where accepted, else
     rewritten without clashes. Called like a function (a dict lookup: encoders call it for
-    every call and result of every encode)."""
+    every call and result of every encode).
 
-    def __init__(self, rule: Rule, originals: Iterable[str]) -> None:
+    Made as the encoder asks: while each value asked for is accepted (almost every request),
+    it is kept as it is, and no step is walked. The first value the rule rejects completes
+    the mapping from every original of the request (``_originals``), the accepted first, so
+    that a rewrite never takes an original: the very mapping a full walk beforehand made.
+    """
+
+    def __init__(self, rule: Rule, steps: Sequence[Any], which: int) -> None:
         self.rule = rule  # (dict.__new__ made it empty: no dict.__init__ to call)
-        seen, rejected = rule.seen, []
-        # Each value once (a result repeats its call's id; most calls share a few names), the
-        # accepted first: a rewrite never takes an original.
-        for value in dict.fromkeys(originals):
-            found = seen.get(value)  # ``accepts``' own memo, read here: most values
+        self._steps, self._which = steps, which  # _originals(steps)[which], when complete
+        self._taken: set[str] | None = None  # every value given out, once complete
+
+    def __missing__(self, original: str) -> str:
+        rule, taken = self.rule, self._taken
+        if taken is None:
+            found = rule.seen.get(original)  # ``accepts``' own memo, read here: most values
             if found is None:
-                found = accepts(rule, value)
+                found = accepts(rule, original)
             if found:
-                self[value] = value
-            else:
-                rejected.append(value)
-        self._taken = set(self)
+                self[original] = original
+                return original
+            taken = self._complete()
+            if original in self:
+                return self[original]
+        attempt = 0
+        value = original if accepts(rule, original) else rewrite(rule, original)
+        while value in taken and value != original:
+            attempt += 1
+            value = rewrite(rule, original, attempt)
+        taken.add(value)
+        self[original] = value
+        return value
+
+    def _complete(self) -> set[str]:
+        """Every original of the request mapped: each value once (a result repeats its
+        call's id; most calls share a few names), the accepted first."""
+        rule, rejected = self.rule, []
+        for value in dict.fromkeys(_originals(self._steps)[self._which]):
+            if value not in self:
+                if accepts(rule, value):
+                    self[value] = value
+                else:
+                    rejected.append(value)
+        taken = self._taken = set(self)
         for value in rejected:
             if value not in self:
                 self.__missing__(value)
-
-    def __missing__(self, original: str) -> str:
-        attempt = 0
-        value = original if accepts(self.rule, original) else rewrite(self.rule, original)
-        while value in self._taken and value != original:
-            attempt += 1
-            value = rewrite(self.rule, original, attempt)
-        self._taken.add(value)
-        self[original] = value
-        return value
+        return taken
 
     __call__ = dict.__getitem__
 
@@ -231,27 +251,33 @@ class _Mapping(dict[str, str]):
 class ToolNames:
     """The ids and names one request's tool calls and results go with on its wire."""
 
-    def __init__(self, wire: str, call_ids: list[str], names: list[str]) -> None:
-        self.call_id = _Mapping(ID_RULES[wire], call_ids)
-        self.name = _Mapping(NAME_RULES[wire], names)
+    def __init__(self, wire: str, steps: Sequence[Any]) -> None:
+        self.call_id = _Mapping(ID_RULES[wire], steps, 0)
+        self.name = _Mapping(NAME_RULES[wire], steps, 1)
 
     @classmethod
     def of(cls, steps: Sequence[Any], wire: str) -> ToolNames:
-        """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``."""
-        call_ids: list[str] = []
-        names: list[str] = []
-        for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
-            kind = type(step)
-            if kind is ToolTurn:
-                for result in step.results:
-                    call_ids.append(result.call_id)
-                    names.append(result.name)
-            elif kind is Assistant or kind is not User and base_type(step) is Assistant:
-                for part in step.content:
-                    if type(part) is ToolCall:
-                        call_ids.append(part.id)
-                        names.append(part.name)
-        return cls(wire, call_ids, names)
+        """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``
+        (made as the encoder asks for each value: ``_Mapping``)."""
+        return cls(wire, steps)
+
+
+def _originals(steps: Sequence[Any]) -> tuple[list[str], list[str]]:
+    """The call ids and the tool names of every tool call and result of ``steps``, in order."""
+    call_ids: list[str] = []
+    names: list[str] = []
+    for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
+        kind = type(step)
+        if kind is ToolTurn:
+            for result in step.results:
+                call_ids.append(result.call_id)
+                names.append(result.name)
+        elif kind is Assistant or kind is not User and base_type(step) is Assistant:
+            for part in step.content:
+                if type(part) is ToolCall:
+                    call_ids.append(part.id)
+                    names.append(part.name)
+    return call_ids, names
 
 
 def wire_text(value: Any) -> Any:

@@ -448,6 +448,7 @@ def test_text_part_is_the_text_pydantic_validates(value: str) -> None:
 
     made, validated = text_part(value), Text(text=value)
     assert made == validated and hash(made) == hash(validated)
+    assert vars(made) == vars(validated) and set(vars(made)) == set(Text.model_fields)
     assert made.model_fields_set == validated.model_fields_set
     assert made.model_dump() == validated.model_dump()
     assert made.model_dump_json() == validated.model_dump_json()

@@ -209,6 +209,7 @@ def test_a_decision_made_by_the_layout_is_the_dataclass_it_declares() -> None:
                         ("a note",))  # fmt: skip
     assert made == declared and hash(made) == hash(declared) and repr(made) == repr(declared)
     assert dataclasses.asdict(made) == dataclasses.asdict(declared)
+    assert vars(made) == vars(declared)  # every field set on the instance, none left to a default
     assert dataclasses.replace(made, mode="text") == dataclasses.replace(declared, mode="text")
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.mode = "text"  # type: ignore[misc]

@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..content import File, Text
+from ..content import File, Text, text_part
 from ..errors import InvalidFileError, MissingDependencyError
 from ..routes import Route
 from .files import LEFT_OUT, Policy, Settled, routed
-from .values import label_see, label_this, text
+from .values import label_see, label_this
 
 if TYPE_CHECKING:  # toolwire.convert imports the readers, which import the plan: import late
     from ..convert import Conversion, Target
@@ -146,7 +146,7 @@ def _routed(made: Conversion, policy: Policy, in_tool_result: bool) -> Placed:
             continue
         chosen = routed(part, in_tool_result, policy)
         if chosen.mode == "none":  # e.g. over the cell's bytes even after fitting
-            placed.append(("native", text(part.text_fallback())))
+            placed.append(("native", text_part(part.text_fallback())))
         else:
             placed.append((chosen.mode, chosen.file))
     return tuple(placed)
@@ -163,7 +163,7 @@ def _where(placed: Placed, in_tool_result: bool) -> str:
 
 
 def _described(file: File, why: str) -> Settled:
-    return Settled("text", text(file.text_fallback()), f"replaced by its text fallback: {why}")
+    return Settled("text", text_part(file.text_fallback()), f"replaced by its text fallback: {why}")
 
 
 def in_tool_result(placed: Placed, siblings: list[Any], fallbacks: list[Any]) -> list[Any]:
@@ -196,7 +196,7 @@ def produced(
                        converters=dict(converters))  # fmt: skip
     except (InvalidFileError, MissingDependencyError):
         made = None
-    return made.parts if made is not None else (text(file.text_fallback()),)
+    return made.parts if made is not None else (text_part(file.text_fallback()),)
 
 
 # --- the text a tool result already holds (read_file's header Text) ---------------------------
@@ -209,7 +209,7 @@ def once(file: File, sent: Text, present: tuple[str, ...]) -> Text:
     if not _repeated(file, present):
         return sent
     head = file.model_copy(update={"text": None}).text_fallback()
-    return text(f"{head[:-1]} — its text is above]" if head.endswith("]") else head)
+    return text_part(f"{head[:-1]} — its text is above]" if head.endswith("]") else head)
 
 
 def without_repeats(file: File, placed: Placed, present: tuple[str, ...]) -> Placed:
@@ -217,7 +217,7 @@ def without_repeats(file: File, placed: Placed, present: tuple[str, ...]) -> Pla
     if not file.text or not _repeated(file, present):
         return placed
     body, name = file.text.strip(), file.name or file.identifier
-    above = text(f"The text of {name} is above.")
+    above = text_part(f"The text of {name} is above.")
     return tuple(
         (mode, above if isinstance(part, Text) and body in part.text else part)
         for mode, part in placed

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..capability import Capabilities, Cell
-from ..content import File
+from ..content import File, text_part
 from ..counts import left_out_reason
 from ..routes import Fetcher, Route, route
-from .values import Mode, OnUnsupported, text
+from .values import Mode, OnUnsupported
 
 Fit = Callable[[File, Cell], tuple[File, str | None]]
 #: The note of a route the budgets closed: converted, such a file becomes text only.
@@ -123,6 +123,6 @@ def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = Tr
 
         return conversion(file, chosen, policy, in_tool_result)
     if policy.on_unsupported == "error":
-        return Settled("text", text(""), chosen.reason, refused=chosen.reason)
+        return Settled("text", text_part(""), chosen.reason, refused=chosen.reason)
     reason = f"replaced by its text fallback: {chosen.reason}"
-    return Settled("text", text(file.text_fallback()), reason)
+    return Settled("text", text_part(file.text_fallback()), reason)

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Json, Text, Thinking, ToolCall, text_part
 from ..errors import ConversationError, Unsupported
 from ..messages import (
     Assistant,
@@ -52,7 +52,6 @@ from .values import (
     decided,
     label_see,
     label_this,
-    text,
 )
 
 #: Per group: its first message index, and the steps, decisions and tally (plan.tally) before it.
@@ -176,7 +175,7 @@ class Planner:
                 else:
                     parts.append(placed)
             if not parts:  # a conversion that made nothing: never sent empty
-                parts.append(text(EMPTY_RESULT_TEXT))
+                parts.append(text_part(EMPTY_RESULT_TEXT))
                 chars += len(EMPTY_RESULT_TEXT) + PER_PART
             tally.text(chars, plain, result)
             output = type(result.output)
@@ -236,7 +235,7 @@ class Planner:
         if pending:
             if placement == "turn":
                 self.steps.append(
-                    Assistant.model_construct(role="assistant", content=[text(BRIDGE_TEXT)])
+                    Assistant.model_construct(role="assistant", content=[text_part(BRIDGE_TEXT)])
                 )
             self.steps.append(User.model_construct(role="user", content=pending))
 

@@ -376,8 +376,7 @@ def sizes(
     edge, bound; its page count and longest side read only where a limit needs them."""
     media_type = file.media_type
     source = sent.source
-    # most files are bytes: their base64 length (wire_size.b64_length), inline
-    size = 4 * ((len(source.data) + 2) // 3) if type(source) is BytesSource else sent_bytes(sent)
+    size = b64_length(len(source.data)) if type(source) is BytesSource else sent_bytes(sent)
     label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
     if media_type.startswith("image/"):
         edge = edge_of(sent) if limits.many_images_count else 0

@@ -98,8 +98,8 @@ def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
     budgets would leave nothing out, and the body is within its byte budget unmeasured)."""
     limits = caps.budgets
     limit = limits.max_request_bytes
-    if limit and SLACK + 12 * tally[CHARS] + tally[MEDIA] + HEADROOM + reserve > limit:
-        return False  # (``bound``, inline: a cold encode pays for each function it enters)
+    if limit and tally.bound + HEADROOM + reserve > limit:
+        return False
     limit = limits.max_images_per_request
     if limit and tally[IMAGES] > limit:
         return False

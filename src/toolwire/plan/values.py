@@ -132,21 +132,17 @@ class Plan:
         return f"{self.caps.provider}:{self.caps.model}"
 
 
-def text(value: str) -> Text:
-    return text_part(value)
-
-
 def see_text(file: File) -> str:
     """What a tool result says in place of a file that travels elsewhere."""
     return f"See file {file.identifier}."
 
 
 def label_see(file: File) -> Text:
-    return text(see_text(file))
+    return text_part(see_text(file))
 
 
 def label_this(file: File) -> Text:
-    return text(f"This is file {file.identifier}:")
+    return text_part(f"This is file {file.identifier}:")
 
 
 def system_text(steps: tuple[Step, ...]) -> str | None:

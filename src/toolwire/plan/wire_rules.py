@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import File, Json, Text, ToolCall
+from ..content import File, Json, Text, ToolCall, text_part
 from ..messages import Assistant, System, User, base_type
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
-from .values import PlannedResult, Step, ToolTurn, label_this, text
+from .values import PlannedResult, Step, ToolTurn, label_this
 
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
@@ -137,7 +137,7 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     return PlannedResult(
         result.call_id,
         result.name,
-        parts or (text(EMPTY_RESULT_TEXT),),
+        parts or (text_part(EMPTY_RESULT_TEXT),),
         result.is_error,
         result.denied,
         result.error_flag,

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from toolwire import headers
 from toolwire.headers import human_size, image_size, jpeg_orientation, pdf_page_count, wav_duration
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -128,7 +129,7 @@ def test_jpeg_orientation_defaults_to_1(data):
     assert jpeg_orientation(data) == 1
 
 
-def test_pdf_page_count_counts_pages_not_the_pages_tree():
+def test_pdf_page_count_counts_page_objects_where_there_is_no_table():
     assert pdf_page_count(example("report.pdf")) == 3
     assert pdf_page_count(b"%PDF-1.7\n1 0 obj << /Type /Pages /Count 0 >> endobj") is None
     assert pdf_page_count(b"<< /Type/Page >> << /Type /Page>>") == 2
@@ -181,6 +182,118 @@ def test_pdf_page_count_agrees_with_pdfium_on_pdfs_made_by_a_library() -> None:
         buffer = io.BytesIO()
         document.save(buffer)
         assert pdf_page_count(buffer.getvalue()) == pages
+
+
+def _pdfium_pages(data: bytes) -> int:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(data)
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+def _pdfium_file(pages: int) -> bytes:
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument.new()
+    for _ in range(pages):
+        document.new_page(200, 300)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def test_a_page_an_edit_removed_is_not_counted() -> None:
+    """An incremental save appends the edited objects and a new table: the page objects of
+    the first save stay in the file, so counting them says 2 × 12 - 1; the page tree says 11,
+    as a PDF reader does."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(_pdfium_file(12))
+    document.del_page(4)
+    buffer = io.BytesIO()
+    document.save(buffer, flags=1)  # FPDF_INCREMENTAL
+    data = buffer.getvalue()
+    assert data.count(b"startxref") == 2
+    assert pdf_page_count(data) == _pdfium_pages(data) == 11
+
+
+def _with_table(objects: list[bytes], trailer: bytes = b"/Root 1 0 R") -> bytes:
+    """A PDF of ``objects`` (numbered from 1) with a cross-reference table and a trailer."""
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    rows = b"".join(b"%010d 00000 n\r\n" % offset for offset in offsets)
+    table = b"xref\n0 %d\n0000000000 65535 f\r\n%s" % (len(objects) + 1, rows)
+    return out + table + b"trailer\n<<%s>>\nstartxref\n%d\n%%%%EOF\n" % (trailer, len(out))
+
+
+def _tree(count: bytes, pages: int = 3, kids: int | None = None) -> list[bytes]:
+    """A catalog, a page tree that says ``count`` of its first ``kids`` pages, and ``pages``
+    page objects."""
+    listed = b" ".join(b"%d 0 R" % (3 + n) for n in range(pages if kids is None else kids))
+    return [
+        b"<</Type/Catalog/PageLabels 9 0 R/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[%s]/Count %s>>" % (listed, count),
+        *(b"<</Type/Page/Parent 2 0 R>>" for _ in range(pages)),
+    ]
+
+
+@pytest.mark.parametrize(
+    "objects",
+    [_tree(b"3"), _tree(b"3\n/Resources<<>>"), _tree(b"2", pages=3, kids=2), _tree(b"7", 7)],
+)
+def test_pdf_page_count_reads_the_count_of_the_page_tree(objects: list[bytes]) -> None:
+    """``/Count`` as written, compact (``/Count 3>>``) too, as a PDF reader counts: a page
+    object the tree does not hold (one an edit left behind) is not a page."""
+    data = _with_table(objects)
+    assert pdf_page_count(data) == _pdfium_pages(data)
+
+
+def test_an_update_that_lists_only_what_it_changed_is_read_through_prev() -> None:
+    """The update's table lists only the page tree it rewrote: the catalog is in the table
+    before it (``/Prev``)."""
+    first = _with_table(_tree(b"3"))
+    update = b"2 0 obj\n<</Type/Pages/Kids[3 0 R 4 0 R]/Count 2>>\nendobj\n"
+    table = b"xref\n2 1\n%010d 00000 n\r\n" % len(first)
+    prev = first.index(b"\nxref\n") + 1
+    tail = b"trailer\n<</Root 1 0 R/Prev %d>>\nstartxref\n%d\n%%%%EOF\n" % (
+        prev,
+        len(first) + len(update),
+    )
+    data = first + update + table + tail
+    assert pdf_page_count(data) == _pdfium_pages(data) == 2
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        lambda data: data.replace(b"%PDF-1.4\n", b"%PDF-1.4\n% a line an editor added\n"),
+        lambda data: data.replace(b"/Count 5", b"/Count 9 0 R"),  # an indirect count
+        lambda data: data.replace(b"/Root 1 0 R", b"/Root 77 0 R"),  # not in the table
+        lambda data: data.replace(b"/Kids", b"/Kidz"),  # the catalog points at no tree
+        lambda data: data.replace(b"xref\n0 6", b"xref\n0 6\n7 0"),  # a row out of place
+        lambda data: data[: data.rindex(b"startxref")] + b"startxref\n5\n%%EOF\n",  # no table
+    ],
+)
+def test_a_table_not_as_the_standard_writes_it_sends_the_count_to_the_page_objects(
+    broken,
+) -> None:
+    """The tree says 5 (read where the table is whole), the file holds 3 page objects."""
+    assert pdf_page_count(_with_table(_tree(b"5", pages=3))) == 5
+    assert pdf_page_count(broken(_with_table(_tree(b"5", pages=3)))) == 3
+
+
+def test_the_subsections_read_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table of endless empty subsections is not walked to its end: the count of the page
+    objects takes over."""
+    data = _with_table(_tree(b"5", pages=3)).replace(b"\nxref\n", b"\nxref\n" + b"1 0\n" * 20)
+    assert pdf_page_count(data) == 5
+    monkeypatch.setattr(headers, "_MAX_SUBSECTIONS", 10)
+    assert pdf_page_count(data) == 3
 
 
 def _wav(seconds: float, rate: int, channels: int, width: int) -> bytes:

@@ -86,20 +86,121 @@ _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 _SPACE = frozenset(b" \t\n\r\f\v")
 _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _DIGITS = frozenset(b"0123456789")
+#: At most this many cross-reference subsections read (tables of every update together).
+_MAX_SUBSECTIONS = 4096
 
 
 def pdf_page_count(data: bytes) -> int | None:
-    """Page objects counted in the raw PDF, or None (pages hidden in object streams).
+    """The PDF's page count, or None (pages hidden in object streams).
 
-    Streams whose dictionary gives their length directly are stepped over, not searched:
-    a page object is never inside a content or image stream, and a scanned page's image is
-    most of the file. A stream that cannot be stepped over (an indirect length, a length that
-    does not end at ``endstream``) or that holds objects (``/ObjStm``: pages may be in it)
-    sends the count back to searching the whole file (``_PAGE``)."""
-    count = _pages_between_streams(data)
+    First as a PDF reader finds it: the page tree's ``/Count``, reached through the
+    cross-reference table from the end of the file (``_tree_count``: a few reads whatever
+    the file's size, and a page an edit removed is not counted). Where that table is not
+    plain (a cross-reference stream, an offset that misses its object), page objects are
+    counted in the raw PDF: streams whose dictionary gives their length directly are stepped
+    over, not searched (a page object is never inside a content or image stream, and a
+    scanned page's image is most of the file); a stream that cannot be stepped over (an
+    indirect length, a length that does not end at ``endstream``) or that holds objects
+    (``/ObjStm``: pages may be in it) sends the count back to searching the whole file
+    (``_PAGE``)."""
+    count = _tree_count(data)
+    if count is None:
+        count = _pages_between_streams(data)
     if count is None:
         count = len(_PAGE.findall(data))
     return count or None
+
+
+def _tree_count(data: bytes) -> int | None:
+    """``/Count`` of the page tree's root: ``startxref`` → the trailer's ``/Root`` → the
+    catalog's ``/Pages`` → its ``/Count``, each object found through a classic
+    cross-reference table (ISO 32000-1 §7.5.4–7.5.6; incremental updates and linearized
+    files through ``/Prev``). None where any step is not as the standard writes it."""
+    tail = data.rfind(b"startxref", max(0, len(data) - 2048))
+    xref = _integer(data, tail + 9) if tail >= 0 else None
+    if xref is None or not data.startswith(b"xref", xref):
+        return None  # no table: a cross-reference stream (PDF 1.5), or none at all
+    trailer = data.find(b"trailer", xref)
+    end = data.find(b"startxref", trailer) if trailer >= 0 else -1
+    if end < 0 or data.find(b"/XRefStm", trailer, end) >= 0:
+        return None  # a hybrid file: objects may live in object streams
+    catalog = _resolve(data, xref, _key(data, b"/Root", trailer, end))
+    root = _resolve(data, xref, _key(data, b"/Pages", *catalog)) if catalog else None
+    if root is None or _key(data, b"/Kids", *root) < 0:
+        return None
+    at = _key(data, b"/Count", *root)
+    words = data[at : at + 32].split(None, 2) if at >= 0 else []
+    if not words or (len(words) > 2 and words[1].isdigit() and words[2][:1] == b"R"):
+        return None  # no count, or an indirect one ("/Count 12 0 R")
+    return _integer(words[0], 0) or None
+
+
+def _key(data: bytes, key: bytes, start: int, end: int) -> int:
+    """Where the value of ``key`` starts in ``data[start:end]`` (-1: absent), the name
+    matched whole (``/Pages``, not ``/PageLabels``)."""
+    at = data.find(key, start, end)
+    while at >= 0:
+        after = at + len(key)
+        if after >= end or data[after] not in _LETTERS:
+            return after
+        at = data.find(key, after, end)
+    return -1
+
+
+def _resolve(data: bytes, xref: int, at: int) -> tuple[int, int] | None:
+    """The span of the object an indirect reference at ``at`` (``12 0 R``) points to, between
+    ``obj`` and ``endobj``; None where it is not a reference or not where the table says."""
+    words = data[at : at + 32].split(None, 3) if at >= 0 else []
+    if len(words) < 3 or not (words[0].isdigit() and words[1].isdigit()) or words[2][:1] != b"R":
+        return None
+    offset = _offset(data, xref, int(words[0]))
+    if offset is None:
+        return None
+    head = data[offset : offset + 32].split(None, 3)
+    if len(head) < 3 or head[0] != words[0] or head[1] != words[1] or head[2][:3] != b"obj":
+        return None  # the table's offset misses the object: a broken or shifted file
+    start = data.find(b"obj", offset) + 3
+    end = data.find(b"endobj", start)
+    return (start, end) if end >= 0 else None
+
+
+def _offset(data: bytes, xref: int, number: int) -> int | None:
+    """The byte offset of object ``number`` from the table at ``xref``, or an earlier one
+    (``/Prev``) where an incremental update did not list it; None where it is free or absent.
+    A table holds subsections: a line ``first count``, then ``count`` rows of 20 bytes
+    (``oooooooooo ggggg n`` and a two-byte end of line)."""
+    seen, steps = set(), 0
+    while xref not in seen and data.startswith(b"xref", xref):
+        seen.add(xref)
+        at = xref + 4
+        while steps < _MAX_SUBSECTIONS:  # a file of endless empty ones: the raw count instead
+            steps += 1
+            chunk = data[at : at + 48]
+            words = chunk.split(None, 2)
+            if len(words) < 3 or not (words[0].isdigit() and words[1].isdigit()):
+                break  # the table ends ("trailer")
+            first, count = int(words[0]), int(words[1])
+            rows = at + len(chunk) - len(words[2])  # the first row, after the line's end
+            if first <= number < first + count:
+                row = data[rows + 20 * (number - first) : rows + 20 * (number - first) + 18]
+                if len(row) < 18 or not row[:10].isdigit() or row[10] != 32 or row[16] != 32:
+                    return None  # rows not 20 bytes each: not as the standard writes it
+                return int(row[:10]) if row[17:18] == b"n" else None
+            at = rows + 20 * count
+        else:
+            return None
+        trailer = data.find(b"trailer", at)
+        end = data.find(b"startxref", trailer) if trailer >= 0 else -1
+        prev = _key(data, b"/Prev", trailer, end) if end >= 0 else -1
+        xref = (_integer(data, prev) if prev >= 0 else None) or -1  # none: the loop ends
+    return None
+
+
+def _integer(data: bytes, at: int) -> int | None:
+    """The unsigned integer after white space at ``at`` (its digits: ``/Count 3>>`` is 3)."""
+    word = data[at : at + 24].split(None, 1)[:1]
+    digits = word[0][: len(word[0]) - len(word[0].lstrip(b"0123456789"))] if word else b""
+    return int(digits) if digits else None
 
 
 def _pages_between_streams(data: bytes) -> int | None:

@@ -274,6 +274,9 @@ def test_an_update_that_lists_only_what_it_changed_is_read_through_prev() -> Non
         lambda data: data.replace(b"%PDF-1.4\n", b"%PDF-1.4\n% a line an editor added\n"),
         lambda data: data.replace(b"/Count 5", b"/Count 9 0 R"),  # an indirect count
         lambda data: data.replace(b"/Root 1 0 R", b"/Root 77 0 R"),  # not in the table
+        lambda data: data.replace(
+            b"/Root 1 0 R", b"/Root 77 0 R/Prev %d" % (data.index(b"\nxref\n") + 1)
+        ),  # an object in no table, and a /Prev that points back at its own table
         lambda data: data.replace(b"/Kids", b"/Kidz"),  # the catalog points at no tree
         lambda data: data.replace(b"xref\n0 6", b"xref\n0 6\n7 0"),  # a row out of place
         lambda data: data[: data.rindex(b"startxref")] + b"startxref\n5\n%%EOF\n",  # no table

@@ -169,9 +169,8 @@ def _offset(data: bytes, xref: int, number: int) -> int | None:
     (``/Prev``) where an incremental update did not list it; None where it is free or absent.
     A table holds subsections: a line ``first count``, then ``count`` rows of 20 bytes
     (``oooooooooo ggggg n`` and a two-byte end of line)."""
-    seen, steps = set(), 0
-    while xref not in seen and data.startswith(b"xref", xref):
-        seen.add(xref)
+    steps = 0
+    while data.startswith(b"xref", xref):  # a /Prev that loops ends at _MAX_SUBSECTIONS
         at = xref + 4
         while steps < _MAX_SUBSECTIONS:  # a file of endless empty ones: the raw count instead
             steps += 1

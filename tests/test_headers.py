@@ -129,8 +129,11 @@ def test_jpeg_orientation_defaults_to_1(data):
     assert jpeg_orientation(data) == 1
 
 
+def test_pdf_page_count_of_the_example_report_is_read_from_its_page_tree():
+    assert headers._tree_count(example("report.pdf")) == pdf_page_count(example("report.pdf")) == 3
+
+
 def test_pdf_page_count_counts_page_objects_where_there_is_no_table():
-    assert pdf_page_count(example("report.pdf")) == 3
     assert pdf_page_count(b"%PDF-1.7\n1 0 obj << /Type /Pages /Count 0 >> endobj") is None
     assert pdf_page_count(b"<< /Type/Page >> << /Type /Page>>") == 2
 
@@ -236,7 +239,7 @@ def _tree(count: bytes, pages: int = 3, kids: int | None = None) -> list[bytes]:
     page objects."""
     listed = b" ".join(b"%d 0 R" % (3 + n) for n in range(pages if kids is None else kids))
     return [
-        b"<</Type/Catalog/PageLabels 9 0 R/Pages 2 0 R>>",
+        b"<</Type/Catalog/PageLabels 9 0 R/Pages2 9 0 R/Pages 2 0 R>>",
         b"<</Type/Pages/Kids[%s]/Count %s>>" % (listed, count),
         *(b"<</Type/Page/Parent 2 0 R>>" for _ in range(pages)),
     ]
@@ -244,13 +247,20 @@ def _tree(count: bytes, pages: int = 3, kids: int | None = None) -> list[bytes]:
 
 @pytest.mark.parametrize(
     "objects",
-    [_tree(b"3"), _tree(b"3\n/Resources<<>>"), _tree(b"2", pages=3, kids=2), _tree(b"7", 7)],
+    [
+        _tree(b"3"),
+        _tree(b"3\n/Resources<<>>"),
+        _tree(b"2", pages=3, kids=2),
+        _tree(b"7", 7),
+        [b"<</Type/Catalog/Pages 2 0 R>>", b"<</Count 2/Kids[3 0 R 4 0 R]>>", *_tree(b"2")[2:]],
+    ],
 )
 def test_pdf_page_count_reads_the_count_of_the_page_tree(objects: list[bytes]) -> None:
-    """``/Count`` as written, compact (``/Count 3>>``) too, as a PDF reader counts: a page
-    object the tree does not hold (one an edit left behind) is not a page."""
+    """``/Count`` as written, compact (``/Count 3>>``, ``/Count 2/Kids[3 0 R``) too, as a PDF
+    reader counts: a page object the tree does not hold (one an edit left behind) is not a
+    page; a longer name that starts as the key does (``/Pages2``) is not the key."""
     data = _with_table(objects)
-    assert pdf_page_count(data) == _pdfium_pages(data)
+    assert headers._tree_count(data) == pdf_page_count(data) == _pdfium_pages(data)
 
 
 def test_an_update_that_lists_only_what_it_changed_is_read_through_prev() -> None:
@@ -265,14 +275,17 @@ def test_an_update_that_lists_only_what_it_changed_is_read_through_prev() -> Non
         len(first) + len(update),
     )
     data = first + update + table + tail
-    assert pdf_page_count(data) == _pdfium_pages(data) == 2
+    assert headers._tree_count(data) == pdf_page_count(data) == _pdfium_pages(data) == 2
+    # A line in the update's table that is neither a subsection nor the trailer: the tree is
+    # not read (following /Prev from there would find the page tree the update replaced).
+    damaged = data.replace(b"xref\n2 1\n", b"xref\n% edited\n2 1\n")
+    assert headers._tree_count(damaged) is None
 
 
 @pytest.mark.parametrize(
     "broken",
     [
         lambda data: data.replace(b"%PDF-1.4\n", b"%PDF-1.4\n% a line an editor added\n"),
-        lambda data: data.replace(b"/Count 5", b"/Count 9 0 R"),  # an indirect count
         lambda data: data.replace(b"/Root 1 0 R", b"/Root 77 0 R"),  # not in the table
         lambda data: data.replace(
             b"/Root 1 0 R", b"/Root 77 0 R/Prev %d" % (data.index(b"\nxref\n") + 1)
@@ -280,14 +293,53 @@ def test_an_update_that_lists_only_what_it_changed_is_read_through_prev() -> Non
         lambda data: data.replace(b"/Kids", b"/Kidz"),  # the catalog points at no tree
         lambda data: data.replace(b"xref\n0 6", b"xref\n0 6\n7 0"),  # a row out of place
         lambda data: data[: data.rindex(b"startxref")] + b"startxref\n5\n%%EOF\n",  # no table
+        lambda data: data.replace(b"/Root 1 0 R", b"/Root 1 0 R/XRefStm 9"),  # a hybrid file
+        lambda data: data.replace(b" 00000 n\r\n", b" 00000 f\r\n", 1),  # the catalog freed
+        lambda data: data.replace(b"/Root 1 0 R", b"/Root 1 1 R"),  # another generation
+        lambda data: data.replace(b"\r\n", b"\n"),  # rows of 19 bytes
+        lambda data: data.replace(b" 00000 n", b"\t00000 n"),  # not a space: not the standard
+        lambda _: _with_table(_tree(b"9 0 R", pages=3)),  # an indirect count
+        lambda _: _with_table(_tree(b"2000000", pages=3)),  # pdfium counts the kids instead
     ],
 )
 def test_a_table_not_as_the_standard_writes_it_sends_the_count_to_the_page_objects(
     broken,
 ) -> None:
     """The tree says 5 (read where the table is whole), the file holds 3 page objects."""
-    assert pdf_page_count(_with_table(_tree(b"5", pages=3))) == 5
-    assert pdf_page_count(broken(_with_table(_tree(b"5", pages=3)))) == 3
+    whole = _with_table(_tree(b"5", pages=3))
+    assert pdf_page_count(whole) == 5
+    data = broken(whole)
+    assert data != whole
+    assert headers._tree_count(data) is None
+    assert pdf_page_count(data) == 3
+
+
+class _Scanned(bytes):
+    """Bytes that add up how many bytes each ``find`` and ``rfind`` searches."""
+
+    searched = 0
+
+    def find(self, sub, start=0, end=None):  # type: ignore[override]
+        _Scanned.searched += (len(self) if end is None else min(end, len(self))) - start
+        return super().find(sub, start, end)
+
+    def rfind(self, sub, start=0, end=None):  # type: ignore[override]
+        _Scanned.searched += (len(self) if end is None else min(end, len(self))) - start
+        return super().rfind(sub, start, end)
+
+
+def test_a_prev_that_loops_past_a_large_trailer_is_not_searched_again_and_again() -> None:
+    """Each trailer is searched within a few KB, and a /Prev back to its own table ends: the
+    tree's read searches about the file once, not once per loop."""
+    head = b"%PDF-1.4\n1 0 obj\n<</Type/Catalog/Pages 2 0 R>>\nendobj\n"
+    for pad in (100, 1_000_000):
+        xref = len(head)
+        table = b"xref\n0 2\n0000000000 65535 f\r\n0000000009 00000 n\r\n"
+        trailer = b"trailer\n<</Root 9 0 R%s/Prev %d>>\n" % (b" " * pad, xref)
+        data = _Scanned(head + table + trailer + b"startxref\n%d\n%%%%EOF\n" % xref)
+        _Scanned.searched = 0
+        assert headers._tree_count(data) is None
+        assert _Scanned.searched < 64 * 10_000
 
 
 def test_the_subsections_read_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -86,8 +86,17 @@ _PAGE = re.compile(rb"/Type\s*/Page(?![a-zA-Z])")
 _SPACE = frozenset(b" \t\n\r\f\v")
 _LETTERS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _DIGITS = frozenset(b"0123456789")
-#: At most this many cross-reference subsections read (tables of every update together).
+#: What may end a PDF name: white space or a delimiter (ISO 32000-1 §7.2.2).
+_NAME_END = frozenset(b" \t\n\r\f\x00()<>[]{}/%")
+#: Bounds of the page tree's read (``_tables``, ``_key``), past which the raw count takes
+#: over: tables (an update's each), subsections of them all, a trailer's bytes, and longer
+#: names that start as the key does.
+_MAX_TABLES = 64
 _MAX_SUBSECTIONS = 4096
+_TRAILER_BYTES = 8192
+_MAX_MISSES = 16
+#: A ``/Count`` from this on is not trusted: pdfium counts the kids instead.
+_MAX_COUNT = 0xFFFFF
 
 
 def pdf_page_count(data: bytes) -> int | None:
@@ -118,42 +127,99 @@ def _tree_count(data: bytes) -> int | None:
     files through ``/Prev``). None where any step is not as the standard writes it."""
     tail = data.rfind(b"startxref", max(0, len(data) - 2048))
     xref = _integer(data, tail + 9) if tail >= 0 else None
-    if xref is None or not data.startswith(b"xref", xref):
-        return None  # no table: a cross-reference stream (PDF 1.5), or none at all
-    trailer = data.find(b"trailer", xref)
-    end = data.find(b"startxref", trailer) if trailer >= 0 else -1
-    if end < 0 or data.find(b"/XRefStm", trailer, end) >= 0:
-        return None  # a hybrid file: objects may live in object streams
-    catalog = _resolve(data, xref, _key(data, b"/Root", trailer, end))
-    root = _resolve(data, xref, _key(data, b"/Pages", *catalog)) if catalog else None
+    tables = _tables(data, xref) if xref is not None else None
+    if tables is None:
+        return None
+    sections, trailer, end = tables
+    catalog = _resolve(data, sections, _key(data, b"/Root", trailer, end))
+    root = _resolve(data, sections, _key(data, b"/Pages", *catalog)) if catalog else None
     if root is None or _key(data, b"/Kids", *root) < 0:
         return None
     at = _key(data, b"/Count", *root)
     words = data[at : at + 32].split(None, 2) if at >= 0 else []
-    if not words or (len(words) > 2 and words[1].isdigit() and words[2][:1] == b"R"):
+    if not words or (
+        len(words) > 2 and words[0].isdigit() and words[1].isdigit() and words[2][:1] == b"R"
+    ):
         return None  # no count, or an indirect one ("/Count 12 0 R")
-    return _integer(words[0], 0) or None
+    count = _integer(words[0], 0)
+    return count if count and count < _MAX_COUNT else None
+
+
+def _tables(data: bytes, xref: int) -> tuple[list[tuple[int, int, int]], int, int] | None:
+    """The subsections of the table at ``xref`` and of every earlier one (``/Prev``), newest
+    first, as (first object, count, where its rows start); and where the newest trailer's
+    dictionary starts and ends. A table is ``xref``, subsections (a line ``first count``,
+    then ``count`` rows of 20 bytes: ``oooooooooo ggggg n`` and a two-byte end of line), then
+    ``trailer``. None where it is not so, or where objects may live in object streams
+    (``/XRefStm``: a hybrid file). Bounded: at most ``_MAX_TABLES`` tables and
+    ``_MAX_SUBSECTIONS`` subsections read, each trailer searched within ``_TRAILER_BYTES``."""
+    sections: list[tuple[int, int, int]] = []
+    newest: tuple[int, int] | None = None
+    for _ in range(_MAX_TABLES):
+        if not data.startswith(b"xref", xref):
+            return None
+        at = xref + 4
+        while True:
+            chunk = data[at : at + 48]
+            words = chunk.split(None, 2)
+            if len(words) < 3 or not (words[0].isdigit() and words[1].isdigit()):
+                break
+            if len(sections) == _MAX_SUBSECTIONS:
+                return None
+            first, count = int(words[0]), int(words[1])
+            rows = at + len(chunk) - len(words[2])  # the first row, after the line's end
+            sections.append((first, count, rows))
+            at = rows + 20 * count
+        if not words or not words[0].startswith(b"trailer"):
+            return None  # a line that is neither a subsection nor the trailer
+        trailer = at + len(chunk) - len(chunk.lstrip())
+        end = data.find(b"startxref", trailer, trailer + _TRAILER_BYTES)
+        if end < 0 or data.find(b"/XRefStm", trailer, end) >= 0:
+            return None
+        if newest is None:
+            newest = (trailer, end)
+        prev = _key(data, b"/Prev", trailer, end)
+        if prev < 0:
+            return sections, *newest
+        earlier = _integer(data, prev)
+        if earlier is None:
+            return None
+        xref = earlier
+    return None
 
 
 def _key(data: bytes, key: bytes, start: int, end: int) -> int:
     """Where the value of ``key`` starts in ``data[start:end]`` (-1: absent), the name
-    matched whole (``/Pages``, not ``/PageLabels``)."""
+    matched whole (``/Pages``, not ``/PageLabels`` or ``/Pages2``): white space or a
+    delimiter after it. At most ``_MAX_MISSES`` longer names are stepped over."""
     at = data.find(key, start, end)
-    while at >= 0:
+    for _ in range(_MAX_MISSES):
+        if at < 0:
+            return -1
         after = at + len(key)
-        if after >= end or data[after] not in _LETTERS:
+        if after >= end or data[after] in _NAME_END:
             return after
         at = data.find(key, after, end)
     return -1
 
 
-def _resolve(data: bytes, xref: int, at: int) -> tuple[int, int] | None:
+def _resolve(data: bytes, sections: list[tuple[int, int, int]], at: int) -> tuple[int, int] | None:
     """The span of the object an indirect reference at ``at`` (``12 0 R``) points to, between
-    ``obj`` and ``endobj``; None where it is not a reference or not where the table says."""
+    ``obj`` and ``endobj``; None where it is not a reference, or not where the table says
+    (``_tables``: the newest table that lists it; free there, or listed nowhere: None)."""
     words = data[at : at + 32].split(None, 3) if at >= 0 else []
     if len(words) < 3 or not (words[0].isdigit() and words[1].isdigit()) or words[2][:1] != b"R":
         return None
-    offset = _offset(data, xref, int(words[0]))
+    number, offset = int(words[0]), None
+    for first, count, rows in sections:
+        if first <= number < first + count:
+            row = data[rows + 20 * (number - first) : rows + 20 * (number - first) + 18]
+            if len(row) < 18 or not row[:10].isdigit() or row[10] != 32 or row[16] != 32:
+                return None  # rows not 20 bytes each: not as the standard writes it
+            if row[17] != 110:  # "f": free
+                return None
+            offset = int(row[:10])
+            break
     if offset is None:
         return None
     head = data[offset : offset + 32].split(None, 3)
@@ -162,37 +228,6 @@ def _resolve(data: bytes, xref: int, at: int) -> tuple[int, int] | None:
     start = data.find(b"obj", offset) + 3
     end = data.find(b"endobj", start)
     return (start, end) if end >= 0 else None
-
-
-def _offset(data: bytes, xref: int, number: int) -> int | None:
-    """The byte offset of object ``number`` from the table at ``xref``, or an earlier one
-    (``/Prev``) where an incremental update did not list it; None where it is free or absent.
-    A table holds subsections: a line ``first count``, then ``count`` rows of 20 bytes
-    (``oooooooooo ggggg n`` and a two-byte end of line)."""
-    steps = 0
-    while data.startswith(b"xref", xref):  # a /Prev that loops ends at _MAX_SUBSECTIONS
-        at = xref + 4
-        while steps < _MAX_SUBSECTIONS:  # a file of endless empty ones: the raw count instead
-            steps += 1
-            chunk = data[at : at + 48]
-            words = chunk.split(None, 2)
-            if len(words) < 3 or not (words[0].isdigit() and words[1].isdigit()):
-                break  # the table ends ("trailer")
-            first, count = int(words[0]), int(words[1])
-            rows = at + len(chunk) - len(words[2])  # the first row, after the line's end
-            if first <= number < first + count:
-                row = data[rows + 20 * (number - first) : rows + 20 * (number - first) + 18]
-                if len(row) < 18 or not row[:10].isdigit() or row[10] != 32 or row[16] != 32:
-                    return None  # rows not 20 bytes each: not as the standard writes it
-                return int(row[:10]) if row[17:18] == b"n" else None
-            at = rows + 20 * count
-        else:
-            return None
-        trailer = data.find(b"trailer", at)
-        end = data.find(b"startxref", trailer) if trailer >= 0 else -1
-        prev = _key(data, b"/Prev", trailer, end) if end >= 0 else -1
-        xref = (_integer(data, prev) if prev >= 0 else None) or -1  # none: the loop ends
-    return None
 
 
 def _integer(data: bytes, at: int) -> int | None:

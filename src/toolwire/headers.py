@@ -126,7 +126,7 @@ def _tree_count(data: bytes) -> int | None:
     cross-reference table (ISO 32000-1 §7.5.4–7.5.6; incremental updates and linearized
     files through ``/Prev``). None where any step is not as the standard writes it."""
     tail = data.rfind(b"startxref", max(0, len(data) - 2048))
-    xref = _integer(data, tail + 9) if tail >= 0 else None
+    xref = _number(data, tail + 9, min(len(data), tail + 33))[0] if tail >= 0 else None
     tables = _tables(data, xref) if xref is not None else None
     if tables is None:
         return None
@@ -141,7 +141,7 @@ def _tree_count(data: bytes) -> int | None:
         len(words) > 2 and words[0].isdigit() and words[1].isdigit() and words[2][:1] == b"R"
     ):
         return None  # no count, or an indirect one ("/Count 12 0 R")
-    count = _integer(words[0], 0)
+    count = _number(data, at, root[1])[0]
     return count if count and count < _MAX_COUNT else None
 
 
@@ -181,7 +181,7 @@ def _tables(data: bytes, xref: int) -> tuple[list[tuple[int, int, int]], int, in
         prev = _key(data, b"/Prev", trailer, end)
         if prev < 0:
             return sections, *newest
-        earlier = _integer(data, prev)
+        earlier = _number(data, prev, end)[0]
         if earlier is None:
             return None
         xref = earlier
@@ -213,7 +213,8 @@ def _resolve(data: bytes, sections: list[tuple[int, int, int]], at: int) -> tupl
     number, offset = int(words[0]), None
     for first, count, rows in sections:
         if first <= number < first + count:
-            row = data[rows + 20 * (number - first) : rows + 20 * (number - first) + 18]
+            place = rows + 20 * (number - first)
+            row = data[place : place + 18]
             if len(row) < 18 or not row[:10].isdigit() or row[10] != 32 or row[16] != 32:
                 return None  # rows not 20 bytes each: not as the standard writes it
             if row[17] != 110:  # "f": free
@@ -228,13 +229,6 @@ def _resolve(data: bytes, sections: list[tuple[int, int, int]], at: int) -> tupl
     start = data.find(b"obj", offset) + 3
     end = data.find(b"endobj", start)
     return (start, end) if end >= 0 else None
-
-
-def _integer(data: bytes, at: int) -> int | None:
-    """The unsigned integer after white space at ``at`` (its digits: ``/Count 3>>`` is 3)."""
-    word = data[at : at + 24].split(None, 1)[:1]
-    digits = word[0][: len(word[0]) - len(word[0].lstrip(b"0123456789"))] if word else b""
-    return int(digits) if digits else None
 
 
 def _pages_between_streams(data: bytes) -> int | None:

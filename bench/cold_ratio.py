@@ -3,14 +3,19 @@ reads ("at most 1.5×"), without the rest of bench/peers.py (a minute instead of
 
     .venv-bench/bin/python bench/cold_ratio.py [--runs 31] [--convs abc] [--split]
 
-Each cell is ``_peers_measure.single``, as in peers.py: fresh File objects and an empty memo
-for every repetition, ``gc.collect()`` before each timed call, in a process holding
-pydantic-ai and LiteLLM. ``--split`` also times each encode right after a small encode of the
-same shapes warmed its code (not its data), to tell the work from the cold penalty on top.
+Each cell is timed as ``_peers_measure.single`` times it in peers.py: fresh File objects and an
+empty memo for every repetition, ``gc.collect()`` before each timed call, in a process holding
+pydantic-ai and LiteLLM. The two libraries run in pairs, one call of each per repetition (which
+goes first alternates), and the ratio printed is the median of the pairs' ratios: this VM's
+load drifts within a run, and timing all of one library's calls and then all of the other's
+reads the drift as a difference between them (two such runs of (c), minutes apart, gave
+1.70× and 1.57× on Gemini, 1.64× and 1.47× on Bedrock). ``--split`` also times each encode
+right after a small encode of the same shapes warmed its code (not its data), to tell the
+work from the cold penalty on top.
 
 To compare two commits, put the other one's ``src`` first on ``PYTHONPATH`` (a git worktree:
 ``git worktree add /tmp/old REV``) and run both alternately; pydantic-ai's own time moves by up
-to 15% between runs, so read the ratios, measured in the same process.
+to 15% between runs, so read the ratios, measured in pairs in the same process.
 """
 
 from __future__ import annotations
@@ -33,6 +38,38 @@ from toolwire.memo import MEMO
 from toolwire.request import encode
 
 RAW_BYTE_TARGETS = ("gemini-3", "bedrock-claude")
+
+
+def paired(libs: list[Any], conv: Any, target: Any, runs: int) -> tuple[float, float, float]:
+    """Median seconds of each library's cold encode of ``conv``, and the median of the ratios
+    of the pairs timed together (toolwire first in every other pair)."""
+    native = [measure.native_of(lib, conv, target) for lib in libs]
+
+    def prepare(i: int) -> Any:  # as single(): fresh File objects for toolwire only
+        if libs[i].name != "toolwire":
+            return native[i]
+        libs[i].fresh()
+        return measure.native_of(libs[i], conv, target)
+
+    for i, lib in enumerate(libs):  # warm-up: lazy imports, capability tables, SDK type caches
+        lib.encode(prepare(i), target)
+    times: list[list[float]] = [[] for _ in libs]
+    for run in range(runs):
+        order = range(len(libs)) if run % 2 == 0 else reversed(range(len(libs)))
+        for i in order:
+            lib = libs[i]
+            messages = prepare(i)
+            gc.collect()
+            gc.disable()
+            try:
+                start = time.perf_counter()
+                lib.encode(messages, target)
+                times[i].append(time.perf_counter() - start)
+            finally:
+                gc.enable()
+    ratios = [ours / theirs for ours, theirs in zip(*times, strict=True)]
+    ours, theirs = (statistics.median(t) for t in times)
+    return ours, theirs, statistics.median(ratios)
 
 
 def warmed_first(lib: Any, conv: Any, small: Any, target: Any, runs: int) -> float:
@@ -72,14 +109,14 @@ def main() -> None:
     for key in args.convs:
         conv = convs[key]()
         for target in targets:
-            ours, theirs = (measure.single(lib, conv, target, args.runs) for lib in libs)
-            if ours.seconds is None or theirs.seconds is None:
-                print(f"({key}) {target.label}: {ours.note or theirs.note}")
+            missing = [lib.missing(target) for lib in libs if lib.missing(target)]
+            if missing:
+                print(f"({key}) {target.label}: {missing[0]}")
                 continue
+            ours, theirs, ratio = paired(libs, conv, target, args.runs)
             line = (
-                f"({key}) {target.label:15s} toolwire {ours.seconds * 1e3:6.3f} ms  "
-                f"pydantic-ai {theirs.seconds * 1e3:6.3f} ms  "
-                f"ratio {ours.seconds / theirs.seconds:4.2f}×"
+                f"({key}) {target.label:15s} toolwire {ours * 1e3:6.3f} ms  "
+                f"pydantic-ai {theirs * 1e3:6.3f} ms  ratio {ratio:4.2f}×"
             )
             if args.split:
                 warm = [warmed_first(lib, conv, small, target, args.runs) for lib in libs]

@@ -1,17 +1,21 @@
 """Cold encodes on the raw-byte wires against pydantic-ai's mapping: the figure issue 12's goal
 reads ("at most 1.5×"), without the rest of bench/peers.py (a minute instead of fourteen).
 
-    .venv-bench/bin/python bench/cold_ratio.py [--runs 31] [--convs abc] [--split]
+    .venv-bench/bin/python bench/cold_ratio.py [--runs 31] [--convs abc] [--split] [--paired]
 
-Each cell is timed as ``_peers_measure.single`` times it in peers.py: fresh File objects and an
-empty memo for every repetition, ``gc.collect()`` before each timed call, in a process holding
-pydantic-ai and LiteLLM. The two libraries run in pairs, one call of each per repetition (which
-goes first alternates), and the ratio printed is the median of the pairs' ratios: this VM's
-load drifts within a run, and timing all of one library's calls and then all of the other's
-reads the drift as a difference between them (two such runs of (c), minutes apart, gave
-1.70× and 1.57× on Gemini, 1.64× and 1.47× on Bedrock). ``--split`` also times each encode
-right after a small encode of the same shapes warmed its code (not its data), to tell the
-work from the cold penalty on top.
+Each cell is ``_peers_measure.single``, as in peers.py: fresh File objects and an empty memo
+for every repetition, ``gc.collect()`` before each timed call, in a process holding
+pydantic-ai and LiteLLM. ``--split`` also times each encode right after a small encode of the
+same shapes warmed its code (not its data), to tell the work from the cold penalty on top.
+
+``--paired`` times the two libraries in pairs instead, one call of each per repetition (which
+goes first alternates), and prints the median of the pairs' ratios. This VM's load drifts
+within a run, and timing all of one library's calls and then all of the other's reads the
+drift as a difference between them (two such runs of (c), minutes apart, gave 1.70× and 1.57×
+on Gemini, 1.64× and 1.47× on Bedrock); in pairs it cancels. But pairs are also colder: the
+other library's call between two of toolwire's leaves less of toolwire's code in the shared
+cache, and on 11-26 the pairs read 0.05–0.15 higher than peers.py's method on every
+conversation. So the goal is read with the default, and ``--paired`` compares two commits.
 
 To compare two commits, put the other one's ``src`` first on ``PYTHONPATH`` (a git worktree:
 ``git worktree add /tmp/old REV``) and run both alternately; pydantic-ai's own time moves by up
@@ -97,6 +101,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=31)
     parser.add_argument("--convs", default="abc", help="which of (a), (b), (c): e.g. bc")
     parser.add_argument("--split", action="store_true", help="also time with the code warmed")
+    parser.add_argument("--paired", action="store_true", help="time the libraries in pairs")
     args = parser.parse_args()
     # Loaded as in peers.py: the heavy process whose gc.collect() leaves the caches cold.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -113,7 +118,15 @@ def main() -> None:
             if missing:
                 print(f"({key}) {target.label}: {missing[0]}")
                 continue
-            ours, theirs, ratio = paired(libs, conv, target, args.runs)
+            if args.paired:
+                ours, theirs, ratio = paired(libs, conv, target, args.runs)
+            else:
+                cells = [measure.single(lib, conv, target, args.runs) for lib in libs]
+                if cells[0].seconds is None or cells[1].seconds is None:
+                    print(f"({key}) {target.label}: {cells[0].note or cells[1].note}")
+                    continue
+                ours, theirs = cells[0].seconds, cells[1].seconds
+                ratio = ours / theirs
             line = (
                 f"({key}) {target.label:15s} toolwire {ours * 1e3:6.3f} ms  "
                 f"pydantic-ai {theirs * 1e3:6.3f} ms  ratio {ratio:4.2f}×"

@@ -1,6 +1,7 @@
 """What each of toolwire's features costs a cold encode on the raw-byte wires (Gemini,
-Bedrock), and the ratio to pydantic-ai's mapping with all of them held off: the same work as
-that mapping, which spells each message in the provider's shape and does nothing else.
+Bedrock), and the ratio to pydantic-ai's mapping with all of them held off: about the work of
+that mapping, which spells each message in the provider's shape and does nothing else (a
+route and a Decision per file remain).
 
     .venv-bench/bin/python bench/cold_features.py [--runs 31] [--convs abc]
 
@@ -97,6 +98,7 @@ FEATURES: dict[str, list[Callable[[], Any]]] = {
 
 @contextlib.contextmanager
 def held_off(names: list[str]) -> Iterator[None]:
+    """The features ``names`` held off (``FEATURES``' stand-ins) inside the block."""
     with contextlib.ExitStack() as stack:
         for name in names:
             for patch in FEATURES[name]:

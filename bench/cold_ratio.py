@@ -19,7 +19,8 @@ conversation. So the goal is read with the default, and ``--paired`` compares tw
 
 To compare two commits, put the other one's ``src`` first on ``PYTHONPATH`` (a git worktree:
 ``git worktree add /tmp/old REV``) and run both alternately; pydantic-ai's own time moves by up
-to 15% between runs, so read the ratios, measured in pairs in the same process.
+to 15% between runs, so read the ratios, measured in the same process (``--paired`` for the
+steadier comparison of two commits).
 """
 
 from __future__ import annotations
@@ -114,9 +115,9 @@ def main() -> None:
     for key in args.convs:
         conv = convs[key]()
         for target in targets:
-            missing = [lib.missing(target) for lib in libs if lib.missing(target)]
+            missing = next(filter(None, (lib.missing(target) for lib in libs)), None)
             if missing:
-                print(f"({key}) {target.label}: {missing[0]}")
+                print(f"({key}) {target.label}: {missing}")
                 continue
             if args.paired:
                 ours, theirs, ratio = paired(libs, conv, target, args.runs)

@@ -96,6 +96,7 @@ def test_each_file_gets_one_decision_with_where_and_why() -> None:
         kind="image",
         mode="fallback",
         reason=f"in a labelled user message after the tool results ({CHAT.cell('image/png').evidence})",  # type: ignore[union-attr]
+        position="user_message",
     )
     assert (tone.mode, tone.kind) == ("text", "audio")
     assert tone.reason.startswith("replaced by its text fallback: recorded 400 on gpt-5-mini")

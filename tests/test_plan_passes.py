@@ -195,21 +195,29 @@ def test_in_memory_files_of_a_length_no_other_file_has_are_not_hashed_to_find_re
     ]  # fmt: skip
 
 
-def test_a_decision_made_by_the_layout_is_the_dataclass_it_declares() -> None:
-    """``values.decided`` fills a Decision's ``__dict__`` at once (plan.values): equal to
-    ``Decision(...)``, hashed alike, frozen, and read by ``dataclasses`` as the CLI reads it."""
+def test_a_decision_is_data_the_planner_fills_in() -> None:
+    """A Decision holds what happened as fields (mode, position, limit, resize, repeats); its
+    reason is rendered from them (values.render_reason), and it is a plain frozen dataclass."""
     import dataclasses
 
-    from toolwire.plan.values import Decision, decided
+    from toolwire.plan.values import Repeat, render_reason
 
     png = (Path(__file__).parent.parent / "examples" / "photo.png").read_bytes()
-    file = File.from_bytes(png, "image/png", name="a.png")
-    made = decided(3, file, "native", "inside the tool result", ("a note",), None)
-    declared = Decision(3, "a.png", "image/png", "image", "native", "inside the tool result",
-                        ("a note",))  # fmt: skip
-    assert made == declared and hash(made) == hash(declared) and repr(made) == repr(declared)
-    assert dataclasses.asdict(made) == dataclasses.asdict(declared)
-    assert vars(made) == vars(declared)  # every field set on the instance, none left to a default
-    assert dataclasses.replace(made, mode="text") == dataclasses.replace(declared, mode="text")
+    twice = [File.from_bytes(png, "image/png", name=n) for n in ("a.png", "b.png")]
+    ask = [ToolCall(id=c, name="shot", arguments={}) for c in ("a", "b")]
+    messages = [
+        User("Look"), Assistant(ask), ToolResult.of("a", "shot", twice[0]),
+        ToolResult.of("b", "shot", twice[1]),
+    ]  # fmt: skip
+    first, second = plan(messages, capabilities("anthropic:claude-sonnet-4-5")).decisions
+    assert (first.mode, first.position, first.limit, first.repeats) == (
+        "native",
+        "tool_result",
+        None,
+        None,
+    )
+    assert second.repeats == Repeat("a.png", 2)
+    basis = dataclasses.replace(second, repeats=None, reason=first.reason)
+    assert second.reason == render_reason(basis.reason, Repeat("a.png", 2))
     with pytest.raises(dataclasses.FrozenInstanceError):
-        made.mode = "text"  # type: ignore[misc]
+        second.mode = "text"  # type: ignore[misc]

@@ -219,8 +219,25 @@ def test_a_bedrock_claude_image_is_estimated_with_the_anthropic_formula():
     assert file_tokens(model, photo)[:2] == (math.ceil(640 * 480 / 750), "native")
 
 
+def real_png(width: int, height: int, noise: bool = False) -> bytes:
+    """A real PNG (encode decodes the images it fits): flat, or random noise that does not
+    compress."""
+    import io
+    import os
+
+    from PIL import Image
+
+    if noise:
+        image = Image.frombytes("RGB", (width, height), os.urandom(width * height * 3))
+    else:
+        image = Image.new("RGB", (width, height), (40, 90, 160))
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
 def test_a_large_image_is_estimated_at_the_size_fit_images_sends():
-    big = File.from_bytes(png_header(4000, 3000), name="big.png")
+    big = File.from_bytes(real_png(4000, 3000), name="big.png")
     fitted = file_tokens("google:gemini-3-pro-preview", big)
     assert fitted[2].startswith("fitted 4000x3000 -> 3072x2304")
     tiles = file_tokens("google:gemini-2.5-flash", big)[0]
@@ -229,9 +246,19 @@ def test_a_large_image_is_estimated_at_the_size_fit_images_sends():
     assert (tiles, unfitted) == (258 * 4 * 3 + labels, 258 * 6 * 4 + labels)
 
 
-def test_an_image_over_max_bytes_still_counts_as_an_image_when_fit_images_would_shrink_it():
-    huge = File.from_bytes(png_header(1000, 1000) + bytes(6 * 1024 * 1024), name="huge.png")
-    assert file_tokens("anthropic:claude-sonnet-4-5", huge)[:2] == (1334, "native")
+def test_an_image_over_max_bytes_is_priced_at_the_size_the_plan_sends():
+    """Over Claude's 5 MB, fit_images re-encodes the image smaller: the estimate prices the
+    size the plan's Decision records (``resize``), not the original's."""
+    huge = File.from_bytes(real_png(1400, 1400, noise=True), name="huge.png")
+    assert len(huge.read()) > 5 * 1024 * 1024
+    (decision,) = encode(returned(huge), "anthropic:claude-sonnet-4-5").decisions
+    assert decision.resize is not None and decision.resize.from_px == (1400, 1400)
+    width, height = decision.resize.to_px  # type: ignore[misc]
+    assert width < 1400 and decision.resize.to_bytes <= 5 * 1024 * 1024
+    assert file_tokens("anthropic:claude-sonnet-4-5", huge)[:2] == (
+        math.ceil(width * height / 750),
+        "native",
+    )
     assert file_tokens("anthropic:claude-sonnet-4-5", huge, fit_images=False)[1] == "text"
 
 

@@ -54,8 +54,16 @@ _LAZY = {
     **dict.fromkeys(_ERRORS, "toolwire.errors"),
     **dict.fromkeys(_MESSAGES, "toolwire.messages"),
     "encode": "toolwire.request",
+    "plan_request": "toolwire.request",
+    "spell": "toolwire.request",
     "Request": "toolwire.request",
+    "Plan": "toolwire.plan",
     "Decision": "toolwire.plan",
+    "Limit": "toolwire.plan",
+    "Resize": "toolwire.plan",
+    "Repeat": "toolwire.plan",
+    "Position": "toolwire.plan",
+    "CachePoint": "toolwire.plan.cache",
     "Mode": "toolwire.plan",
     "OnUnsupported": "toolwire.plan",
     "Unsupported": "toolwire.errors",
@@ -88,6 +96,7 @@ _LAZY = {
 __all__ = [
     "Assistant",
     "BlobStore",
+    "CachePoint",
     "CapabilityError",
     "Capabilities",
     "ConflictError",
@@ -107,14 +116,19 @@ __all__ = [
     "InvalidFileError",
     "Json",
     "JsonOutput",
+    "Limit",
     "Message",
     "MissingDependencyError",
     "Mode",
     "OnUnsupported",
     "PathNotAllowedError",
+    "Plan",
+    "Position",
     "ReadFileTool",
+    "Repeat",
     "Request",
     "RequestTooLargeError",
+    "Resize",
     "ResourceLimitError",
     "SessionInfo",
     "SessionStore",
@@ -145,8 +159,10 @@ __all__ = [
     "fit",
     "from_mcp",
     "load_conversation",
+    "plan_request",
     "read_file",
     "read_file_tool",
+    "spell",
     "to_output",
     "tools_from_mcp",
     "view",
@@ -207,10 +223,11 @@ if TYPE_CHECKING:
         load_conversation,
         to_output,
     )
-    from .plan import Decision, Mode, OnUnsupported
+    from .plan import Decision, Limit, Mode, OnUnsupported, Plan, Position, Repeat, Resize
     from .plan.budgets import RequestTooLargeError
+    from .plan.cache import CachePoint
     from .readers import ReadFileTool, read_file, read_file_tool
-    from .request import Request, encode
+    from .request import Request, encode, plan_request, spell
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
     from .tools import Tool, ToolDefinitionError, tools_from_mcp

@@ -47,7 +47,7 @@ from .messages import (
     ToolResult,
     User,
 )
-from .plan.budgets import HEADROOM, left_out, text_bytes, too_large
+from .plan.budgets import HEADROOM, text_bytes, too_large
 from .tokens import Estimator
 
 #: What an omitted tool result says instead.
@@ -204,28 +204,38 @@ def _context_window(model: str) -> int:
 
 
 def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) -> list[Any]:
-    """``messages`` with the files that the request budgets leave out (plan.budgets, oldest
-    first) replaced by their text, in tool results (user messages are never edited)."""
-    fit_one = None
-    if fit_images and caps.budgets.max_request_bytes:
-        from .imagefit import fit_image
-        from .memo import MEMO
+    """``messages`` with the files that the request budgets leave out replaced by their text,
+    in tool results (user messages are never edited): the files whose Decision names a
+    ``limit`` in the plan ``encode`` makes (``plan_request``), so what ``fit`` returns is
+    within every budget the plan applies — bytes, images, PDF pages, a cell's ``max_count``."""
+    from .errors import ConversationError
+    from .plan.budgets import RequestTooLargeError
+    from .request import plan_request
 
-        fit_one = MEMO.fitted(fit_image)
-    left = left_out(messages, caps, fit_one).left
-    if not left:
-        return messages
-    out = []
-    for message in messages:
-        if _has_files(message) and any(id(p) in left for p in message.output.value):
+    target = f"{caps.provider}:{caps.model}"
+    try:
+        planned = plan_request(
+            messages, target, on_unsupported="text", capabilities=caps, fit_images=fit_images
+        )
+    except (ConversationError, RequestTooLargeError):
+        return messages  # the reductions below shorten the text; encode says what is wrong
+    left: dict[int, list[bool]] = {}  # message index -> per file, in order: left out
+    for decision in planned.decisions:
+        out = decision.limit is not None and decision.mode == "text"
+        left.setdefault(decision.message_index, []).append(out)
+    result = []
+    for index, message in enumerate(messages):
+        if _has_files(message) and any(left.get(index, ())):
+            marks = iter(left[index])
             parts = [
-                Text(text=p.text_fallback()) if id(p) in left else p for p in message.output.value
+                Text(text=p.text_fallback()) if isinstance(p, File) and next(marks, False) else p
+                for p in message.output.value
             ]
             message = ToolResult(
                 call_id=message.call_id, name=message.name, output=ContentOutput(value=parts)
             )
-        out.append(message)
-    return out
+        result.append(message)
+    return result
 
 
 class Bytes:

@@ -9,11 +9,14 @@ their text with ``on_unsupported="text"``) and routes the rest as usual.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities, Cell
 from .content import File
 from .messages import ContentOutput, ToolResult, User
+
+if TYPE_CHECKING:
+    from .plan.values import Limit
 
 
 def oldest_left_out(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
@@ -52,10 +55,10 @@ def oldest_left_out(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, i
     }
 
 
-def left_out_reason(cell: Cell, excess: int) -> str:
-    """Why a file beyond the cell's count is not sent, for its Decision or the error."""
-    return (
-        f"one request takes at most {cell.max_count} files of {', '.join(cell.media_types)} "
-        f"and this conversation has {(cell.max_count or 0) + excess}: the {excess} oldest are "
-        f"left out ({cell.evidence})"
-    )
+def count_limit(cell: Cell, excess: int) -> Limit:
+    """The cell's ``max_count`` as the limit that leaves a file beyond it out."""
+    from .plan.values import Limit
+
+    most = cell.max_count or 0
+    counted = f"files of {', '.join(cell.media_types)}"
+    return Limit("max_count", most, cell.evidence, excess, most + excess, counted)

@@ -39,6 +39,8 @@ class Request:
     #: The wire format the kwargs are spelled in (how its SDK serialises them).
     wire: str = field(default="", repr=False)
     size: int | None = field(default=None, repr=False, compare=False)
+    #: The plan the kwargs spell (``plan_request``): every decision, as data.
+    plan: Plan | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
@@ -55,11 +57,13 @@ class Request:
 
     @property
     def budgets_bound(self) -> dict[str, int]:
-        """Per request budget that bound (``max_request_bytes``, ``max_images_per_request``,
-        …), how many files it left out; empty when every file fits."""
-        from .plan.budgets import bound
-
-        return bound(self.decisions)
+        """Per request budget that changed a file (left it out, re-fitted it or shrank its
+        conversion: ``Decision.limit``), how many files it changed; empty when none did."""
+        bound: dict[str, int] = {}
+        for decision in self.decisions:
+            if decision.limit is not None:
+                bound[decision.limit.name] = bound.get(decision.limit.name, 0) + 1
+        return bound
 
 
 def encode(
@@ -76,7 +80,7 @@ def encode(
     converters: Mapping[str, Callable[[Any], list[Any]]] | None = None,
     cache: bool = False,
 ) -> Request:
-    """Encode ``messages`` for ``model`` ('provider:model-id').
+    """Encode ``messages`` for ``model`` ('provider:model-id'): ``spell(plan_request(...))``.
 
     Files go natively where the target takes them, else in a labelled fallback user message;
     a file nothing can carry raises UnsupportedContentError (or, with
@@ -92,6 +96,46 @@ def encode(
     tools and system prompt, and at the end of the latest tool turn; ``Request.cache_points``
     says where they went.
     """
+    return spell(
+        plan_request(
+            messages,
+            model,
+            on_unsupported=on_unsupported,
+            fit_images=fit_images,
+            fetch_urls=fetch_urls,
+            capabilities=capabilities,
+            tools=tools,
+            tool_choice=tool_choice,
+            uploads=uploads,
+            converters=converters,
+            cache=cache,
+        )  # fmt: skip
+    )
+
+
+def plan_request(
+    messages: Sequence[Any],
+    model: str,
+    *,
+    on_unsupported: OnUnsupported = "error",
+    fit_images: bool = True,
+    fetch_urls: bool | Callable[[str], bytes] | None = None,
+    capabilities: Capabilities | dict[str, Any] | None = None,
+    tools: Sequence[Tool] = (),
+    tool_choice: ToolChoice | None = None,
+    uploads: Uploads | None = None,
+    converters: Mapping[str, Callable[[Any], list[Any]]] | None = None,
+    cache: bool = False,
+) -> Plan:
+    """Every decision ``encode`` makes for this request, as one value (DESIGN.md §6.1): the
+    settings mean what they mean for ``encode``, and ``spell(plan)`` is its Request.
+
+    ``estimate_tokens``, ``fit``, the view and ``render`` read this same plan, so what they
+    show is what is sent. The byte budget is the last pass: where the plan's upper bound
+    (``Plan.bound``) does not prove the body within ``max_request_bytes``, the body is
+    measured as the SDK sends it (``wire_size``) and, while it is too large, planned again
+    with the overshoot kept free, the oldest media going first.
+    """
     if isinstance(capabilities, Capabilities):
         caps = capabilities
     else:
@@ -100,25 +144,44 @@ def encode(
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
-    reserve, size = 0, None
-    while True:  # budgets (plan.budgets): plan again, the overshoot kept free, while too large
+    reserve = 0
+    while True:
         laid_out = plan(
             messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
             cache=cache, tools=bool(tools), converters=converters, reserve=reserve,
         )  # fmt: skip
-        kwargs = wire_module(caps.wire).encode(laid_out)
-        if tools or tool_choice is not None:
-            kwargs = _with_tools(kwargs, _tools(tools, tool_choice, caps, laid_out.cache))
-        size, over = _over_budget(kwargs, caps, laid_out, bool(tools))
+        laid_out = replace(laid_out, tools=tuple(tools), tool_choice=tool_choice)
+        size, over = _over_budget(laid_out)
         if not over:
-            break
+            return replace(laid_out, size=size)
         if not laid_out.decisions:  # no file to leave out: the text alone is too large
             raise too_large(caps, size or 0)
         reserve += over + HEADROOM
-    request = Request(model, kwargs, list(laid_out.decisions), wire=caps.wire, size=size)
-    if laid_out.cache is not None:
-        return replace(request, cache_points=laid_out.cache.describe(laid_out.steps))
+
+
+def spell(plan: Plan) -> Request:
+    """The Request that ``plan`` describes: its steps spelled by the target's wire, with the
+    tool definitions and cache marks it holds. Decides nothing."""
+    caps = plan.caps
+    request = Request(
+        f"{caps.provider}:{caps.model}",
+        _kwargs(plan),
+        list(plan.decisions),
+        wire=caps.wire,
+        size=plan.size,
+        plan=plan,
+    )
+    if plan.cache is not None:
+        return replace(request, cache_points=plan.cache.describe(plan.steps))
     return request
+
+
+def _kwargs(plan: Plan) -> dict[str, Any]:
+    """The SDK call's keyword arguments for ``plan``."""
+    kwargs = wire_module(plan.caps.wire).encode(plan)
+    if plan.tools or plan.tool_choice is not None:
+        kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
+    return kwargs
 
 
 def _tools(
@@ -132,20 +195,19 @@ def _tools(
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 
-def _over_budget(
-    kwargs: dict[str, Any], caps: Capabilities, laid_out: Plan, tools: bool
-) -> tuple[int | None, int]:
+def _over_budget(laid_out: Plan) -> tuple[int | None, int]:
     """The body's size (when a byte budget applies) and by how much it breaks the budget;
     not measured when an upper bound of it is within the budget (``Plan.bound``, plan.tally:
     every file as routed, no text fallback or conversion of unknown size, no tools)."""
+    caps = laid_out.caps
     limit = caps.budgets.max_request_bytes
     if not limit:
         return None, 0
     bound = laid_out.bound
-    if bound is not None and not tools and bound + HEADROOM <= limit:  # noqa: SIM102
+    if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0
-    size = wire_bytes(kwargs, STYLES[caps.wire]) + HEADROOM
+    size = wire_bytes(_kwargs(laid_out), STYLES[caps.wire]) + HEADROOM
     return size - HEADROOM, max(0, size - limit)
 
 

@@ -8,13 +8,16 @@ first pass (plan.files) calls ``route`` for every file. ``fit`` comes memoised f
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from .capability import Capabilities, Cell
 from .content import File
 from .errors import FetchError, ToolwireError
 from .headers import human_size
 from .sources import BytesSource, ProviderFileSource, UrlSource
+
+if TYPE_CHECKING:
+    from .plan.values import Limit
 
 Fetcher = Callable[[str], bytes]
 #: The routes that carry a file; "none" means no route does (its reason says why).
@@ -24,13 +27,15 @@ Carrier = Literal["native", "sibling", "fallback"]
 class Route(NamedTuple):
     """Where a file goes (``mode``), the file as it will be sent, and the reasons (a tuple:
     one is made per file of every encode); ``cell``: the table's cell for the file's media
-    type, where it has one (the budgets' tally reads it: plan.tally)."""
+    type, where it has one (the budgets' tally reads it: plan.tally); ``limit``: the request
+    budget that closed the route or re-fitted the file (plan.files.Budget)."""
 
     mode: Carrier | Literal["none"]
     file: File
     reason: str
     notes: tuple[str, ...] = ()
     cell: Cell | None = None
+    limit: Limit | None = None
 
 
 def source_kind(file: File, caps: Capabilities) -> str:

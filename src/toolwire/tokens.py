@@ -41,7 +41,7 @@ from .errors import ConversationError, ToolwireError
 from .imagefit import RESIZABLE, fitted_size
 from .mediatypes import is_textual
 from .messages import Assistant, System, ToolResult, User
-from .plan import label_see, label_this, plan
+from .plan import Decision, Plan, Resize, label_see, label_this
 from .routes import route
 from .token_formulas import PAGE_PX, Family, family
 from .turns import output_parts
@@ -127,20 +127,25 @@ def estimate_tokens(
     detail: str = "auto",
     on_unsupported: str = "text",
     converters: dict[str, Any] | None = None,
+    plan: Plan | None = None,
 ) -> TokenEstimate:
     """Estimate the input tokens of ``messages`` for ``model`` ('provider:model-id').
 
     ``capabilities`` and ``fit_images`` mean what they mean for ``encode`` (routes and image
     sizes follow them); ``detail`` is OpenAI's image detail ("auto" counts as "high", the
-    larger). Reads headers only: no pixel is decoded. With ``on_unsupported="convert"`` a file
-    the target cannot take is priced as what it is converted to (page images and text, frames,
-    Markdown: the conversions ``encode`` makes and keeps, with the same ``converters``).
+    larger). Each file is priced where the plan of the request puts it (``plan_request``;
+    ``plan``: one already made for these messages), so the estimate and the request agree;
+    the plan decodes only the images that ``encode`` re-encodes (for a byte budget), else
+    headers are read. With ``on_unsupported="convert"`` a file the target cannot take is
+    priced as what it is converted to (page images and text, frames, Markdown: the
+    conversions ``encode`` makes and keeps, with the same ``converters``).
     """
     estimator = Estimator(model, capabilities, fit_images=fit_images, detail=detail)
     estimator.converters = tuple((converters or {}).items())
-    estimator.follow(
-        planned_modes(messages, estimator.routing, on_unsupported, estimator.converters)
-    )
+    if plan is None:
+        plan = planned(messages, model, estimator.caps, on_unsupported, estimator.converters,
+                       fit_images)  # fmt: skip
+    estimator.follow(plan)
     per_message: list[int] = []
     files: list[FileTokens] = []
     for index, message in enumerate(messages):
@@ -150,28 +155,27 @@ def estimate_tokens(
     return TokenEstimate(model, estimator.family.name, sum(per_message), per_message, files)
 
 
-def planned_modes(
+def planned(
     messages: Sequence[Any],
+    model: str,
     caps: Capabilities,
     on_unsupported: str = "text",
     converters: tuple[tuple[str, Any], ...] = (),
-) -> dict[tuple[int, str], list[str]]:
-    """Where the plan puts each file, queued per (message index, identifier) in plan order.
+    fit_images: bool = True,
+) -> Plan | None:
+    """The plan ``encode(..., on_unsupported="text")`` (or ``"convert"``) makes of
+    ``messages``, so per-request limits (the oldest files beyond them become text, images
+    re-fitted to the bytes left) are priced as they are sent. A list that is no whole
+    conversation (a lone tool result, priced on its own) has no plan (None): its files are
+    routed one by one."""
+    from .request import plan_request
 
-    The plan is what ``encode(..., on_unsupported="text")`` lays out, so per-request count
-    limits (the oldest files beyond them become text) are priced as they are sent. A list
-    that is no whole conversation (a lone tool result, priced on its own) has no plan: its
-    files are routed one by one (empty result).
-    """
     policy: Any = "convert" if on_unsupported == "convert" else "text"
     try:
-        laid_out = plan(messages, caps, on_unsupported=policy, converters=dict(converters))
+        return plan_request(messages, model, on_unsupported=policy, capabilities=caps,
+                            converters=dict(converters), fit_images=fit_images)  # fmt: skip
     except ConversationError:
-        return {}
-    modes: dict[tuple[int, str], list[str]] = {}
-    for decision in laid_out.decisions:
-        modes.setdefault((decision.message_index, decision.identifier), []).append(decision.mode)
-    return modes
+        return None
 
 
 class Estimator:
@@ -197,13 +201,17 @@ class Estimator:
         #: The capabilities files are routed with: images that fit_images would recompress
         #: are routed as if within max_bytes (encode fits them before it checks the size).
         self.routing = _within_bytes(self.caps) if fit_images else self.caps
-        self._planned: dict[tuple[int, str], list[str]] | None = None
+        self._planned: dict[tuple[int, str], list[Decision]] | None = None
         #: The caller's converters, for files the plan converts.
         self.converters: tuple[tuple[str, Any], ...] = ()
 
-    def follow(self, planned: dict[tuple[int, str], list[str]]) -> None:
-        """Take each file's mode from a plan (``planned_modes``) instead of routing it alone."""
-        self._planned = {key: list(queue) for key, queue in planned.items()}
+    def follow(self, laid_out: Plan | None) -> None:
+        """Take each file's Decision from a plan (``planned``) instead of routing it alone:
+        queued per (message index, identifier) in plan order."""
+        queues: dict[tuple[int, str], list[Decision]] = {}
+        for decision in laid_out.decisions if laid_out is not None else ():
+            queues.setdefault((decision.message_index, decision.identifier), []).append(decision)
+        self._planned = queues
 
     def message(self, index: int, message: Any) -> tuple[int, list[FileTokens]]:
         """The message's tokens (its files included) and the estimate of each file."""
@@ -220,7 +228,7 @@ class Estimator:
     def file(self, index: int, file: File, in_tool_result: bool) -> FileTokens:
         """One file as the target receives it: natively, labelled after the results, or as
         its text fallback when no route carries it (or a count limit leaves it out)."""
-        mode = self._mode(index, file, in_tool_result)
+        mode, resize = self._decided(index, file, in_tool_result)
         if mode == "converted":
             return self._converted(index, file, in_tool_result)
         if mode in ("none", "text"):
@@ -229,7 +237,7 @@ class Estimator:
                 index, file.identifier, file.media_type, file.kind, "text",
                 estimate_text(text), "text fallback", f"{len(text):,} characters",
             )  # fmt: skip
-        tokens, formula, working = self._media(file)
+        tokens, formula, working = self._media(file, resize)
         if in_tool_result and mode in ("fallback", "sibling"):
             tokens += estimate_text(label_see(file).text) + estimate_text(label_this(file).text)
         return FileTokens(
@@ -253,15 +261,17 @@ class Estimator:
             "converted parts", working,
         )  # fmt: skip
 
-    def _mode(self, index: int, file: File, in_tool_result: bool) -> str:
+    def _decided(self, index: int, file: File, in_tool_result: bool) -> tuple[str, Resize | None]:
+        """The file's mode and resize, from the plan's Decision where there is a plan."""
         queue = self._planned.get((index, file.identifier)) if self._planned else None
         if queue:
-            return queue.pop(0)
-        return route(file, in_tool_result, self.routing, None, None).mode
+            decision = queue.pop(0)
+            return decision.mode, decision.resize
+        return route(file, in_tool_result, self.routing, None, None).mode, None
 
-    def _media(self, file: File) -> tuple[int, str, str]:
+    def _media(self, file: File, resize: Resize | None = None) -> tuple[int, str, str]:
         if file.kind == "image":
-            return self._image(file)
+            return self._image(file, resize)
         if file.kind in ("audio", "video"):
             seconds, how = measures.seconds(file)
             rate = getattr(self.family, f"{file.kind}_per_second")
@@ -270,8 +280,14 @@ class Estimator:
             return self._pdf(file)
         return _document(file)
 
-    def _image(self, file: File) -> tuple[int, str, str]:
+    def _image(self, file: File, resize: Resize | None = None) -> tuple[int, str, str]:
+        """The image's tokens at the size it is sent: the plan's resize where it re-encoded
+        the image, else its header's size fitted by the cell's rules."""
         rule, cell = self.family.image, self.caps.cell(file.media_type)
+        if resize is not None and resize.from_px and resize.to_px:
+            (w, h), (sw, sh) = resize.from_px, resize.to_px
+            tokens, working = rule.tokens(sw, sh, self.detail)
+            return tokens, rule.name, f"fitted {w}x{h} -> {sw}x{sh}; {working}"
         size = measures.image_size(file)
         if size is None:
             edge = (cell and (cell.fit_edge or cell.max_edge)) or 2048

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from typer.testing import CliRunner
 
@@ -16,6 +17,13 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 GROQ = "groq:meta-llama/llama-4-scout-17b-16e-instruct"  # images, no PDFs: pages are converted
 
 
+def view_turns(messages: Any, caps: Any, on_unsupported: Any) -> tuple[Any, ...]:
+    """The view's turns of the plan ``encode`` makes (``tw.plan_request``)."""
+    target = f"{caps.provider}:{caps.model}"
+    planned = tw.plan_request(messages, target, on_unsupported=on_unsupported, capabilities=caps)
+    return laid_out(messages, planned)
+
+
 def report_turn() -> list[object]:
     call = tw.ToolCall(id="c1", name="read", arguments={})
     report = tw.File.from_path(EXAMPLES / "report.pdf")
@@ -23,7 +31,7 @@ def report_turn() -> list[object]:
 
 
 def test_converted_pages_are_shown_in_the_message_the_plan_added_for_them() -> None:
-    turns = laid_out(report_turn(), capabilities(GROQ), "convert")
+    turns = view_turns(report_turn(), capabilities(GROQ), "convert")
     tool_turn = turns[2]
     assert [(s.role, s.added) for s in tool_turn.steps] == [("tool", ""), ("user", FALLBACK_ADDED)]
     (decision,) = tool_turn.decisions

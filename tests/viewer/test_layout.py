@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from toolwire import Assistant, ToolResult, User, capabilities
+from toolwire import Assistant, ToolResult, User, capabilities, plan_request
 from toolwire.plan import plan
 from toolwire.viewer.layout import (
     AFTER_TOOL_ADDED,
@@ -24,6 +24,13 @@ GROQ = capabilities("groq:meta-llama/llama-4-scout-17b-16e-instruct")
 CLAUDE = capabilities("anthropic:claude-sonnet-4-5")
 
 
+def view_turns(messages: Any, caps: Any, on_unsupported: Any) -> tuple[Turn, ...]:
+    """The view's turns of the plan ``encode`` makes (``tw.plan_request``)."""
+    target = f"{caps.provider}:{caps.model}"
+    planned = plan_request(messages, target, on_unsupported=on_unsupported, capabilities=caps)
+    return laid_out(messages, planned)
+
+
 def roles(turn: Turn) -> list[tuple[str, str]]:
     return [(step.role, step.added) for step in turn.steps]
 
@@ -33,7 +40,7 @@ def parts(turn: Turn, step: int) -> list[Any]:
 
 
 def test_mistral_shows_its_bridging_assistant_turn_before_the_fallback_message() -> None:
-    turns = laid_out(tour(), MISTRAL, "text")
+    turns = view_turns(tour(), MISTRAL, "text")
     tool_turn = turns[3]
     assert (tool_turn.first, tool_turn.last) == (3, 3)
     assert roles(tool_turn) == [("tool", ""), ("assistant", BRIDGE_ADDED), ("user", FALLBACK_ADDED)]
@@ -41,7 +48,7 @@ def test_mistral_shows_its_bridging_assistant_turn_before_the_fallback_message()
 
 
 def test_mistral_places_the_users_next_message_after_a_bridge_and_says_it_is_theirs() -> None:
-    memo_turn = laid_out(tour(), MISTRAL, "text")[5]
+    memo_turn = view_turns(tour(), MISTRAL, "text")[5]
     assert roles(memo_turn) == [
         ("tool", ""), ("assistant", BRIDGE_ADDED), ("user", AFTER_TOOL_ADDED)
     ]  # fmt: skip
@@ -49,7 +56,7 @@ def test_mistral_places_the_users_next_message_after_a_bridge_and_says_it_is_the
 
 
 def test_fallback_files_are_pointers_in_the_result_and_labelled_in_the_added_message() -> None:
-    turns = laid_out(tour(), GROQ, "text")
+    turns = view_turns(tour(), GROQ, "text")
     tool_turn = turns[3]
     assert roles(tool_turn) == [("tool", ""), ("user", FALLBACK_ADDED)]
     in_result = parts(tool_turn, 0)
@@ -63,7 +70,7 @@ def test_fallback_files_are_pointers_in_the_result_and_labelled_in_the_added_mes
 
 
 def test_a_user_question_after_the_results_shares_their_message_where_the_target_merges() -> None:
-    turns = laid_out(tour(), CLAUDE, "text")
+    turns = view_turns(tour(), CLAUDE, "text")
     memo_turn = turns[5]
     assert (memo_turn.first, memo_turn.last) == (5, 6)  # the results and the user's question
     assert roles(memo_turn) == [("tool", "")]
@@ -73,7 +80,7 @@ def test_a_user_question_after_the_results_shares_their_message_where_the_target
 
 
 def test_a_file_the_target_cannot_take_is_its_labelled_text_fallback_with_its_decision() -> None:
-    turns = laid_out(tour(), CLAUDE, "text")
+    turns = view_turns(tour(), CLAUDE, "text")
     memo = parts(turns[5], 0)[1]
     assert memo.role == "text-fallback"
     assert memo.decision is not None and memo.decision.mode == "text"
@@ -82,7 +89,7 @@ def test_a_file_the_target_cannot_take_is_its_labelled_text_fallback_with_its_de
 
 def test_every_target_cuts_the_same_conversation_into_the_same_turns() -> None:
     spans = {
-        caps.model: [(t.first, t.last) for t in laid_out(tour(), caps, "text")]
+        caps.model: [(t.first, t.last) for t in view_turns(tour(), caps, "text")]
         for caps in (MISTRAL, GROQ, CLAUDE)
     }
     assert len(set(map(tuple, spans.values()))) == 1
@@ -112,7 +119,7 @@ def test_every_planned_step_and_decision_lands_in_exactly_one_turn_for_every_pla
     followup: str, user_after_tool: str, messages: list[Any]
 ) -> None:
     caps = replace(GROQ, followup=followup, user_after_tool=user_after_tool)
-    turns = laid_out(messages, caps, "text")
+    turns = view_turns(messages, caps, "text")
     planned = plan(messages, caps, on_unsupported="text")
     assert sum(len(t.steps) for t in turns) == len(planned.steps)
     assert [d for t in turns for d in t.decisions] == list(planned.decisions)

@@ -41,22 +41,28 @@ from .tally import LONE, Tally, fits
 from .values import (
     BRIDGE_TEXT,
     Decision,
+    Limit,
     Mode,
     OnUnsupported,
     Plan,
     PlannedResult,
+    Position,
+    Repeat,
+    Resize,
     Step,
     ToolTurn,
     label_see,
     label_this,
+    render_reason,
     see_text,
     system_text,
 )
 from .wire_rules import wire_rules
 
 __all__ = [
-    "BRIDGE_TEXT", "CachePoints", "Decision", "Mode", "OnUnsupported", "Plan", "PlannedResult", "Step",
-    "ToolTurn", "label_see", "label_this", "mark_repeats", "plan", "see_text",
+    "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnUnsupported", "Plan",
+    "PlannedResult", "Position", "Repeat", "Resize", "Step", "ToolTurn", "label_see",
+    "label_this", "mark_repeats", "plan", "see_text",
 ]  # fmt: skip
 
 
@@ -203,8 +209,10 @@ def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decisio
         if earlier is None:
             first[key] = decision
         else:
-            repeat = f"repeats file {earlier.identifier} of message {earlier.message_index}"
-            decision = replace(decision, reason=f"{decision.reason}; {repeat}")
+            repeat = Repeat(earlier.identifier, earlier.message_index)
+            decision = replace(
+                decision, repeats=repeat, reason=render_reason(decision.reason, repeat)
+            )
         marked.append(decision)
     return tuple(marked)
 

@@ -14,10 +14,10 @@ Then the newest media are admitted first; the first medium that would break a li
 that limit, and every older medium it measures is left out: newest media always win, and
 the last turn's files are kept if anything is. Where bytes bind, the medium that would
 break them, if an image, is first re-encoded (imagefit, deterministically) to the bytes
-left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the reason its
-Decision or the UnsupportedContentError gives, naming the limit, and each image re-fitted.
+left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the ``Limit``
+that left it out (its Decision's ``limit``), and each image re-fitted.
 
-``request.encode`` checks the encoded body with ``wire_size`` (no serialisation) unless
+``request.plan_request`` checks the spelled body with ``wire_size`` (no serialisation) unless
 ``Plan.bound`` (plan.tally) already proves it within the budget, and plans again with the
 overshoot kept free when the text estimate was short. Measuring is plan.measure (each message once, and the
 running sums of a growing history, so that when no limit binds nothing is walked); with
@@ -27,7 +27,6 @@ conversions' images before the walk leaves any file out.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -51,6 +50,7 @@ from .measure import (
     text_bytes,
 )
 from .shrink import shrink as _shrink
+from .values import Limit
 
 __all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes"]
 
@@ -83,13 +83,13 @@ def sized(limits: Budgets) -> bool:
 
 @dataclass
 class Outcome:
-    """What the budgets decided: files left out (id -> reason) and images re-fitted to the
-    bytes left (id -> (the smaller File, the note its Decision records))."""
+    """What the budgets decided: files left out (id -> the limit) and images re-fitted to the
+    bytes left (id -> (the smaller File, the note its Decision records, the limit))."""
 
-    left: dict[int, str] = field(default_factory=dict)
-    refit: dict[int, tuple[File, str]] = field(default_factory=dict)
-    #: id(File) -> (the images its conversion keeps, the note naming the budget that bound).
-    shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
+    left: dict[int, Limit] = field(default_factory=dict)
+    refit: dict[int, tuple[File, str, Limit]] = field(default_factory=dict)
+    #: id(File) -> (the images its conversion keeps, the note, the budget that bound).
+    shrunk: dict[int, tuple[int, str, Limit]] = field(default_factory=dict)
 
 
 def left_out(
@@ -129,7 +129,7 @@ def left_out(
     counts: dict[str, int] = {}
     for name in closed.values():
         counts[name] = counts.get(name, 0) + 1
-    left = {k: reason(caps, name, counts[name], len(media)) for k, name in closed.items()}
+    left = {k: limit_of(caps, name, counts[name], len(media)) for k, name in closed.items()}
     return Outcome(left, walk.refit, shrunk)
 
 
@@ -171,7 +171,7 @@ class _Walk:
         self.used = dict.fromkeys((name for name, _, _ in self.active), 0)
         self.closed: set[str] = set()
         self.out: dict[int, str] = {}
-        self.refit: dict[int, tuple[File, str]] = {}
+        self.refit: dict[int, tuple[File, str, Limit]] = {}
         self.caps, self.fit = caps, fit
 
     def admit(self, medium: Medium) -> None:
@@ -205,7 +205,7 @@ class _Walk:
         if size > room:
             return None
         why = f"{note or 're-encoded'} to fit the request budget max_request_bytes"
-        self.refit[id(medium.file)] = (smaller, why)
+        self.refit[id(medium.file)] = (smaller, why, limit_of(self.caps, "max_request_bytes"))
         return medium._replace(bytes=size, edge=edge_of(smaller))
 
 
@@ -220,33 +220,12 @@ def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -
     return {id(m.file): "many_images_edge" for m in kept if m.edge > edge}
 
 
-def reason(caps: Capabilities, name: str, excess: int, total: int) -> str:
-    """Why a file is left out, naming the limit, for its Decision or the error."""
+def limit_of(caps: Capabilities, name: str, excess: int = 0, total: int = 0) -> Limit:
+    """The request budget ``name`` as the limit that changed a file; ``excess`` of ``total``
+    media were left out by it."""
     limits = caps.budgets
+    source = limits.budget_evidence or ""
     if name == "many_images_edge":
-        return (
-            f"a request with more than {limits.many_images_count} images takes none larger than "
-            f"{limits.many_images_edge} px a side (many_images_edge; {excess} left out): pass "
-            f"fit_images=True to downscale them ({limits.budget_evidence})"
-        )
-    return (
-        f"request budget {name} = {getattr(limits, name):,} binds: the {excess} oldest of "
-        f"{total} media files are left out, the newest kept ({limits.budget_evidence})"
-    )
-
-
-_BOUND = re.compile(
-    r"request budget (\w+) = |\((many_images_edge);|one request takes at most \d+ (files) of"
-)
-
-
-def bound(decisions: Sequence[Any]) -> dict[str, int]:
-    """Per budget that bound (its field name; a cell's ``max_count``), how many files it left
-    out, from Decisions."""
-    out: dict[str, int] = {}
-    for decision in decisions:
-        found = _BOUND.search(decision.reason)
-        if found:
-            name = found.group(1) or found.group(2) or "max_count"
-            out[name] = out.get(name, 0) + 1
-    return out
+        edge, count = limits.many_images_edge or 0, limits.many_images_count or 0
+        return Limit(name, edge, source, excess, count)
+    return Limit(name, getattr(limits, name), source, excess, total)

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 from ..content import File, Text, text_part
 from ..errors import InvalidFileError, MissingDependencyError
 from ..routes import Route
-from .files import LEFT_OUT, Policy, Settled, routed
-from .values import label_see, label_this
+from .files import Policy, Settled, routed
+from .values import Limit, label_see, label_this
 
 if TYPE_CHECKING:  # toolwire.convert imports the readers, which import the plan: import late
     from ..convert import Conversion, Target
@@ -46,33 +46,35 @@ def conversion(file: File, chosen: Route, policy: Policy, in_tool_result: bool) 
     from ..convert import convert
 
     target = target_for(policy, in_tool_result)
-    most, bound = _allowed(file, chosen, policy)
+    most, bound, limit = _allowed(file, chosen, policy)
+    if chosen.limit is not None and file.kind == "image":
+        return _described(file, chosen.reason, limit)  # left out for size: its description
     try:
         made = convert(file, target, pages=min(PAGES, most), frames=min(FRAMES, most),
                        converters=dict(policy.converters))  # fmt: skip
     except (InvalidFileError, MissingDependencyError) as exc:
-        return _described(file, f"it could not be converted ({exc}); {chosen.reason}")
+        return _described(file, f"it could not be converted ({exc}); {chosen.reason}", limit)
     if made is None:
         why = (
             "the target takes no images"
             if file.kind == "image"
             else f"no converter takes {file.media_type}"
         )
-        return _described(file, f"{why}; {chosen.reason}")
+        return _described(file, f"{why}; {chosen.reason}", limit)
     placed = _routed(made, policy, in_tool_result)
     where = _where(placed, in_tool_result)
     reason = f"converted: {made.reason}; {where}{bound}; as it was: {chosen.reason}"
-    return Settled("converted", placed, reason, converted_to=made.converted_to)
+    return Settled("converted", placed, reason, converted_to=made.converted_to, limit=limit)
 
 
-def _allowed(file: File, chosen: Route, policy: Policy) -> tuple[int, str]:
-    """How many images the conversion may make under the request budgets, and the note
-    saying which budget bound: none for a file they left out (its text only)."""
-    if LEFT_OUT in chosen.notes:
-        return 0, "; its text only, as the request budgets leave the file out"
+def _allowed(file: File, chosen: Route, policy: Policy) -> tuple[int, str, Limit | None]:
+    """How many images the conversion may make under the request budgets, the note saying
+    which budget bound, and that budget: none for a file they left out (its text only)."""
+    if chosen.limit is not None:
+        return 0, "; its text only, as the request budgets leave the file out", chosen.limit
     found = (policy.shrunk or {}).get(id(file))
     if found is None:
-        return max(PAGES, FRAMES), ""
+        return max(PAGES, FRAMES), "", None
     return found
 
 
@@ -162,8 +164,9 @@ def _where(placed: Placed, in_tool_result: bool) -> str:
     return "; ".join(f"{n} image(s) {_WHERE[mode]}" for mode, n in counts.items())
 
 
-def _described(file: File, why: str) -> Settled:
-    return Settled("text", text_part(file.text_fallback()), f"replaced by its text fallback: {why}")
+def _described(file: File, why: str, limit: Limit | None = None) -> Settled:
+    reason = f"replaced by its text fallback: {why}"
+    return Settled("text", text_part(file.text_fallback()), reason, limit=limit)
 
 
 def in_tool_result(placed: Placed, siblings: list[Any], fallbacks: list[Any]) -> list[Any]:

@@ -22,13 +22,11 @@ from typing import Any
 
 from ..capability import Capabilities, Cell
 from ..content import File, text_part
-from ..counts import left_out_reason
+from ..counts import count_limit
 from ..routes import Fetcher, Route, route
-from .values import Mode, OnUnsupported
+from .values import Limit, Mode, OnUnsupported, limit_sentence
 
 Fit = Callable[[File, Cell], tuple[File, str | None]]
-#: The note of a route the budgets closed: converted, such a file becomes text only.
-LEFT_OUT = "left out by the request budgets"
 
 
 @dataclass(frozen=True)
@@ -41,8 +39,8 @@ class Policy:
     fit: Fit | None
     #: The caller's converters (``encode(..., converters=)``) as (pattern, fn) pairs.
     converters: tuple[tuple[str, Any], ...] = ()
-    #: id(File) -> (at most this many images its conversion makes, the budget that bound):
-    #: the request budgets (plan.budgets) shrink the oldest conversions first.
+    #: id(File) -> (at most this many images its conversion makes, the note, the budget that
+    #: bound): the request budgets (plan.budgets) shrink the oldest conversions first.
     shrunk: Any = None
 
 
@@ -58,6 +56,7 @@ class Settled:
     notes: tuple[str, ...] = ()
     refused: str | None = None
     converted_to: Any = None
+    limit: Limit | None = None
 
 
 def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
@@ -69,13 +68,14 @@ def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
 class Budget:
     """Pass 3, budgets: per cell with a ``max_count``, how many of its files, oldest first,
     one request leaves out (counts.oldest_left_out), and how many were met so far; ``left``:
-    id(File) -> reason for the oldest media beyond the request's budgets (plan.budgets)."""
+    id(File) -> the limit that leaves out the oldest media beyond the request's budgets
+    (plan.budgets); ``refit``: id(File) -> the image re-fitted to the bytes left."""
 
     excess: dict[Cell, int]
     met: dict[Cell, int] = field(default_factory=dict)
-    left: dict[int, str] = field(default_factory=dict)
-    refit: dict[int, tuple[File, str]] = field(default_factory=dict)
-    shrunk: dict[int, tuple[int, str]] = field(default_factory=dict)
+    left: dict[int, Limit] = field(default_factory=dict)
+    refit: dict[int, tuple[File, str, Limit]] = field(default_factory=dict)
+    shrunk: dict[int, tuple[int, str, Limit]] = field(default_factory=dict)
 
     @property
     def binds(self) -> bool:
@@ -93,10 +93,11 @@ class Budget:
         if counted is not chosen:
             return counted
         if self.left and id(file) in self.left:
-            return Route("none", file, self.left[id(file)], (LEFT_OUT,), chosen.cell)
+            limit = self.left[id(file)]
+            return Route("none", file, limit_sentence(limit), (), chosen.cell, limit)
         if self.refit and id(file) in self.refit and chosen.mode != "none":
-            smaller, note = self.refit[id(file)]
-            return Route(chosen.mode, smaller, chosen.reason, (note,), chosen.cell)
+            smaller, note, limit = self.refit[id(file)]
+            return Route(chosen.mode, smaller, chosen.reason, (note,), chosen.cell, limit)
         return chosen
 
     def _counted(self, file: File, chosen: Route) -> Route:
@@ -106,7 +107,8 @@ class Budget:
         met = self.met[cell] = self.met.get(cell, 0) + 1
         if met > self.excess[cell]:
             return chosen
-        return Route("none", file, left_out_reason(cell, self.excess[cell]), (LEFT_OUT,), cell)
+        limit = count_limit(cell, self.excess[cell])
+        return Route("none", file, limit_sentence(limit), (), cell, limit)
 
 
 #: The budget of a plan whose request budgets were not measured (the tally found the
@@ -117,7 +119,7 @@ NO_BUDGET = Budget({})
 def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = True) -> Settled:
     """A carried file as routed; else its refusal, its conversion or its text."""
     if chosen.mode != "none":
-        return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes)
+        return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes, limit=chosen.limit)
     if policy.on_unsupported == "convert":
         from .convert import conversion
 
@@ -125,4 +127,4 @@ def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = Tr
     if policy.on_unsupported == "error":
         return Settled("text", text_part(""), chosen.reason, refused=chosen.reason)
     reason = f"replaced by its text fallback: {chosen.reason}"
-    return Settled("text", text_part(file.text_fallback()), reason)
+    return Settled("text", text_part(file.text_fallback()), reason, limit=chosen.limit)

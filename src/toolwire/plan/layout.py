@@ -25,6 +25,7 @@ from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall, text_part
 from ..errors import ConversationError, Unsupported
+from ..headers import image_size
 from ..messages import (
     Assistant,
     ErrorJsonOutput,
@@ -36,6 +37,7 @@ from ..messages import (
     base_type,
 )
 from ..routes import route
+from ..sources import BytesSource, ProviderFileSource
 from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
 from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
@@ -47,9 +49,10 @@ from .values import (
     Decision,
     Mode,
     PlannedResult,
+    Position,
+    Resize,
     Step,
     ToolTurn,
-    decided,
     label_see,
     label_this,
 )
@@ -291,23 +294,69 @@ class Planner:
         self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
         if budget is not NO_BUDGET:
             chosen = budget.admitted(file, chosen)
-        if chosen.mode != "none":  # carried as routed (``settled``, without its value)
-            self.sources.append(file.source)
-            self.decisions.append(decided(index, file, chosen.mode, chosen.reason, chosen.notes))
-            return chosen.mode, chosen.file
         outcome: Settled = settled(file, chosen, policy, in_tool_result)
         if outcome.refused is not None:
             self.unsupported.append(
                 Unsupported(index, file.identifier, file.media_type, outcome.refused)
             )
-        else:
-            self.sources.append(file.source)
-            self.decisions.append(
-                decided(
-                    index, file, outcome.mode, outcome.reason, outcome.notes, outcome.converted_to
-                )
+            return outcome.mode, outcome.sent
+        sent = outcome.sent if isinstance(outcome.sent, File) else None
+        self.sources.append(file.source)
+        self.decisions.append(
+            Decision(
+                message_index=index,
+                identifier=file.identifier,
+                media_type=file.media_type,
+                kind=file.kind,
+                mode=outcome.mode,
+                reason=outcome.reason,
+                notes=outcome.notes,
+                converted_to=outcome.converted_to,
+                position=self._position(outcome, in_tool_result),
+                limit=outcome.limit,
+                resize=resize_of(file, sent) if sent is not None else None,
+                upload_id=_upload_id(sent),
             )
+        )
         return outcome.mode, outcome.sent
+
+    def _position(self, outcome: Settled, in_tool_result: bool) -> Position:
+        """Where the file's content goes: for a conversion, where its images go."""
+        if not in_tool_result:
+            return "user"
+        modes = {outcome.mode}
+        if outcome.mode == "converted":
+            modes = {mode for mode, part in outcome.sent if isinstance(part, File)}
+        if "fallback" in modes:
+            return _AFTER[self.policy.caps.followup]
+        if "sibling" in modes:
+            return "after_results"
+        return "tool_result"
+
+
+#: Where a fallback file goes, by the target's ``followup`` placement.
+_AFTER: dict[str, Position] = {
+    "merge": "after_results",
+    "message": "user_message",
+    "turn": "user_message_after_bridge",
+}
+
+
+def resize_of(original: File, sent: File) -> Resize | None:
+    """The image's size before and after, where the plan sends other bytes of the same image
+    (fitted by fit_images or a request budget); None for anything else."""
+    if sent is original or original.kind != "image" or not original.source.is_local:
+        return None
+    if not isinstance(sent.source, BytesSource):  # a file id, not other bytes
+        return None
+    before, after = original.read(), sent.read()
+    return Resize(image_size(before), image_size(after), len(before), len(after))
+
+
+def _upload_id(sent: File | None) -> str | None:
+    """The provider file id a file goes by (uploads: ``encode(..., uploads=…)``)."""
+    source = sent.source if sent is not None else None
+    return source.file_id if isinstance(source, ProviderFileSource) else None
 
 
 def _texts(parts: Any) -> tuple[str, ...]:

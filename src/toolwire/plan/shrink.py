@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..capability import Capabilities
     from .budgets import Medium
+    from .values import Limit
 
 
 def image_limit(caps: Capabilities) -> tuple[str, int] | None:
@@ -34,10 +35,10 @@ def image_limit(caps: Capabilities) -> tuple[str, int] | None:
 
 def shrink(
     media: list[Medium], caps: Capabilities, text: int
-) -> tuple[list[Medium], dict[int, tuple[int, str]]]:
+) -> tuple[list[Medium], dict[int, tuple[int, str, Limit]]]:
     """``media`` with the oldest conversions' images dropped until the request's image and
     byte budgets hold (or no conversion has an image left), and per shrunk file (by id) the
-    images kept with the note its Decision's reason gets."""
+    images kept, the note its Decision's reason gets, and the first budget that bound."""
     if not any(m.sizes for m in media):
         return media, {}
     over: dict[str, list[Any]] = {}  # name -> [excess, limit]
@@ -47,7 +48,7 @@ def shrink(
     if caps.budgets.max_request_bytes:
         limit = caps.budgets.max_request_bytes
         over["max_request_bytes"] = [sum(m.bytes for m in media) + text - limit, limit]
-    shrunk: dict[int, tuple[int, str]] = {}
+    shrunk: dict[int, tuple[int, str, Limit]] = {}
     result = []
     for medium in media:
         binding = [name for name, (excess, _) in over.items() if excess > 0]
@@ -65,7 +66,8 @@ def shrink(
                 images=kept, bytes=medium.bytes - sum(dropped), sizes=medium.sizes[:kept]
             )
         )
-        shrunk[id(medium.file)] = (kept, _note(caps, binding, over, kept, len(medium.sizes)))
+        note = _note(caps, binding, over, kept, len(medium.sizes))
+        shrunk[id(medium.file)] = (kept, note, _limit(caps, binding[0], over[binding[0]][1]))
     return result, shrunk
 
 
@@ -77,3 +79,14 @@ def _note(
         f"; {kept} of its {made} images kept, the rest as text: request budget {limits} binds "
         f"(the oldest conversions' images go first; {caps.budgets.budget_evidence})"
     )
+
+
+def _limit(caps: Capabilities, name: str, value: int) -> Limit:
+    """The budget ``name`` (an image cell's count is its ``max_count``) as a Decision's limit."""
+    from .values import Limit
+
+    if name == "max_count of images":
+        cells = [c for t, c in caps.cells.items() if t.startswith("image/") and c.max_count]
+        source = next((c.evidence for c in cells if c.max_count == value), "")
+        return Limit("max_count", value, source)
+    return Limit(name, value, caps.budgets.budget_evidence or "")

@@ -18,6 +18,7 @@ from ..content import File, Json, Text, text_part
 from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
+    from ..tools import Tool, ToolChoice
     from .cache import CachePoints
     from .ids import ToolNames
 
@@ -32,12 +33,60 @@ ConvertedTo = Literal["text", "pages", "frames", "image"]
 BRIDGE_TEXT = "(continuing)"
 
 
+#: Where a file's content went in the request (``Decision.position``): inside its tool
+#: result; in the same provider message after all results; in a user message of its own
+#: after the tool turn (after a minimal assistant message where roles alternate); or in the
+#: user's own message, where it was.
+Position = Literal[
+    "tool_result", "after_results", "user_message", "user_message_after_bridge", "user"
+]
+
+
+@dataclass(frozen=True)
+class Limit:
+    """A request budget that changed a file: the table's field (``max_request_bytes``,
+    ``max_images_per_request``, ``max_count`` of a cell, ``many_images_edge``, …), its
+    value, and the evidence recorded for it. ``left_out`` of ``among`` files were left out by
+    it (0 where it re-fitted or shrank the file instead)."""
+
+    name: str
+    value: int
+    source: str
+    left_out: int = 0
+    among: int = 0
+    #: What the limit counts, for the sentence (``files of image/png, image/jpeg``).
+    counted: str = "media files"
+
+
+@dataclass(frozen=True)
+class Resize:
+    """An image sent at another size than it has: pixels and bytes before and after."""
+
+    from_px: tuple[int, int] | None
+    to_px: tuple[int, int] | None
+    from_bytes: int
+    to_bytes: int
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """The earlier file of the same request with the same content (it is sent again)."""
+
+    identifier: str
+    message_index: int
+
+
 @dataclass(frozen=True)
 class Decision:
     """What happens to one file of the conversation for one target model.
 
-    ``converted_to``: for ``mode="converted"``, what the file became ("text", "pages",
-    "frames" or "image"); the reason says exactly what was done and where it went.
+    Data, each field set by the pass that decided it: ``mode`` and ``position`` (where its
+    content went); ``converted_to`` for ``mode="converted"`` ("text", "pages", "frames" or
+    "image"); ``limit``, the request budget that left it out, re-fitted it or shrank its
+    conversion; ``resize``, the image's size before and after fitting; ``repeats``, the
+    earlier file of the request with the same content; ``upload_id``, the provider file id it
+    goes by. ``reason`` is the sentence a person reads, rendered from these by the planner
+    (``render_reason``); no code reads it back.
     """
 
     message_index: int
@@ -48,29 +97,39 @@ class Decision:
     reason: str
     notes: tuple[str, ...] = ()
     converted_to: ConvertedTo | None = None
+    position: Position = "tool_result"
+    limit: Limit | None = None
+    resize: Resize | None = None
+    repeats: Repeat | None = None
+    upload_id: str | None = None
 
 
-_new, _set = object.__new__, object.__setattr__
+def limit_sentence(limit: Limit) -> str:
+    """Why a budget changed a file, naming the limit, its value and its evidence."""
+    if limit.name == "many_images_edge":
+        return (
+            f"a request with more than {limit.among} images takes none larger than "
+            f"{limit.value} px a side (many_images_edge; {limit.left_out} left out): pass "
+            f"fit_images=True to downscale them ({limit.source})"
+        )
+    if limit.name == "max_count":
+        return (
+            f"one request takes at most {limit.value} {limit.counted} and this conversation "
+            f"has {limit.among}: the {limit.left_out} oldest are left out ({limit.source})"
+        )
+    if not limit.left_out:
+        return f"request budget {limit.name} = {limit.value:,} binds ({limit.source})"
+    return (
+        f"request budget {limit.name} = {limit.value:,} binds: the {limit.left_out} oldest of "
+        f"{limit.among} {limit.counted} are left out, the newest kept ({limit.source})"
+    )
 
 
-def decided(
-    message_index: int,
-    file: File,
-    mode: Mode,
-    reason: str,
-    notes: tuple[str, ...] = (),
-    converted_to: ConvertedTo | None = None,
-) -> Decision:
-    """The Decision for ``file``, its fields set in one ``__dict__``: the layout makes one per
-    file of every encode, and the frozen dataclass's ``__init__`` sets each of its eight
-    fields through ``object.__setattr__`` (1.6 µs against 0.8). Equal to ``Decision(...)``."""
-    decision = _new(Decision)
-    _set(decision, "__dict__", {
-        "message_index": message_index, "identifier": file.identifier,
-        "media_type": file.media_type, "kind": file.kind, "mode": mode, "reason": reason,
-        "notes": notes, "converted_to": converted_to,
-    })  # fmt: skip
-    return decision
+def render_reason(basis: str, repeats: Repeat | None = None) -> str:
+    """A Decision's reason: what the passes said of the file, then the repeat it is."""
+    if repeats is None:
+        return basis
+    return f"{basis}; repeats file {repeats.identifier} of message {repeats.message_index}"
 
 
 class PlannedResult(NamedTuple):
@@ -125,6 +184,21 @@ class Plan:
     bound: int | None = None
     #: All system texts joined, for wires with a separate system parameter (``system_text``).
     system: str | None = None
+    #: The tool definitions and the tool choice the request spells (``encode(tools=…)``).
+    tools: tuple[Tool, ...] = ()
+    tool_choice: ToolChoice | None = None
+    #: The body's size in bytes as the SDK sends it, where the byte budget measured it.
+    size: int | None = None
+
+    @property
+    def budgets_bound(self) -> dict[str, int]:
+        """Per request budget that changed a file (``Decision.limit``: left out, re-fitted or
+        its conversion shrunk), how many files it changed; empty when none did."""
+        bound: dict[str, int] = {}
+        for decision in self.decisions:
+            if decision.limit is not None:
+                bound[decision.limit.name] = bound.get(decision.limit.name, 0) + 1
+        return bound
 
     @property
     def target(self) -> str:

@@ -1,7 +1,8 @@
 """The end of the layout pass: the wire format's own rules (providers.Wire), applied to the
 whole laid-out conversation, so that its encoder only spells.
 
-In this order: blank text left out (a tool result left with nothing says ``(no output)``);
+In this order: blank text and empty thinking left out (a tool result left with nothing says
+``(no output)``; an assistant message left with nothing is left out);
 consecutive steps of one role merged (system steps aside: those wires take system text in a
 parameter of its own); a ``This is file {id}:`` label before each document of a message that
 has no text.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..content import File, Json, Text, ToolCall, text_part
+from ..content import File, Json, Text, Thinking, ToolCall, text_part
 from ..messages import Assistant, System, User, base_type
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
@@ -79,8 +80,12 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
 
 def _is_blank(part: Any) -> bool:
     """Text of nothing but white space (``isspace`` stops at the first other character;
-    ``strip`` would copy every text)."""
+    ``strip`` would copy every text), or thinking that carries nothing: no text, and not
+    redacted data (such a reasoning block is rejected, and an assistant message left with
+    no block at all is left out, never sent empty)."""
     kind = type(part)
+    if kind is Thinking or kind is not Text and base_type(part) is Thinking:
+        return not part.signature if part.redacted else not part.text
     if kind is not Text and (kind is File or base_type(part) is not Text):
         return False
     return not part.text or part.text.isspace()

@@ -203,12 +203,9 @@ class _Speller:
 
 
 def _reasoning(part: Thinking) -> list[dict[str, Any]]:
-    if part.redacted:
-        if part.signature is None:
-            return []
+    """A reasoning block; the plan left out thinking that carries nothing (plan.wire_rules)."""
+    if part.redacted and part.signature is not None:
         return [{"reasoningContent": {"redactedContent": _redacted(part.signature)}}]
-    if not part.text:
-        return []
     text: dict[str, Any] = {"text": part.text}
     if part.signature is not None:
         text["signature"] = part.signature

@@ -1,8 +1,8 @@
 """What each target receives, turn by turn: the planner's layout in the view's own terms.
 
-``laid_out`` is the only place the view touches the planner (``toolwire.plan``): it plans the
-conversation as ``encode`` would (images fitted, ``on_unsupported`` as given) and cuts the
-plan's steps into turns, one per group of the conversation — a message, or a run of tool
+``laid_out`` is the only place the view reads the plan (``toolwire.plan_request``, the very
+plan ``encode`` spells: images fitted, budgets applied, ``on_unsupported`` as given) and cuts
+its steps into turns, one per group of the conversation — a message, or a run of tool
 results with the user message that follows them. Every target groups the same messages, so
 turns line up side by side across models. A refactor of the planner changes this module only.
 """
@@ -16,9 +16,8 @@ from typing import Any, Literal
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
-from ..imagefit import fit_image
 from ..messages import Assistant, System, ToolResult, User
-from ..plan import Decision, OnUnsupported, PlannedResult, ToolTurn, label_this, plan
+from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_this
 from ..turns import output_parts
 
 #: How a part came to be where it is.
@@ -68,12 +67,9 @@ FALLBACK_ADDED = "added by toolwire: carries what the tool result could not"
 AFTER_TOOL_ADDED = "the user's next message, placed after the tool turn as this target requires"
 
 
-def laid_out(
-    messages: Sequence[Any], caps: Capabilities, on_unsupported: OnUnsupported
-) -> tuple[Turn, ...]:
-    """The conversation as ``caps``' target receives it, cut into turns (see module doc)."""
-    messages = list(messages)
-    planned = plan(messages, caps, on_unsupported=on_unsupported, fit=fit_image)
+def laid_out(messages: Sequence[Any], planned: Plan) -> tuple[Turn, ...]:
+    """The conversation as the plan's target receives it, cut into turns (see module doc)."""
+    messages, caps = list(messages), planned.caps
     steps, decisions = list(planned.steps), planned.decisions
     turns: list[Turn] = []
     i = k = 0
@@ -158,7 +154,7 @@ def _result(
         was = before[position] if position < len(before) else None
         if isinstance(was, File) and not isinstance(part, File):
             decision = _peek(queues, was.identifier)
-            if decision is not None and decision.mode == "text":
+            if decision is not None and decision.position == "tool_result":  # its text, here
                 shown.append(Shown(part, "text-fallback", _take(queues, was.identifier), was))
             else:
                 shown.append(Shown(part, "pointer", None, was))

@@ -11,7 +11,7 @@ from typing import Any
 from ..capability import Capabilities, capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..plan import OnUnsupported
-from ..request import encode
+from ..request import plan_request, spell
 from ..tokens import estimate_tokens
 from .layout import Turn, laid_out
 
@@ -39,15 +39,17 @@ class Target:
 
 
 def target(messages: Sequence[Any], model: str, on_unsupported: OnUnsupported) -> Target:
-    """Plan, estimate and measure ``messages`` for ``model``."""
+    """Plan ``messages`` for ``model`` once (``plan_request``, as ``encode`` does), then cut
+    that plan into turns, estimate it and measure it as spelled."""
     caps = capabilities(model)
-    turns = laid_out(messages, caps, on_unsupported)
-    estimate = estimate_tokens(messages, model, on_unsupported=on_unsupported)
+    planned = plan_request(messages, model, on_unsupported=on_unsupported, capabilities=caps)
+    turns = laid_out(messages, planned)
+    estimate = estimate_tokens(messages, model, on_unsupported=on_unsupported, plan=planned)
     per_turn = tuple(sum(estimate.per_message[t.first : t.last + 1]) for t in turns)
     decisions = [d for t in turns for d in t.decisions]
     tokens = estimate.for_decisions(decisions)
     decision_tokens = {id(d): n for d, n in zip(decisions, tokens, strict=True) if n is not None}
-    request = encode(messages, model, on_unsupported=on_unsupported)
+    request = spell(planned)
     request_bytes = len(json.dumps(request.to_json(), ensure_ascii=False).encode())
     return Target(
         model,

@@ -184,8 +184,11 @@ def _coerce_stored_output(value: Any) -> Any:
     return to_output(value)
 
 
-def _texts(parts: Sequence[Any]) -> list[Any]:
-    """Plain strings in a part list become Text, so ``User(["Look:", file])`` works."""
+def _texts(parts: Sequence[Any]) -> Any:
+    """Plain strings in a part list become Text, so ``User(["Look:", file])`` works; anything
+    that is no list is left for validation to refuse (a stored ``"content": 5``)."""
+    if not isinstance(parts, list | tuple):
+        return parts
     return [Text(text=p) if isinstance(p, str) else p for p in parts]
 
 

@@ -173,6 +173,7 @@ def test_a_row_whose_digest_is_not_a_sha256_is_refused(tmp_path, marker, digest)
         "{",
         DEEP,
         '{"role": "user"}',
+        '{"role": "user", "content": 5}',
         '{"role": "robot", "content": "hi"}',
         '{"role": "user", "content": [{"type": "file", "media_type": "image/png"}]}',
         '{"role": "user", "content": [{"type": "file", "source": 7, "media_type": "x/y"}]}',

@@ -44,7 +44,7 @@ from .blobs import BlobStore
 from .objects import ObjectBlobs, is_object_url
 from .rows import Rows
 from .sqlite import BUSY_TIMEOUT_S, SqliteRows
-from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES
+from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES, MAX_JSON_VALUES
 
 __all__ = ["BUSY_TIMEOUT_S", "SessionInfo", "SessionStore"]
 
@@ -184,14 +184,16 @@ class SessionStore:
         session_id: str | None = None,
         *,
         max_bytes: int = MAX_IMPORT_BYTES,
+        max_values: int = MAX_JSON_VALUES,
     ) -> str:
         """Store a session from ``export`` JSON (as ``session_id`` or its own id); return the id.
 
         Exports over ``max_bytes`` (the JSON text, or the files it inlines; 256 MiB by
-        default), of an unknown format version, or naming a local path are refused: see
-        ``store.trust`` for what an import may carry.
+        default) or ``max_values`` JSON values (1,000,000: the count, counted before parsing,
+        bounds the memory the import takes), of an unknown format version, or naming a local
+        path are refused: see ``store.trust`` for what an import may carry.
         """
-        doc = trust.export_document(data, max_bytes)
+        doc = trust.export_document(data, max_bytes, max_values)
         target = session_id or doc.get("id")
         if not isinstance(target, str) or not target:
             raise StoreError("the export names no session id; pass session_id=…")
@@ -290,6 +292,11 @@ class SessionStore:
 
     def _message(self, where: str, body: object, sizes: dict[str, int]) -> Any:
         """A row's message, its Files confined to what a store trusts (``trust.confine``)."""
+        if isinstance(body, str | bytes | bytearray) and len(body) > trust.MAX_ROW_BYTES:
+            raise StoreError(
+                f"{where} is unreadable: its row is {len(body):,} bytes, over the "
+                f"{trust.MAX_ROW_BYTES:,} a stored message may take (its files are stored apart)"
+            )
         try:
             message = codec.from_stored(trust.load_json(body, "its body"), self._root)
         except (ValueError, RecursionError, ToolwireError) as exc:

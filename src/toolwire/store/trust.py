@@ -22,6 +22,7 @@ cap) is a StoreError naming the session, never a TypeError, KeyError or Recursio
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,30 +40,68 @@ EXPORT_FORMAT = "toolwire.session"
 EXPORT_VERSIONS = (1,)
 #: Exports larger than this (JSON text, or inline file bytes) are refused by ``import_``.
 MAX_IMPORT_BYTES = 256 * 1024 * 1024
+#: JSON values (containers, strings, numbers, literals) an export or a stored row may hold.
+#: Parsed, each costs the process 50-250 bytes (``[]`` costs 80 times its 3 bytes of text), so
+#: the count, not the text's size, bounds the memory a load takes: about 250 MB at most.
+MAX_JSON_VALUES = 1_000_000
+#: A stored row (one message, files by reference) larger than this is refused by ``load``.
+MAX_ROW_BYTES = 64 * 1024 * 1024
 URL_SCHEMES = frozenset({"http", "https", "s3", "gs"})
 #: What ``load_json`` turns into a StoreError: bad JSON, deep nesting, a non-text body.
 _MALFORMED = (ValueError, RecursionError, TypeError)
 
 
-def load_json(text: Any, what: str) -> Any:
-    """``text`` parsed as JSON; StoreError naming ``what`` when it is not (or is too deep)."""
+def load_json(text: Any, what: str, max_values: int = MAX_JSON_VALUES) -> Any:
+    """``text`` parsed as JSON; StoreError naming ``what`` when it is not, is too deep, or
+    holds more than ``max_values`` values (counted before anything is parsed: ``values``)."""
     if not isinstance(text, str | bytes | bytearray):
         raise StoreError(f"{what} is not JSON text (it is {type(text).__name__})")
+    found = values(text, max_values)
+    if found > max_values:
+        raise StoreError(
+            f"{what} holds more than {max_values:,} JSON values ({found:,} counted); parsed, it "
+            f"would take far more memory than its {len(text):,} bytes of text, so it is refused "
+            "(pass max_values=… to load a larger one)"
+        )
     try:
         return json.loads(text)
     except _MALFORMED as exc:
         raise StoreError(f"{what} is not JSON data toolwire can read: {reason(exc)}") from exc
 
 
-def export_document(data: Any, max_bytes: int) -> dict[str, Any]:
-    """The export's top-level object, checked for size, format and version."""
+def values(text: str | bytes | bytearray, limit: int) -> int:
+    """How many values the JSON ``text`` holds, at most: one per ``[``, ``{`` and ``,``
+    outside its strings, and one more. Counted in C (``count`` and one regular expression),
+    never by walking the text in Python, and the strings are left out only where the quick
+    count over the whole text (base64 holds no such character) passes ``limit``."""
+    raw = text if isinstance(text, bytes) else bytes(text) if isinstance(text, bytearray) else None
+    if raw is None:  # a str: the same count over its characters
+        quick = text.count("[") + text.count("{") + text.count(",") + 1  # type: ignore[union-attr]
+        if quick <= limit:
+            return quick
+        bare = _STRINGS_STR.sub('""', text)  # type: ignore[arg-type]
+        return bare.count("[") + bare.count("{") + bare.count(",") + 1
+    quick = raw.count(b"[") + raw.count(b"{") + raw.count(b",") + 1
+    if quick <= limit:
+        return quick
+    skeleton = _STRINGS.sub(b'""', raw)
+    return skeleton.count(b"[") + skeleton.count(b"{") + skeleton.count(b",") + 1
+
+
+#: A JSON string (the unrolled form: one pass, no backtracking over a string's characters).
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_STRINGS_STR = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+def export_document(data: Any, max_bytes: int, max_values: int = MAX_JSON_VALUES) -> dict[str, Any]:
+    """The export's top-level object, checked for size, values, format and version."""
     if isinstance(data, str | bytes | bytearray):
         if len(data) > max_bytes:
             raise StoreError(
                 f"the session export is {len(data)} bytes; imports over {max_bytes} bytes are "
                 "refused (pass max_bytes=… to import a larger one)"
             )
-        data = load_json(data, "the session export")
+        data = load_json(data, "the session export", max_values)
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise StoreError(f'not a toolwire session export (expected "format": "{EXPORT_FORMAT}")')
     version = data.get("version")

@@ -74,18 +74,17 @@ def values(text: str | bytes | bytearray, limit: int) -> int:
     outside its strings, and one more. Counted in C (``count`` and one regular expression),
     never by walking the text in Python, and the strings are left out only where the quick
     count over the whole text (base64 holds no such character) passes ``limit``."""
-    raw = text if isinstance(text, bytes) else bytes(text) if isinstance(text, bytearray) else None
-    if raw is None:  # a str: the same count over its characters
-        quick = text.count("[") + text.count("{") + text.count(",") + 1  # type: ignore[union-attr]
-        if quick <= limit:
-            return quick
-        bare = _STRINGS_STR.sub('""', text)  # type: ignore[arg-type]
-        return bare.count("[") + bare.count("{") + bare.count(",") + 1
-    quick = raw.count(b"[") + raw.count(b"{") + raw.count(b",") + 1
-    if quick <= limit:
-        return quick
-    skeleton = _STRINGS.sub(b'""', raw)
-    return skeleton.count(b"[") + skeleton.count(b"{") + skeleton.count(b",") + 1
+    if isinstance(text, str):
+        quick = _structure(text, "[", "{", ",")
+        return quick if quick <= limit else _structure(_STRINGS_STR.sub('""', text), "[", "{", ",")
+    raw = bytes(text)
+    quick = _structure(raw, b"[", b"{", b",")
+    return quick if quick <= limit else _structure(_STRINGS.sub(b'""', raw), b"[", b"{", b",")
+
+
+def _structure(text: Any, *marks: Any) -> int:
+    """One more than the number of ``marks`` in ``text``: its values, at most."""
+    return sum(text.count(mark) for mark in marks) + 1
 
 
 #: A JSON string (the unrolled form: one pass, no backtracking over a string's characters).

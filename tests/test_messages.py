@@ -318,14 +318,14 @@ def test_a_stored_file_whose_bytes_contradict_its_type_is_an_error_not_silently_
 
 def test_user_and_assistant_accept_strings_and_part_lists():
     user = User(["Look:", PNG])
-    assert user.content == [Text(text="Look:"), PNG]
-    assert User("hi").parts == [Text(text="hi")]
-    assert user.parts == [Text(text="Look:"), PNG]
+    assert user.content == (Text(text="Look:"), PNG)
+    assert User("hi").parts == (Text(text="hi"),)
+    assert user.parts == (Text(text="Look:"), PNG)
     call = ToolCall(id="c1", name="f", arguments={})
     assistant = Assistant(["thinking aloud", call])
-    assert assistant.content == [Text(text="thinking aloud"), call]
-    assert assistant.tool_calls == [call]
-    assert Assistant("ok").content == [Text(text="ok")]
+    assert assistant.content == (Text(text="thinking aloud"), call)
+    assert assistant.tool_calls == (call,)
+    assert Assistant("ok").content == (Text(text="ok"),)
     assert System("be brief").text == "be brief"
 
 

@@ -59,7 +59,7 @@ def test_bedrock_replays_thinking_per_model_family() -> None:
     messages = [User("Go."), Assistant([signed(BEDROCK_CLAUDE.issuer), Text(text="Hi.")])]
     assert plan(messages, BEDROCK_CLAUDE).steps[1] is messages[1]  # unchanged: not copied
     other = plan(messages, BEDROCK_LLAMA).steps[1]
-    assert isinstance(other, Assistant) and other.content == [Text(text="Hi.")]
+    assert isinstance(other, Assistant) and other.content == (Text(text="Hi."),)
 
 
 def test_an_assistant_message_of_foreign_thinking_alone_is_left_out() -> None:
@@ -74,7 +74,7 @@ def test_bedrock_plans_merge_messages_of_one_role_across_a_left_out_assistant() 
     messages = [User("Hi."), Assistant([signed("google")]), User("Still there?"), User(" \x85")]
     steps = plan(messages, BEDROCK_CLAUDE).steps
     assert len(steps) == 1 and isinstance(steps[0], User)
-    assert steps[0].parts == [Text(text="Hi."), Text(text="Still there?")]  # blank: left out
+    assert steps[0].parts == (Text(text="Hi."), Text(text="Still there?"))  # blank: left out
     assert len(plan(messages, CLAUDE).steps) == 3  # a wire without those rules: as laid out
 
 

@@ -2,7 +2,9 @@
 
 A conversation is a plain list of System, User, Assistant and ToolResult. Every model is
 frozen, tagged (``role`` for messages, ``type`` for parts and outputs) and round-trips through
-JSON exactly, so a stored conversation reloads as the same objects.
+JSON exactly, so a stored conversation reloads as the same objects. The parts a message holds
+are a tuple (constructors take any sequence, JSON an array), so a message cannot change after
+it is made: the encoder's caches (``memo``) rely on that. Build a new message instead.
 """
 
 from __future__ import annotations
@@ -45,11 +47,11 @@ class JsonOutput(BaseModel):
 
 
 class ContentOutput(BaseModel):
-    """A tool returned a mix of text, JSON and files, in this order."""
+    """A tool returned a mix of text, JSON and files, in this order (a tuple)."""
 
     model_config = _FROZEN
     type: Literal["content"] = "content"
-    value: list[Part]
+    value: tuple[Part, ...]
 
 
 class ErrorTextOutput(BaseModel):
@@ -129,13 +131,13 @@ def to_output(value: Any) -> Any:
     if isinstance(value, str):
         return TextOutput(value=value)
     if isinstance(value, Text | Json | File):
-        return ContentOutput(value=[value])
+        return ContentOutput(value=(value,))
     if isinstance(value, BaseException):
         message = str(value)
         name = type(value).__name__
         return ErrorTextOutput(value=f"{name}: {message}" if message else name)
     if isinstance(value, list | tuple) and any(isinstance(v, Text | Json | File) for v in value):
-        return ContentOutput(value=[_to_part(v) for v in value])
+        return ContentOutput(value=tuple(_to_part(v) for v in value))
     return JsonOutput(value=_to_json_value(value))
 
 
@@ -184,9 +186,9 @@ def _coerce_stored_output(value: Any) -> Any:
     return to_output(value)
 
 
-def _texts(parts: Sequence[Any]) -> list[Any]:
+def _texts(parts: Sequence[Any]) -> tuple[Any, ...]:
     """Plain strings in a part list become Text, so ``User(["Look:", file])`` works."""
-    return [Text(text=p) if isinstance(p, str) else p for p in parts]
+    return tuple(Text(text=p) if isinstance(p, str) else p for p in parts)
 
 
 class System(BaseModel):
@@ -201,11 +203,11 @@ class System(BaseModel):
 
 
 class User(BaseModel):
-    """A user message: a string or a list of Text and File parts."""
+    """A user message: a string or a tuple of Text and File parts (any sequence is accepted)."""
 
     model_config = _FROZEN
     role: Literal["user"] = "user"
-    content: str | list[UserPart]
+    content: str | tuple[UserPart, ...]
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
@@ -213,30 +215,32 @@ class User(BaseModel):
         super().__init__(**data)
 
     @property
-    def parts(self) -> list[Text | File]:
-        """The content as a list of parts (a string becomes one Text)."""
-        return [Text(text=self.content)] if isinstance(self.content, str) else list(self.content)
+    def parts(self) -> tuple[Text | File, ...]:
+        """The content as a tuple of parts (a string becomes one Text)."""
+        return (Text(text=self.content),) if isinstance(self.content, str) else self.content
 
 
 class Assistant(BaseModel):
-    """A model's turn: text, thinking and tool calls, in the order the model produced them."""
+    """A model's turn: a tuple of text, thinking and tool calls, in the order the model
+    produced them."""
 
     model_config = _FROZEN
     role: Literal["assistant"] = "assistant"
-    content: list[AssistantPart]
+    content: tuple[AssistantPart, ...]
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
-            data["content"] = [Text(text=content)] if isinstance(content, str) else _texts(content)
+            data["content"] = (Text(text=content),) if isinstance(content, str) else _texts(content)
         super().__init__(**data)
 
     @property
-    def tool_calls(self) -> list[ToolCall]:
-        calls: list[Any] = [
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The tool calls among the parts, in order."""
+        calls: tuple[Any, ...] = tuple(
             p
             for p in self.content
             if type(p) is ToolCall or type(p) is not Text and base_type(p) is ToolCall
-        ]  # texts, most parts besides calls, by type alone
+        )  # texts, most parts besides calls, by type alone
         return calls
 
 

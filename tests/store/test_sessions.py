@@ -169,7 +169,7 @@ def test_url_and_provider_file_sources_are_stored_as_they_are(tmp_path):
     held = tw.File.from_provider_file("openai", "file-abc", "application/pdf")
     store = SessionStore(tmp_path)
     store.append("s1", tw.User([url, held]))
-    assert store.load("s1")[0].content == [url, held]
+    assert store.load("s1")[0].content == (url, held)
     assert list(store.blobs.digests()) == []
 
 

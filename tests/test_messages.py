@@ -338,3 +338,53 @@ def test_messages_are_frozen():
     result = ToolResult.of("c1", "f", "x")
     with pytest.raises(ValidationError, match="frozen"):
         result.name = "g"  # type: ignore[misc]
+
+
+def messages_with_parts() -> list:
+    """A User, an Assistant and a content ToolResult, each built from lists."""
+    call = ToolCall(id="c1", name="shot", arguments={"n": [1, 2]})
+    return [
+        User(["Look:", PNG]),
+        User(content=[Text(text="And:"), PDF]),
+        Assistant(["Looking.", call]),
+        ToolResult.of("c1", "shot", ["Shot:", PNG]),
+        ToolResult(call_id="c1", name="shot", output=ContentOutput(value=[Text(text="x"), PDF])),
+    ]
+
+
+def parts_of(message) -> tuple:
+    return message.output.value if isinstance(message, ToolResult) else message.content
+
+
+REBUILT = {
+    "from lists": lambda messages: messages,
+    "from JSON text": lambda messages: load_conversation(dump_conversation(messages)),
+    "from parsed JSON": lambda messages: load_conversation(json.loads(dump_conversation(messages))),
+    "from each class's JSON": lambda messages: [
+        type(m).model_validate_json(m.model_dump_json()) for m in messages
+    ],
+    "from python dumps": lambda messages: [
+        type(m).model_validate(m.model_dump()) for m in messages
+    ],
+}
+
+
+@pytest.mark.parametrize("made", REBUILT)
+def test_the_parts_of_a_message_cannot_be_added_to_or_replaced_after_it_is_made(made):
+    """Every container of parts is a tuple, however the message was built, so nothing can
+    change a message an encoder (and its caches, keyed by the message) has seen."""
+    messages = REBUILT[made](messages_with_parts())
+    assert messages == messages_with_parts()  # the same values, JSON round trips exact
+    for message in messages:
+        parts = parts_of(message)
+        assert type(parts) is tuple
+        with pytest.raises(AttributeError):
+            parts.append(PNG)
+        with pytest.raises(AttributeError):
+            parts.extend([PNG])
+        with pytest.raises(TypeError):
+            parts[0] = PNG
+    user, _, assistant, _, _ = messages
+    assert type(user.parts) is tuple and type(User("hi").parts) is tuple
+    assert type(assistant.tool_calls) is tuple
+    assert type(to_output([PNG]).value) is tuple and type(to_output(PNG).value) is tuple

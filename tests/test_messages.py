@@ -388,3 +388,23 @@ def test_the_parts_of_a_message_cannot_be_added_to_or_replaced_after_it_is_made(
     assert type(user.parts) is tuple and type(User("hi").parts) is tuple
     assert type(assistant.tool_calls) is tuple
     assert type(to_output([PNG]).value) is tuple and type(to_output(PNG).value) is tuple
+
+
+def test_a_copy_with_new_parts_holds_them_in_a_tuple_checked_as_the_constructor_checks():
+    """pydantic's ``model_copy`` stores an update unchecked; a message's checks it, so a copy
+    given a list holds a tuple, and a part its role cannot send is refused."""
+    user, _, assistant, result, _ = messages_with_parts()
+    copies = [
+        (user.model_copy(update={"content": [*user.content, "More:", PDF]}), "content"),
+        (assistant.model_copy(update={"content": ["Done."]}), "content"),
+        (result.output.model_copy(update={"value": [*result.output.value, PDF]}), "value"),
+    ]
+    for copy, field in copies:
+        assert type(getattr(copy, field)) is tuple
+    assert copies[0][0].content == (Text(text="Look:"), PNG, Text(text="More:"), PDF)
+    assert copies[0][0].content[1] is PNG  # the parts themselves are not copied
+    assert copies[1][0] == Assistant("Done.")
+    assert copies[2][0] == ContentOutput(value=[Text(text="Shot:"), PNG, PDF])
+    assert user.model_copy() == user and user.model_copy(deep=True) == user
+    with pytest.raises(ValidationError):
+        user.model_copy(update={"content": [ToolCall(id="c1", name="f", arguments={})]})

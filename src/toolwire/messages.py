@@ -10,8 +10,8 @@ it is made: the encoder's caches (``memo``) rely on that. Build a new message in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
@@ -23,6 +23,17 @@ _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base6
 Part = Annotated[Text | Json | File, Field(discriminator="type")]
 UserPart = Annotated[Text | File, Field(discriminator="type")]
 AssistantPart = Annotated[Text | Thinking | ToolCall, Field(discriminator="type")]
+
+
+class _HoldsParts(BaseModel):
+    """A model whose parts are a tuple, kept so by ``model_copy`` too."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with ``update`` applied and checked as the constructor checks its arguments
+        (pydantic's own copy takes the update unchecked): parts given as a list are stored as
+        a tuple, so no copy holds a list that could change after it was encoded."""
+        copied = super().model_copy(update=update, deep=deep)
+        return type(self)(**dict(copied)) if update else copied
 
 
 class TextOutput(BaseModel):
@@ -46,7 +57,7 @@ class JsonOutput(BaseModel):
         return json_data(value, "JsonOutput")
 
 
-class ContentOutput(BaseModel):
+class ContentOutput(_HoldsParts):
     """A tool returned a mix of text, JSON and files, in this order (a tuple)."""
 
     model_config = _FROZEN
@@ -202,7 +213,7 @@ class System(BaseModel):
         super().__init__(**({"text": text} if text is not None else {}), **data)
 
 
-class User(BaseModel):
+class User(_HoldsParts):
     """A user message: a string or a tuple of Text and File parts (any sequence is accepted)."""
 
     model_config = _FROZEN
@@ -220,7 +231,7 @@ class User(BaseModel):
         return (Text(text=self.content),) if isinstance(self.content, str) else self.content
 
 
-class Assistant(BaseModel):
+class Assistant(_HoldsParts):
     """A model's turn: a tuple of text, thinking and tool calls, in the order the model
     produced them."""
 

@@ -7,6 +7,7 @@ plan.measure's per-history measures start again where the history changed."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,10 +15,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from toolwire.content import File, ToolCall
+from toolwire.content import File, Text, ToolCall
+from toolwire.errors import UnsupportedContentError
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.request import encode
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 MODELS = [
     "anthropic:claude-sonnet-4-5",
@@ -122,3 +126,53 @@ def test_any_edit_of_a_kept_history_encodes_as_an_empty_memo_does(
         assert (kept.kwargs, kept.decisions) == (fresh.kwargs, fresh.decisions)
         MEMO.last.plans.update(remembered[0])  # carry the kept state on to the next edit
         MEMO.measures.runs.update(remembered[1])
+
+
+# --- a message, once made, stays as it was ---------------------------------------------------
+
+CLAUDE = "anthropic:claude-sonnet-4-5"
+
+
+def looked_at() -> list[Any]:
+    call = ToolCall(id="c1", name="read", arguments={"path": "report.pdf"})
+    report = File.from_path(EXAMPLES / "report.pdf")
+    return [
+        User(["Look."]),
+        Assistant([call]),
+        ToolResult.of("c1", "read", [Text(text="Here:"), report]),
+    ]
+
+
+@pytest.mark.parametrize("added", ["photo.png", "tone.wav"])
+def test_a_file_cannot_be_slipped_into_an_encoded_message_only_a_new_message_carries_it(
+    added: str,
+) -> None:
+    """The memo resumes a kept plan for messages it has seen: had a file been appended to an
+    encoded message's parts, the next encode would have sent it with no Decision (or, for a
+    WAV file, raised an error about a capabilities override). A message's parts are a tuple, so
+    the file goes in a new message, which is planned, and decided, afresh."""
+    MEMO.clear()
+    messages = looked_at()
+    before = encode(messages, CLAUDE, on_unsupported="text")
+    assert [d.identifier for d in before.decisions] == ["report.pdf"]
+    file = File.from_path(EXAMPLES / added)
+    with pytest.raises(AttributeError):
+        messages[0].content.append(file)
+    assert messages[0].content == (Text(text="Look."),)
+    first = messages[0]
+    for rebuilt in (
+        first.model_copy(update={"content": (*first.content, file)}),
+        User([*first.content, file]),
+    ):
+        messages[0] = rebuilt
+        if added == "tone.wav":  # Claude takes no audio: said as such, naming the file
+            with pytest.raises(UnsupportedContentError, match="tone.wav .audio/wav. in message 0"):
+                encode(messages, CLAUDE)
+        kept = encode(messages, CLAUDE, on_unsupported="text")
+        mode = "text" if added == "tone.wav" else "native"
+        assert [(d.identifier, d.message_index, d.mode) for d in kept.decisions] == [
+            (added, 0, mode), ("report.pdf", 2, "native"),
+        ]  # fmt: skip
+        MEMO.clear()
+        fresh = encode(messages, CLAUDE, on_unsupported="text")
+        assert (kept.kwargs, kept.decisions) == (fresh.kwargs, fresh.decisions)

@@ -318,14 +318,14 @@ def test_a_stored_file_whose_bytes_contradict_its_type_is_an_error_not_silently_
 
 def test_user_and_assistant_accept_strings_and_part_lists():
     user = User(["Look:", PNG])
-    assert user.content == [Text(text="Look:"), PNG]
-    assert User("hi").parts == [Text(text="hi")]
-    assert user.parts == [Text(text="Look:"), PNG]
+    assert user.content == (Text(text="Look:"), PNG)
+    assert User("hi").parts == (Text(text="hi"),)
+    assert user.parts == (Text(text="Look:"), PNG)
     call = ToolCall(id="c1", name="f", arguments={})
     assistant = Assistant(["thinking aloud", call])
-    assert assistant.content == [Text(text="thinking aloud"), call]
-    assert assistant.tool_calls == [call]
-    assert Assistant("ok").content == [Text(text="ok")]
+    assert assistant.content == (Text(text="thinking aloud"), call)
+    assert assistant.tool_calls == (call,)
+    assert Assistant("ok").content == (Text(text="ok"),)
     assert System("be brief").text == "be brief"
 
 
@@ -338,3 +338,73 @@ def test_messages_are_frozen():
     result = ToolResult.of("c1", "f", "x")
     with pytest.raises(ValidationError, match="frozen"):
         result.name = "g"  # type: ignore[misc]
+
+
+def messages_with_parts() -> list:
+    """A User, an Assistant and a content ToolResult, each built from lists."""
+    call = ToolCall(id="c1", name="shot", arguments={"n": [1, 2]})
+    return [
+        User(["Look:", PNG]),
+        User(content=[Text(text="And:"), PDF]),
+        Assistant(["Looking.", call]),
+        ToolResult.of("c1", "shot", ["Shot:", PNG]),
+        ToolResult(call_id="c1", name="shot", output=ContentOutput(value=[Text(text="x"), PDF])),
+    ]
+
+
+def parts_of(message) -> tuple:
+    return message.output.value if isinstance(message, ToolResult) else message.content
+
+
+REBUILT = {
+    "from lists": lambda messages: messages,
+    "from JSON text": lambda messages: load_conversation(dump_conversation(messages)),
+    "from parsed JSON": lambda messages: load_conversation(json.loads(dump_conversation(messages))),
+    "from each class's JSON": lambda messages: [
+        type(m).model_validate_json(m.model_dump_json()) for m in messages
+    ],
+    "from python dumps": lambda messages: [
+        type(m).model_validate(m.model_dump()) for m in messages
+    ],
+}
+
+
+@pytest.mark.parametrize("made", REBUILT)
+def test_the_parts_of_a_message_cannot_be_added_to_or_replaced_after_it_is_made(made):
+    """Every container of parts is a tuple, however the message was built, so nothing can
+    change a message an encoder (and its caches, keyed by the message) has seen."""
+    messages = REBUILT[made](messages_with_parts())
+    assert messages == messages_with_parts()  # the same values, JSON round trips exact
+    for message in messages:
+        parts = parts_of(message)
+        assert type(parts) is tuple
+        with pytest.raises(AttributeError):
+            parts.append(PNG)
+        with pytest.raises(AttributeError):
+            parts.extend([PNG])
+        with pytest.raises(TypeError):
+            parts[0] = PNG
+    user, _, assistant, _, _ = messages
+    assert type(user.parts) is tuple and type(User("hi").parts) is tuple
+    assert type(assistant.tool_calls) is tuple
+    assert type(to_output([PNG]).value) is tuple and type(to_output(PNG).value) is tuple
+
+
+def test_a_copy_with_new_parts_holds_them_in_a_tuple_checked_as_the_constructor_checks():
+    """pydantic's ``model_copy`` stores an update unchecked; a message's checks it, so a copy
+    given a list holds a tuple, and a part its role cannot send is refused."""
+    user, _, assistant, result, _ = messages_with_parts()
+    copies = [
+        (user.model_copy(update={"content": [*user.content, "More:", PDF]}), "content"),
+        (assistant.model_copy(update={"content": ["Done."]}), "content"),
+        (result.output.model_copy(update={"value": [*result.output.value, PDF]}), "value"),
+    ]
+    for copy, field in copies:
+        assert type(getattr(copy, field)) is tuple
+    assert copies[0][0].content == (Text(text="Look:"), PNG, Text(text="More:"), PDF)
+    assert copies[0][0].content[1] is PNG  # the parts themselves are not copied
+    assert copies[1][0] == Assistant("Done.")
+    assert copies[2][0] == ContentOutput(value=[Text(text="Shot:"), PNG, PDF])
+    assert user.model_copy() == user and user.model_copy(deep=True) == user
+    with pytest.raises(ValidationError):
+        user.model_copy(update={"content": [ToolCall(id="c1", name="f", arguments={})]})

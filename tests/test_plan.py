@@ -72,7 +72,7 @@ def shape(steps: tuple[Any, ...]) -> list[Any]:
     out: list[Any] = []
     for step in steps:
         if isinstance(step, ToolTurn):
-            out.append(("tools", [r.parts for r in step.results], list(step.extra)))
+            out.append(("tools", [r.parts for r in step.results], step.extra))
         elif isinstance(step, User):
             out.append(("user", step.parts))
         elif isinstance(step, Assistant):
@@ -157,7 +157,7 @@ def test_sibling_files_follow_all_results_in_the_same_message() -> None:
     messages = [calls("a", "b"), result("a", pdf), result("b", photo)]
     planned = plan(messages, NOVA)
     assert shape(planned.steps[1:]) == [
-        ("tools", [(see("report.pdf"),), (photo,)], [this("report.pdf"), pdf])
+        ("tools", [(see("report.pdf"),), (photo,)], (this("report.pdf"), pdf))
     ]
     assert [d.mode for d in planned.decisions] == ["sibling", "native"]
 
@@ -165,7 +165,7 @@ def test_sibling_files_follow_all_results_in_the_same_message() -> None:
 def test_files_in_user_messages_are_decided_too() -> None:
     photo = example("photo.png")
     planned = plan([User([Text(text="Look:"), photo])], CHAT)
-    assert shape(planned.steps) == [("user", [Text(text="Look:"), photo])]
+    assert shape(planned.steps) == [("user", (Text(text="Look:"), photo))]
     assert [(d.message_index, d.mode) for d in planned.decisions] == [(0, "native")]
 
 
@@ -188,12 +188,12 @@ FALLBACK_RESULTS = [
 ]
 
 
-def fallback_parts() -> list[Any]:
-    return [
+def fallback_parts() -> tuple[Any, ...]:
+    return (
         this("photo.png"), example("photo.png"),
         this("report.pdf"), example("report.pdf"),
         this("notes.md"), example("notes.md"),
-    ]  # fmt: skip
+    )  # fmt: skip
 
 
 def test_fallback_files_of_all_results_merge_into_the_tool_message_in_order() -> None:
@@ -204,7 +204,7 @@ def test_fallback_files_of_all_results_merge_into_the_tool_message_in_order() ->
 def test_fallback_files_of_all_results_go_in_one_user_message_after_them() -> None:
     planned = plan(fallback_turn(), layout(CHAT, "message", "message"))
     assert shape(planned.steps[2:]) == [
-        ("tools", FALLBACK_RESULTS, []),
+        ("tools", FALLBACK_RESULTS, ()),
         ("user", fallback_parts()),
     ]
 
@@ -212,8 +212,8 @@ def test_fallback_files_of_all_results_go_in_one_user_message_after_them() -> No
 def test_fallback_files_follow_a_bridge_assistant_message_where_roles_alternate() -> None:
     planned = plan(fallback_turn(), layout(CHAT, "turn", "turn"))
     assert shape(planned.steps[2:]) == [
-        ("tools", FALLBACK_RESULTS, []),
-        ("assistant", [Text(text=BRIDGE_TEXT)]),
+        ("tools", FALLBACK_RESULTS, ()),
+        ("assistant", (Text(text=BRIDGE_TEXT),)),
         ("user", fallback_parts()),
     ]
 
@@ -240,14 +240,14 @@ def with_question(messages: list[Any]) -> list[Any]:
 @pytest.mark.parametrize(
     ("user_after_tool", "expected"),
     [
-        ("merge", [("tools", [(Text(text="done"),)], [QUESTION])]),
-        ("message", [("tools", [(Text(text="done"),)], []), ("user", [QUESTION])]),
+        ("merge", [("tools", [(Text(text="done"),)], (QUESTION,))]),
+        ("message", [("tools", [(Text(text="done"),)], ()), ("user", (QUESTION,))]),
         (
             "turn",
             [
-                ("tools", [(Text(text="done"),)], []),
-                ("assistant", [Text(text=BRIDGE_TEXT)]),
-                ("user", [QUESTION]),
+                ("tools", [(Text(text="done"),)], ()),
+                ("assistant", (Text(text=BRIDGE_TEXT),)),
+                ("user", (QUESTION,)),
             ],
         ),
     ],
@@ -262,17 +262,17 @@ def test_a_user_message_after_a_tool_turn_without_fallbacks_is_placed_as_the_tab
 
 
 def expected_with_question(followup: str, user_after_tool: str) -> list[Any]:
-    tools = ("tools", FALLBACK_RESULTS, [])
-    bridge = ("assistant", [Text(text=BRIDGE_TEXT)])
+    tools = ("tools", FALLBACK_RESULTS, ())
+    bridge = ("assistant", (Text(text=BRIDGE_TEXT),))
     if followup == "merge":
         merged = ("tools", FALLBACK_RESULTS, fallback_parts())
         if user_after_tool == "merge":
-            return [("tools", FALLBACK_RESULTS, [*fallback_parts(), QUESTION])]
+            return [("tools", FALLBACK_RESULTS, (*fallback_parts(), QUESTION))]
         if user_after_tool == "message":
-            return [merged, ("user", [QUESTION])]
-        return [merged, bridge, ("user", [QUESTION])]
+            return [merged, ("user", (QUESTION,))]
+        return [merged, bridge, ("user", (QUESTION,))]
     # A pending fallback message absorbs the user's message, whatever user_after_tool says.
-    together = ("user", [*fallback_parts(), QUESTION])
+    together = ("user", (*fallback_parts(), QUESTION))
     return [tools, bridge, together] if followup == "turn" else [tools, together]
 
 
@@ -292,9 +292,9 @@ def test_bedrock_claude_puts_fallbacks_and_the_next_question_in_one_turn_after_a
     pdf = example("report.pdf")
     planned = plan(with_question([calls("a"), result("a", pdf)]), caps)
     assert shape(planned.steps[1:-1]) == [
-        ("tools", [(see("report.pdf"),)], []),
-        ("assistant", [Text(text=BRIDGE_TEXT)]),
-        ("user", [this("report.pdf"), pdf, QUESTION]),
+        ("tools", [(see("report.pdf"),)], ()),
+        ("assistant", (Text(text=BRIDGE_TEXT),)),
+        ("user", (this("report.pdf"), pdf, QUESTION)),
     ]
 
 
@@ -303,8 +303,8 @@ def test_files_in_the_merged_user_message_are_decided_with_its_index() -> None:
     messages = [calls("a"), result("a", "ok"), User([Text(text="And this:"), photo])]
     planned = plan(messages, layout(CHAT, "message", "message"))
     assert shape(planned.steps[1:]) == [
-        ("tools", [(Text(text="ok"),)], []),
-        ("user", [Text(text="And this:"), photo]),
+        ("tools", [(Text(text="ok"),)], ()),
+        ("user", (Text(text="And this:"), photo)),
     ]
     assert [(d.message_index, d.mode) for d in planned.decisions] == [(2, "native")]
 
@@ -335,7 +335,7 @@ def test_fallback_files_are_gathered_in_call_order_not_arrival_order() -> None:
     assert shape(planned.steps[2:]) == [
         (
             "user",
-            [this("photo.png"), example("photo.png"), this("report.pdf"), example("report.pdf")],
+            (this("photo.png"), example("photo.png"), this("report.pdf"), example("report.pdf")),
         )
     ]
 
@@ -372,10 +372,10 @@ def test_an_assistant_without_calls_may_be_followed_by_anything() -> None:
     planned = plan(messages, CLAUDE)
     assert shape(planned.steps) == [
         ("system", "Be brief."),
-        ("user", [Text(text="hi")]),
-        ("assistant", [Text(text="hello")]),
-        ("user", [Text(text="again")]),
-        ("assistant", [Text(text="yes")]),
+        ("user", (Text(text="hi"),)),
+        ("assistant", (Text(text="hello"),)),
+        ("user", (Text(text="again"),)),
+        ("assistant", (Text(text="yes"),)),
     ]
     assert planned.decisions == ()
 
@@ -481,9 +481,9 @@ def test_text_mode_substitutes_the_text_fallback_where_the_file_was() -> None:
     description = Text(text=tone.text_fallback())
     assert description.text == "[Audio: tone.wav, 1.0 s, 31 KB]"
     assert shape(planned.steps) == [
-        ("user", [Text(text="Listen:"), description]),
+        ("user", (Text(text="Listen:"), description)),
         ("assistant", calls("a").content),
-        ("tools", [(Text(text="Clip:"), description)], []),
+        ("tools", [(Text(text="Clip:"), description)], ()),
     ]
     assert [d.mode for d in planned.decisions] == ["text", "text"]
 

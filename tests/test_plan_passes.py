@@ -59,7 +59,7 @@ def test_bedrock_replays_thinking_per_model_family() -> None:
     messages = [User("Go."), Assistant([signed(BEDROCK_CLAUDE.issuer), Text(text="Hi.")])]
     assert plan(messages, BEDROCK_CLAUDE).steps[1] is messages[1]  # unchanged: not copied
     other = plan(messages, BEDROCK_LLAMA).steps[1]
-    assert isinstance(other, Assistant) and other.content == [Text(text="Hi.")]
+    assert isinstance(other, Assistant) and other.content == (Text(text="Hi."),)
 
 
 def test_an_assistant_message_of_foreign_thinking_alone_is_left_out() -> None:
@@ -74,7 +74,7 @@ def test_bedrock_plans_merge_messages_of_one_role_across_a_left_out_assistant() 
     messages = [User("Hi."), Assistant([signed("google")]), User("Still there?"), User(" \x85")]
     steps = plan(messages, BEDROCK_CLAUDE).steps
     assert len(steps) == 1 and isinstance(steps[0], User)
-    assert steps[0].parts == [Text(text="Hi."), Text(text="Still there?")]  # blank: left out
+    assert steps[0].parts == (Text(text="Hi."), Text(text="Still there?"))  # blank: left out
     assert len(plan(messages, CLAUDE).steps) == 3  # a wire without those rules: as laid out
 
 
@@ -136,6 +136,66 @@ def test_a_result_whose_file_converts_to_nothing_says_so() -> None:
     laid = plan(messages, CLAUDE, on_unsupported="convert", converters={"audio/*": lambda f: []})
     (turn,) = [s for s in laid.steps if isinstance(s, ToolTurn)]
     assert turn.results[0].parts == (Text(text=EMPTY_RESULT_TEXT),)
+
+
+# --- every step holds tuples -----------------------------------------------------------------
+
+
+def holds_tuples(step: Any) -> bool:
+    """Whether the step's parts are tuples, as in every message (nothing a cache sees can
+    change behind it)."""
+    if isinstance(step, ToolTurn):
+        return type(step.extra) is tuple and all(type(r.parts) is tuple for r in step.results)
+    if isinstance(step, User):
+        return type(step.content) in (str, tuple)
+    return isinstance(step, System) or isinstance(step, Assistant) and type(step.content) is tuple
+
+
+def rebuilt_everywhere() -> list[Any]:
+    """A history each pass rebuilds some step of (on some targets): a file said as text, blank
+    text, documents alone, foreign thinking, fallback files after a tool turn, messages of one
+    role in a row."""
+    audio = File.from_bytes((EXAMPLES / "tone.wav").read_bytes(), name="tone.wav")
+    photo = File.from_bytes((EXAMPLES / "photo.png").read_bytes(), name="photo.png")
+    calls = [ToolCall(id=c, name="look", arguments={}) for c in ("a", "b")]
+    return [
+        System("Be brief."),
+        User(["Listen:", audio]),
+        Assistant("Heard."),
+        User([" ", pdf("a.pdf")]),
+        Assistant("Read."),
+        User([" ", "Now look."]),
+        Assistant([signed("google"), Text(text="Looking."), Text(text=" "), *calls]),
+        ToolResult.of("a", "look", ["Shot:", photo]),
+        ToolResult.of("b", "look", [pdf("b.pdf"), audio]),
+        User("Which is newer?"),
+        Assistant("The PDF."),
+        Assistant([signed("google")]),
+        Assistant("Anything else?"),
+        User("No."),
+        User("Thanks."),
+    ]
+
+
+@pytest.mark.parametrize(
+    "model",
+    [
+        "anthropic:claude-sonnet-4-5",
+        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+        "bedrock:meta.llama4-maverick-17b-instruct-v1:0",
+        "google:gemini-3-pro-preview",
+        "openai:gpt-5",
+        "openai-chat:gpt-4.1",
+        "mistral:mistral-medium-latest",
+        "cohere:command-a-reasoning-08-2025",
+        "ollama:qwen3:8b",
+    ],
+)
+def test_every_step_the_planner_makes_holds_its_parts_in_tuples(model: str) -> None:
+    messages = rebuilt_everywhere()
+    steps = plan(messages, capabilities(model), on_unsupported="text").steps
+    made = [s for s in steps if not any(s is m for m in messages)]
+    assert made and all(holds_tuples(s) for s in steps)
 
 
 # --- error flag, ids, scrub ------------------------------------------------------------------

@@ -167,7 +167,8 @@ def _first_file_as_text(result: ToolResult) -> ToolResult:
     parts = list(result.output.value)  # type: ignore[union-attr]
     at = next(i for i, part in enumerate(parts) if isinstance(part, File))
     parts[at] = Text(text=parts[at].text_fallback())
-    return ToolResult(call_id=result.call_id, name=result.name, output=ContentOutput(value=parts))
+    output = ContentOutput(value=tuple(parts))
+    return ToolResult(call_id=result.call_id, name=result.name, output=output)
 
 
 def _omitted(result: ToolResult) -> ToolResult:
@@ -227,10 +228,10 @@ def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) ->
     for index, message in enumerate(messages):
         if _has_files(message) and any(left.get(index, ())):
             marks = iter(left[index])
-            parts = [
+            parts = tuple(
                 Text(text=p.text_fallback()) if isinstance(p, File) and next(marks, False) else p
                 for p in message.output.value
-            ]
+            )
             message = ToolResult(
                 call_id=message.call_id, name=message.name, output=ContentOutput(value=parts)
             )

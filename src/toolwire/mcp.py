@@ -229,7 +229,7 @@ def _output(parts: list[Part]) -> Any:
         return TextOutput(value="\n".join(p.text for p in parts if isinstance(p, Text)))
     if len(parts) == 1 and isinstance(parts[0], Json):
         return JsonOutput(value=parts[0].value)
-    return ContentOutput(value=parts)
+    return ContentOutput(value=tuple(parts))
 
 
 def _error_output(parts: list[Part]) -> Any:

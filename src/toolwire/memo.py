@@ -2,9 +2,11 @@
 
 An agent re-encodes its whole, growing history after every model reply. Every earlier message is
 the very same frozen object as the last time, so most of an encode's work was done before.
-Messages are values, matched here by identity: change one by building a new one (``model_copy``),
-never by editing a list or dict inside it after it was encoded (pydantic's ``frozen`` does not
-stop that, and the memo would not see it).
+Messages are values, matched here by identity: they cannot change (frozen, their parts held in
+tuples), so a message seen before is the message as it was. Change one by building a new one
+(``model_copy``). The dicts and lists of JSON data inside a message (a ToolCall's ``arguments``,
+a Json part's or a JSON output's value) are the exception: edited in place after an encode,
+the payload would show the edit but a resumed plan's tally (sizes, lone surrogates) would not.
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
 and the view pass to the planner. Planning functions take the memo (or a memoised function)
 as an argument and never import it; encoders reach the base64 cache through ``b64``.

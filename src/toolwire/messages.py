@@ -2,14 +2,16 @@
 
 A conversation is a plain list of System, User, Assistant and ToolResult. Every model is
 frozen, tagged (``role`` for messages, ``type`` for parts and outputs) and round-trips through
-JSON exactly, so a stored conversation reloads as the same objects.
+JSON exactly, so a stored conversation reloads as the same objects. The parts a message holds
+are a tuple (constructors take any sequence, JSON an array), so a message cannot change after
+it is made: the encoder's caches (``memo``) rely on that. Build a new message instead.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
@@ -21,6 +23,17 @@ _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base6
 Part = Annotated[Text | Json | File, Field(discriminator="type")]
 UserPart = Annotated[Text | File, Field(discriminator="type")]
 AssistantPart = Annotated[Text | Thinking | ToolCall, Field(discriminator="type")]
+
+
+class _HoldsParts(BaseModel):
+    """A model whose parts are a tuple, kept so by ``model_copy`` too."""
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with ``update`` applied and checked as the constructor checks its arguments
+        (pydantic's own copy takes the update unchecked): parts given as a list are stored as
+        a tuple, so no copy holds a list that could change after it was encoded."""
+        copied = super().model_copy(update=update, deep=deep)
+        return type(self)(**dict(copied)) if update else copied
 
 
 class TextOutput(BaseModel):
@@ -44,12 +57,12 @@ class JsonOutput(BaseModel):
         return json_data(value, "JsonOutput")
 
 
-class ContentOutput(BaseModel):
-    """A tool returned a mix of text, JSON and files, in this order."""
+class ContentOutput(_HoldsParts):
+    """A tool returned a mix of text, JSON and files, in this order (a tuple)."""
 
     model_config = _FROZEN
     type: Literal["content"] = "content"
-    value: list[Part]
+    value: tuple[Part, ...]
 
 
 class ErrorTextOutput(BaseModel):
@@ -129,13 +142,13 @@ def to_output(value: Any) -> Any:
     if isinstance(value, str):
         return TextOutput(value=value)
     if isinstance(value, Text | Json | File):
-        return ContentOutput(value=[value])
+        return ContentOutput(value=(value,))
     if isinstance(value, BaseException):
         message = str(value)
         name = type(value).__name__
         return ErrorTextOutput(value=f"{name}: {message}" if message else name)
     if isinstance(value, list | tuple) and any(isinstance(v, Text | Json | File) for v in value):
-        return ContentOutput(value=[_to_part(v) for v in value])
+        return ContentOutput(value=tuple(_to_part(v) for v in value))
     return JsonOutput(value=_to_json_value(value))
 
 
@@ -186,10 +199,10 @@ def _coerce_stored_output(value: Any) -> Any:
 
 def _texts(parts: Sequence[Any]) -> Any:
     """Plain strings in a part list become Text, so ``User(["Look:", file])`` works; anything
-    that is no list is left for validation to refuse (a stored ``"content": 5``)."""
+    that is no list or tuple is left for validation to refuse (a stored ``"content": 5``)."""
     if not isinstance(parts, list | tuple):
         return parts
-    return [Text(text=p) if isinstance(p, str) else p for p in parts]
+    return tuple(Text(text=p) if isinstance(p, str) else p for p in parts)
 
 
 class System(BaseModel):
@@ -203,12 +216,12 @@ class System(BaseModel):
         super().__init__(**({"text": text} if text is not None else {}), **data)
 
 
-class User(BaseModel):
-    """A user message: a string or a list of Text and File parts."""
+class User(_HoldsParts):
+    """A user message: a string or a tuple of Text and File parts (any sequence is accepted)."""
 
     model_config = _FROZEN
     role: Literal["user"] = "user"
-    content: str | list[UserPart]
+    content: str | tuple[UserPart, ...]
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
@@ -216,30 +229,32 @@ class User(BaseModel):
         super().__init__(**data)
 
     @property
-    def parts(self) -> list[Text | File]:
-        """The content as a list of parts (a string becomes one Text)."""
-        return [Text(text=self.content)] if isinstance(self.content, str) else list(self.content)
+    def parts(self) -> tuple[Text | File, ...]:
+        """The content as a tuple of parts (a string becomes one Text)."""
+        return (Text(text=self.content),) if isinstance(self.content, str) else self.content
 
 
-class Assistant(BaseModel):
-    """A model's turn: text, thinking and tool calls, in the order the model produced them."""
+class Assistant(_HoldsParts):
+    """A model's turn: a tuple of text, thinking and tool calls, in the order the model
+    produced them."""
 
     model_config = _FROZEN
     role: Literal["assistant"] = "assistant"
-    content: list[AssistantPart]
+    content: tuple[AssistantPart, ...]
 
     def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
         if content is not None:
-            data["content"] = [Text(text=content)] if isinstance(content, str) else _texts(content)
+            data["content"] = (Text(text=content),) if isinstance(content, str) else _texts(content)
         super().__init__(**data)
 
     @property
-    def tool_calls(self) -> list[ToolCall]:
-        calls: list[Any] = [
+    def tool_calls(self) -> tuple[ToolCall, ...]:
+        """The tool calls among the parts, in order."""
+        calls: tuple[Any, ...] = tuple(
             p
             for p in self.content
             if type(p) is ToolCall or type(p) is not Text and base_type(p) is ToolCall
-        ]  # texts, most parts besides calls, by type alone
+        )  # texts, most parts besides calls, by type alone
         return calls
 
 

@@ -38,13 +38,13 @@ EXPECTED_BACK = {
 
 def test_thinking_redacted_thinking_text_and_parallel_calls_decode_in_order() -> None:
     message = decode(anthropic_thinking_message(), MODEL)
-    assert message.content == [
+    assert message.content == (
         Thinking(text="Two files: read both.", signature=ANTHROPIC_SIGNATURE, provider="anthropic"),
         Thinking(text="", signature=ANTHROPIC_REDACTED, redacted=True, provider="anthropic"),
         Text(text="Reading both files."),
         ToolCall(id="toolu_01A", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(id="toolu_01B", name="read_file", arguments={"path": "report.pdf"}),
-    ]
+    )
 
 
 def test_decoded_reply_goes_back_to_anthropic_byte_identical_with_thinking_first() -> None:
@@ -116,6 +116,6 @@ def test_a_tool_use_block_decodes_to_a_call_with_its_input_dict() -> None:
         stop_sequence=None,
         usage=Usage(input_tokens=1, output_tokens=1),
     )
-    assert decode(response, MODEL).tool_calls == [
-        ToolCall(id="toolu_9", name="search", arguments={"q": "x", "n": 3})
-    ]
+    assert decode(response, MODEL).tool_calls == (
+        ToolCall(id="toolu_9", name="search", arguments={"q": "x", "n": 3}),
+    )

@@ -59,7 +59,7 @@ CONTENT = [
 
 
 def test_reasoning_redacted_reasoning_text_and_parallel_tool_uses_decode_in_order() -> None:
-    assert decode(converse(*CONTENT), MODEL).content == [
+    assert decode(converse(*CONTENT), MODEL).content == (
         Thinking(text="Read both files.", signature=SIGNATURE, provider="bedrock:anthropic.claude"),
         Thinking(
             text="", signature=REDACTED_TEXT, redacted=True, provider="bedrock:anthropic.claude"
@@ -67,7 +67,7 @@ def test_reasoning_redacted_reasoning_text_and_parallel_tool_uses_decode_in_orde
         Text(text="Reading both files."),
         ToolCall(id="tooluse_k1Qx", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(id="tooluse_k2Qx", name="read_file", arguments={"path": "report.pdf"}),
-    ]
+    )
 
 
 def test_decoded_reply_goes_back_to_bedrock_exactly_with_the_same_redacted_bytes() -> None:
@@ -93,10 +93,10 @@ def test_reasoning_without_a_signature_decodes_as_unsigned_thinking() -> None:
         {"text": "Done."},
         stop_reason="end_turn",
     )
-    assert decode(response, "bedrock:amazon.nova-premier-v1:0").content == [
+    assert decode(response, "bedrock:amazon.nova-premier-v1:0").content == (
         Thinking(text="Hmm.", provider="bedrock:amazon.nova"),
         Text(text="Done."),
-    ]
+    )
 
 
 def test_the_output_check_rejects_what_botocore_would_not_return() -> None:

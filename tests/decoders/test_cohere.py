@@ -45,13 +45,13 @@ def reply() -> V2ChatResponse:
 
 
 def test_tool_plan_and_parallel_calls_decode_and_bad_argument_text_is_flagged() -> None:
-    assert decode(reply(), MODEL).content == [
+    assert decode(reply(), MODEL).content == (
         Thinking(text="I will read both files.", provider="cohere"),
         ToolCall(id="read_file_4k7a2p", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(
             id="read_file_9x3m1q", name="read_file", arguments={}, invalid_arguments=TRUNCATED
         ),
-    ]
+    )
 
 
 def test_decoded_reply_goes_back_with_its_tool_plan_and_argument_text_verbatim() -> None:
@@ -85,10 +85,10 @@ def test_thinking_and_text_content_items_decode_in_order_and_go_back() -> None:
     )
     response = V2ChatResponse(id="c2", finish_reason="COMPLETE", message=message)
     decoded = decode(response, MODEL)
-    assert decoded.content == [
+    assert decoded.content == (
         Thinking(text="Both read.", provider="cohere"),
         Text(text="notes.md holds notes."),
-    ]
+    )
     kwargs = encode([*conversation(), decoded], MODEL).kwargs
     strict_cohere.validate(kwargs)
     assert kwargs["messages"][1] == {

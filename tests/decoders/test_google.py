@@ -33,7 +33,7 @@ def reencoded(*replies: object, model: str = MODEL) -> dict:
 
 def test_the_signature_of_a_parallel_batch_stays_on_its_first_call() -> None:
     message = decode(gemini_parallel_calls(), MODEL)
-    assert message.content == [
+    assert message.content == (
         ToolCall(
             id="fc-1",
             name="read_file",
@@ -42,7 +42,7 @@ def test_the_signature_of_a_parallel_batch_stays_on_its_first_call() -> None:
             provider="google",
         ),
         ToolCall(id="fc-2", name="read_file", arguments={"path": "report.pdf"}),
-    ]
+    )
 
 
 def test_parallel_calls_go_back_with_the_same_signature_bytes_on_the_first_call_only() -> None:
@@ -69,12 +69,12 @@ def test_a_signature_on_a_text_part_goes_back_on_that_text_part() -> None:
         types.Part(text="notes.md holds notes.", thought_signature=GEMINI_TEXT_SIGNATURE)
     )
     message = decode(response, MODEL)
-    assert message.content == [
+    assert message.content == (
         Thinking(
             text="", signature=base64.b64encode(GEMINI_TEXT_SIGNATURE).decode(), provider="google"
         ),
         Text(text="notes.md holds notes."),
-    ]
+    )
     kwargs = reencoded(response)
     assert kwargs["contents"][1] == {
         "role": "model",
@@ -102,14 +102,14 @@ def test_thought_parts_become_thinking_and_signed_ones_go_back_as_thoughts() -> 
         types.Part(text="Reading both files."),
     )
     message = decode(response, MODEL)
-    assert message.content == [
+    assert message.content == (
         Thinking(
             text="**Planning** read both.",
             signature=base64.b64encode(GEMINI_TEXT_SIGNATURE).decode(),
             provider="google",
         ),
         Text(text="Reading both files."),
-    ]
+    )
     assert reencoded(response)["contents"][1]["parts"] == [
         {
             "text": "**Planning** read both.",

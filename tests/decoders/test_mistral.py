@@ -58,12 +58,12 @@ def reply() -> ChatCompletionResponse:
 
 
 def test_thinking_text_and_parallel_calls_decode_and_bad_argument_text_is_flagged() -> None:
-    assert decode(reply(), MODEL).content == [
+    assert decode(reply(), MODEL).content == (
         Thinking(text="Read both files.", signature="mistral-sig-1", provider="mistral"),
         Text(text="Reading both files."),
         ToolCall(id="D681PevKs", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(id="Wb3kS9qLp", name="read_file", arguments={}, invalid_arguments=TRUNCATED),
-    ]
+    )
 
 
 def test_decoded_reply_goes_back_with_its_think_chunk_and_argument_text_verbatim() -> None:
@@ -103,9 +103,9 @@ def test_arguments_given_as_a_dict_are_taken_as_they_are() -> None:
     response = completion(
         AssistantMessage(content="", tool_calls=[call({"path": "a"}, "abcdefghi")])
     )
-    assert decode(response, MODEL).tool_calls == [
-        ToolCall(id="abcdefghi", name="read_file", arguments={"path": "a"})
-    ]
+    assert decode(response, MODEL).tool_calls == (
+        ToolCall(id="abcdefghi", name="read_file", arguments={"path": "a"}),
+    )
 
 
 def test_calls_without_an_id_get_ids_unique_to_their_response() -> None:

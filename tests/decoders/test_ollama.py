@@ -31,10 +31,10 @@ def reply(created_at: str = "2025-09-01T10:00:00.123456789Z") -> ChatResponse:
 
 def test_thinking_content_and_parallel_calls_decode_with_ids_in_call_order() -> None:
     message = decode(reply(), MODEL)
-    assert message.content[:2] == [
+    assert message.content[:2] == (
         Thinking(text="Read both.", provider="ollama"),
         Text(text="Reading both files."),
-    ]
+    )
     calls = message.tool_calls
     assert [(c.name, c.arguments) for c in calls] == [
         ("read_file", {"path": "notes.md"}),

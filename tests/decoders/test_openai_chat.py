@@ -53,11 +53,11 @@ def parallel_calls_reply() -> ChatCompletion:
 
 def test_text_and_parallel_calls_decode_and_a_truncated_argument_text_is_flagged() -> None:
     message = decode(parallel_calls_reply(), MODEL)
-    assert message.content == [
+    assert message.content == (
         Text(text="Reading both files."),
         ToolCall(id="call_Ab12", name="read_file", arguments={"path": "notes.md"}),
         ToolCall(id="call_Cd34", name="read_file", arguments={}, invalid_arguments=TRUNCATED),
-    ]
+    )
 
 
 def test_decoded_reply_goes_back_as_the_assistant_message_with_argument_text_verbatim() -> None:
@@ -92,20 +92,22 @@ def test_argument_json_that_is_not_an_object_is_flagged_too() -> None:
     response = completion(
         ChatCompletionMessage(role="assistant", tool_calls=[call("c1", "[1, 2]")])
     )
-    assert decode(response, MODEL).tool_calls == [
-        ToolCall(id="c1", name="read_file", arguments={}, invalid_arguments="[1, 2]")
-    ]
+    assert decode(response, MODEL).tool_calls == (
+        ToolCall(id="c1", name="read_file", arguments={}, invalid_arguments="[1, 2]"),
+    )
 
 
 def test_empty_argument_text_means_no_arguments() -> None:
     response = completion(ChatCompletionMessage(role="assistant", tool_calls=[call("c1", "")]))
-    assert decode(response, MODEL).tool_calls == [ToolCall(id="c1", name="read_file", arguments={})]
+    assert decode(response, MODEL).tool_calls == (
+        ToolCall(id="c1", name="read_file", arguments={}),
+    )
 
 
 def test_a_refusal_is_the_message_text() -> None:
     refusal = ChatCompletionMessage(role="assistant", refusal="I can't help with that.")
     message = decode(completion(refusal, "stop"), MODEL)
-    assert message.content == [Text(text="I can't help with that.")]
+    assert message.content == (Text(text="I can't help with that."),)
 
 
 def test_groq_reasoning_is_kept_as_unsigned_thinking_and_not_sent_back() -> None:
@@ -126,7 +128,7 @@ def test_groq_reasoning_is_kept_as_unsigned_thinking_and_not_sent_back() -> None
         }
     )
     message = decode(response, "groq:qwen/qwen3-32b")
-    assert message.content == [Thinking(text="6 x 7.", provider="groq"), Text(text="42.")]
+    assert message.content == (Thinking(text="6 x 7.", provider="groq"), Text(text="42."))
     kwargs = encode([*conversation(), message], "groq:qwen/qwen3-32b").kwargs
     strict_openai_chat.validate(kwargs, "groq:qwen/qwen3-32b")
     assert kwargs["messages"][1] == {"role": "assistant", "content": "42."}
@@ -135,7 +137,7 @@ def test_groq_reasoning_is_kept_as_unsigned_thinking_and_not_sent_back() -> None
 def test_reasoning_content_of_compatible_servers_is_kept_as_thinking() -> None:
     message = ChatCompletionMessage(role="assistant", content="Done.", reasoning_content="Plan.")
     decoded = decode(completion(message, "stop"), "openai-compatible:deepseek-r1")
-    assert decoded.content == [
+    assert decoded.content == (
         Thinking(text="Plan.", provider="openai-compatible"),
         Text(text="Done."),
-    ]
+    )

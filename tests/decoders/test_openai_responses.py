@@ -70,7 +70,7 @@ def reply() -> Response:
 
 
 def test_reasoning_item_text_and_parallel_function_calls_decode_in_order() -> None:
-    assert decode(reply(), MODEL).content == [
+    assert decode(reply(), MODEL).content == (
         Thinking(
             text="Read both files.",
             signature=OPENAI_ENCRYPTED,
@@ -92,7 +92,7 @@ def test_reasoning_item_text_and_parallel_function_calls_decode_in_order() -> No
             signature="fc_68af402",
             provider="openai",
         ),
-    ]
+    )
 
 
 def test_reasoning_item_and_function_call_items_go_back_as_openai_returned_them() -> None:
@@ -162,7 +162,7 @@ def test_json_dict_of_the_response_decodes_like_the_object() -> None:
 def test_a_refusal_is_text() -> None:
     refusal = ResponseOutputRefusal(type="refusal", refusal="I can't help with that.")
     message = decode(openai_response([message_item(refusal)]), MODEL)
-    assert message.content == [Text(text="I can't help with that.")]
+    assert message.content == (Text(text="I can't help with that."),)
 
 
 _BLOCKS = (ast.For, ast.While, ast.If, ast.With, ast.Try, ast.Match)

@@ -96,6 +96,14 @@ def test_a_loaded_session_has_the_same_messages_and_bytes(tmp_path):
     assert loaded[3].output.value[0].identifier == conv[3].output.value[0].identifier
 
 
+def test_a_loaded_session_holds_the_parts_of_its_messages_in_tuples(tmp_path):
+    store = SessionStore(tmp_path / "store")
+    store.extend("s1", conversation(tmp_path))
+    _, user, assistant, shot, fetched, _ = store.load("s1")
+    parts = [user.content, assistant.content, shot.output.value, fetched.output.value]
+    assert [type(p) for p in parts] == [tuple] * 4
+
+
 def test_positions_count_up_per_session(tmp_path):
     store = SessionStore(tmp_path)
     assert [store.append("a", tw.User(f"a{n}")) for n in range(3)] == [0, 1, 2]
@@ -169,7 +177,7 @@ def test_url_and_provider_file_sources_are_stored_as_they_are(tmp_path):
     held = tw.File.from_provider_file("openai", "file-abc", "application/pdf")
     store = SessionStore(tmp_path)
     store.append("s1", tw.User([url, held]))
-    assert store.load("s1")[0].content == [url, held]
+    assert store.load("s1")[0].content == (url, held)
     assert list(store.blobs.digests()) == []
 
 

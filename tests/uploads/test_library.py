@@ -54,6 +54,17 @@ def test_encode_sends_the_id_inside_the_anthropic_tool_result(serve):
     assert uploads.request_headers(OPENAI) == {}
 
 
+def test_resolved_messages_hold_their_parts_in_tuples(serve):
+    client, _ = serve("anthropic")
+    uploads = tw.Uploads()
+    turn = [*history(pdf(seed=3)), tw.User(["And this one:", pdf(seed=4)])]
+    uploads.sync(turn, ANTHROPIC, client)
+    _, _, result, user = uploads.resolve(turn, ANTHROPIC)
+    for parts in (result.output.value, user.content):
+        assert type(parts) is tuple
+        assert parts[-1].source.type == "provider_file"
+
+
 def test_gemini_files_are_used_only_once_active_after_processing(serve):
     client, state = serve("google")
     state.processing_polls = 3

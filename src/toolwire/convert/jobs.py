@@ -44,7 +44,7 @@ class Outcome:
 def reply(outcome: Outcome) -> ContentOutput:
     """The ContentOutput a worker-side converter returns for ``outcome``."""
     meta = {"converted_to": outcome.converted_to, "reason": outcome.reason}
-    return ContentOutput(value=[Text(text=json.dumps(meta)), *outcome.parts])
+    return ContentOutput(value=(Text(text=json.dumps(meta)), *outcome.parts))
 
 
 def run(converter: Callable[[ConvertJob], ContentOutput], job: ConvertJob) -> Outcome:

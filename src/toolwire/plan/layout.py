@@ -186,7 +186,7 @@ class Planner:
             error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
             flag = error and bool(error_status)
             results.append(PlannedResult(call_id, name, tuple(parts), error, denied, flag))
-        user_parts = self._user(messages[end], end).parts if follow else []
+        user_parts = self._user(messages[end], end).parts if follow else ()
         self._place(tuple(results), siblings, fallbacks, user_parts)
 
     def _tool_part(
@@ -220,7 +220,7 @@ class Planner:
         results: tuple[PlannedResult, ...],
         siblings: list[Text | File],
         fallbacks: list[Text | File],
-        user_parts: list[Text | File],
+        user_parts: tuple[Text | File, ...],
     ) -> None:
         caps, extra = self.policy.caps, list(siblings)
         pending: list[Text | File] = []
@@ -238,9 +238,9 @@ class Planner:
         if pending:
             if placement == "turn":
                 self.steps.append(
-                    Assistant.model_construct(role="assistant", content=[text_part(BRIDGE_TEXT)])
+                    Assistant.model_construct(role="assistant", content=(text_part(BRIDGE_TEXT),))
                 )
-            self.steps.append(User.model_construct(role="user", content=pending))
+            self.steps.append(User.model_construct(role="user", content=tuple(pending)))
 
     # --- files ---------------------------------------------------------------------------
 
@@ -283,7 +283,7 @@ class Planner:
             parts.append(part)
         if not changed:  # every file sent as given (most): the message itself
             return message
-        return User.model_construct(role="user", content=parts)
+        return User.model_construct(role="user", content=tuple(parts))
 
     def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
         """The file passes, in order: route → convert → budgets; then what is sent. (Convert
@@ -383,7 +383,7 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
         return None
     if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
         return message
-    return Assistant.model_construct(role="assistant", content=calls)
+    return Assistant.model_construct(role="assistant", content=tuple(calls))
 
 
 def _signed(part: Any) -> bool:

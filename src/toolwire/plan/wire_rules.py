@@ -49,12 +49,12 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
         if alternate and kind is not ToolTurn and before is not None:
             if kind is Assistant and before is Assistant:
                 laid[last] = Assistant.model_construct(
-                    role="assistant", content=[*laid[last].content, *step.content]
+                    role="assistant", content=(*laid[last].content, *step.content)
                 )
                 continue
             if kind is User and before is User:
                 laid[last] = User.model_construct(
-                    role="user", content=[*laid[last].parts, *step.parts]
+                    role="user", content=(*laid[last].parts, *step.parts)
                 )
                 continue
             if kind is User and before is ToolTurn:
@@ -70,7 +70,7 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
                 if step.extra:
                     extra = _labels(step.extra)
                     if extra is not None:
-                        laid[i] = ToolTurn(step.results, tuple(extra))
+                        laid[i] = ToolTurn(step.results, extra)
             elif (kind is User or base_type(step) is User) and type(step.content) is not str:
                 parts = _labels(step.content)
                 if parts is not None:
@@ -129,9 +129,9 @@ def _without_blank(step: Any, kind: type) -> Step | None:
     if kind is User:
         if type(step.content) is str:
             return None  # blank (``_has_blank``)
-        kept = [p for p in step.content if not _is_blank(p)]
+        kept = tuple(p for p in step.content if not _is_blank(p))
         return User.model_construct(role="user", content=kept) if kept else None
-    content = [p for p in step.content if not _is_blank(p)]  # an Assistant
+    content = tuple(p for p in step.content if not _is_blank(p))  # an Assistant
     return Assistant.model_construct(role="assistant", content=content) if content else None
 
 
@@ -149,7 +149,7 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     )
 
 
-def _labels(parts: Any) -> list[Text | File] | None:
+def _labels(parts: Any) -> tuple[Text | File, ...] | None:
     """``parts`` with ``This is file {id}:`` before each document, where they hold documents
     and no text (a message of files alone); None where nothing changes."""
     found = False
@@ -168,4 +168,4 @@ def _labels(parts: Any) -> list[Text | File] | None:
         if base_type(part) is File and part.kind == "document":
             labelled.append(label_this(part))
         labelled.append(part)
-    return labelled
+    return tuple(labelled)

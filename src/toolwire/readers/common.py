@@ -126,7 +126,7 @@ def plural(count: int, noun: str) -> str:
 def output(header: str, body: str, files: list[File]) -> ContentOutput:
     """The ContentOutput every reader returns: header and body as one Text, then the files."""
     text = f"{header}\n\n{body}" if body else header
-    return ContentOutput(value=[Text(text=text), *files])
+    return ContentOutput(value=(Text(text=text), *files))
 
 
 def header(job: Job, *facts: str) -> str:

@@ -6,8 +6,8 @@ and its bytes go to the BlobStore. URL and provider-file sources are stored as t
 Loading puts the store's blob root back, so every loaded File reads (and verifies) its blob;
 ``trust`` decides which sources a loaded row may hold.
 
-Files sit in exactly two places of a message: a user message's content list and a
-``content`` tool output's value list. The walks below visit only those, so a Json value
+Files sit in exactly two places of a message: a user message's content tuple and a
+``content`` tool output's value tuple. The walks below visit only those, so a Json value
 that happens to look like a file is never touched.
 """
 
@@ -155,10 +155,10 @@ def files_of(message: Any) -> list[File]:
 def replace_files(message: Any, swap: Callable[[File], File]) -> Any:
     """A copy of ``message`` with each File replaced by ``swap(file)`` (others unchanged)."""
     if isinstance(message, User) and not isinstance(message.content, str):
-        parts = [swap(p) if isinstance(p, File) else p for p in message.content]
+        parts = tuple(swap(p) if isinstance(p, File) else p for p in message.content)
         return message.model_copy(update={"content": parts})
     if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-        value = [swap(p) if isinstance(p, File) else p for p in message.output.value]
+        value = tuple(swap(p) if isinstance(p, File) else p for p in message.output.value)
         output = message.output.model_copy(update={"value": value})
         return message.model_copy(update={"output": output})
     return message

@@ -71,10 +71,10 @@ def upload_form(file: File, cell: Cell) -> File:
 def replace_files(message: Any, replaced: dict[int, File]) -> Any:
     """``message`` with each File whose ``id()`` is in ``replaced`` swapped (same message if none)."""
     if isinstance(message, User) and not isinstance(message.content, str):
-        parts = [replaced.get(id(p), p) for p in message.content]
+        parts = tuple(replaced.get(id(p), p) for p in message.content)
         return message.model_copy(update={"content": parts})
     if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-        values = [replaced.get(id(p), p) for p in message.output.value]
+        values = tuple(replaced.get(id(p), p) for p in message.output.value)
         output = message.output.model_copy(update={"value": values})
         return message.model_copy(update={"output": output})
     return message

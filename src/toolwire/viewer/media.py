@@ -138,7 +138,7 @@ def _reply(count: int, shown: Picture | str) -> ContentOutput:
         found["why"] = shown
     else:
         found["picture"] = asdict(shown)
-    return ContentOutput(value=[Text(text=json.dumps(found))])
+    return ContentOutput(value=(Text(text=json.dumps(found)),))
 
 
 def _in_worker(

@@ -32,8 +32,40 @@ SCHEMA_ONE = (
     "additionalItems",
 )
 _DEFS = ("$defs", "definitions")
+#: The deepest a tool's schema may nest (objects and arrays inside one another): real tools
+#: nest a few levels; every rewrite here walks the schema recursively.
+MAX_DEPTH = 64
+#: The most objects and arrays a tool's schema may hold.
+MAX_NODES = 100_000
+#: The most subschemas inlining ``$ref`` may make: each reference is copied where it is used,
+#: so definitions that refer to one another twice a level double at each level.
+MAX_INLINED = 10_000
 
 Rewrite = Callable[[dict[str, Any], str], dict[str, Any]]
+
+
+def check_shape(schema: Any, tool: str) -> None:
+    """A ToolDefinitionError when ``schema`` nests deeper than ``MAX_DEPTH`` or holds more
+    than ``MAX_NODES`` objects and arrays (walked without recursion, so a hostile schema
+    costs a bounded walk, never a RecursionError)."""
+    stack: list[tuple[Any, int]] = [(schema, 1)]
+    nodes = 0
+    while stack:
+        node, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_DEPTH:
+            raise ToolDefinitionError(
+                f"tool {tool!r}: its parameters nest more than {MAX_DEPTH} levels deep; "
+                "toolwire refuses such a schema (flatten it, or type the deep part as a plain "
+                "object)"
+            )
+        if nodes > MAX_NODES:
+            raise ToolDefinitionError(
+                f"tool {tool!r}: its parameters hold more than {MAX_NODES:,} objects and "
+                "arrays; toolwire refuses such a schema"
+            )
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
 
 
 def map_subschemas(schema: dict[str, Any], where: str, rewrite: Rewrite) -> dict[str, Any]:
@@ -72,8 +104,18 @@ def inline_refs(schema: dict[str, Any], tool: str) -> dict[str, Any]:
     reference outside the schema cannot be followed: both are a ToolDefinitionError.
     """
     root = schema
+    made = 0
 
     def resolve(node: dict[str, Any], where: str, seen: tuple[str, ...] = ()) -> dict[str, Any]:
+        nonlocal made
+        made += 1
+        if made > MAX_INLINED:
+            raise ToolDefinitionError(
+                f"tool {tool!r}: inlining its $refs (this target takes none) makes more than "
+                f"{MAX_INLINED:,} subschemas, as each reference is copied where it is used "
+                f"(at {where}); define the repeated parts once as plain objects, or choose a "
+                "target that takes $ref"
+            )
         ref = node.get("$ref")
         if isinstance(ref, str):
             if ref in seen:

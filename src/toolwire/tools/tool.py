@@ -13,11 +13,11 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 
 from . import docstrings
 from .errors import ToolDefinitionError
-from .schema import drop_titles
+from .schema import check_shape, drop_titles
 
 
 def no_arguments() -> dict[str, Any]:
@@ -56,13 +56,14 @@ class Tool(BaseModel):
 
     @field_validator("parameters", mode="after")
     @classmethod
-    def _an_object_schema(cls, schema: dict[str, Any]) -> dict[str, Any]:
+    def _an_object_schema(cls, schema: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
         if schema.get("type") != "object":
             raise ToolDefinitionError(
                 f"a tool's parameters must be a JSON Schema with type 'object' (its named "
                 f"arguments), not type {schema.get('type')!r}. Wrap a single value in an "
                 "object property."
             )
+        check_shape(schema, str(info.data.get("name", "?")))  # before any recursive walk
         return copy.deepcopy(schema)  # the tool keeps its own: the caller may edit theirs
 
     def __setattr__(self, name: str, value: Any) -> None:

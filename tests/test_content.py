@@ -442,8 +442,8 @@ def test_read_text_decodes_utf8_utf16_with_bom_and_falls_back_to_latin1(data, te
 
 @given(st.text())
 def test_text_part_is_the_text_pydantic_validates(value: str) -> None:
-    """The planner's ``text_part`` sets a Text's attributes itself (content.text_part): it must
-    be the very value ``Text(text=)`` makes — equal, hashed alike, frozen, serialised alike."""
+    """The planner's ``text_part`` is the very value ``Text(text=)`` makes — equal, hashed
+    alike, frozen, serialised alike — so no shortcut around validation may creep back."""
     from toolwire.content import text_part
 
     made, validated = text_part(value), Text(text=value)

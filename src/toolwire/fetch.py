@@ -25,6 +25,7 @@ import socket
 import ssl
 import string
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urljoin, urlsplit
@@ -33,6 +34,9 @@ from .errors import FetchError
 
 MAX_FETCH_BYTES = 50 * 1024 * 1024
 DEADLINE_SECONDS = 60.0
+#: What one request may download in all, every URL once: bytes held, and seconds spent.
+MAX_REQUEST_FETCH_BYTES = 128 * 1024 * 1024
+REQUEST_FETCH_SECONDS = 120.0
 TIMEOUT_SECONDS = 20.0  # the longest any one connect, read or write may wait
 MAX_REDIRECTS = 10
 
@@ -308,3 +312,37 @@ class _DeadlineReader(io.RawIOBase):
         if not self.closed:
             self._owner.reader_closed()
         super().close()
+
+
+def for_one_request(fetch: Callable[[str], bytes]) -> Callable[[str], bytes]:
+    """``fetch`` for one request (``plan_request``): each URL downloaded once, whatever how
+    often the plan lays the conversation out, and at most ``MAX_REQUEST_FETCH_BYTES`` held
+    and ``REQUEST_FETCH_SECONDS`` spent downloading across all its URLs — a FetchError naming
+    the URL that would pass either."""
+    fetched: dict[str, bytes] = {}
+    spent, held = 0.0, 0
+
+    def fetch_once(url: str) -> bytes:
+        nonlocal spent, held
+        if url in fetched:
+            return fetched[url]
+        if spent > REQUEST_FETCH_SECONDS:
+            raise FetchError(
+                f"not fetching {url}: this request already spent {spent:.0f} s downloading, "
+                f"over the {REQUEST_FETCH_SECONDS:.0f} s one request may"
+            )
+        start = time.monotonic()
+        data = fetch(url)
+        spent += time.monotonic() - start
+        size = len(data) if isinstance(data, bytes | bytearray) else 0
+        if held + size > MAX_REQUEST_FETCH_BYTES:
+            raise FetchError(
+                f"fetching {url} would hold {held + size:,} downloaded bytes for this request, "
+                f"over the {MAX_REQUEST_FETCH_BYTES:,} one request may; send fewer URLs or "
+                "smaller files"
+            )
+        held += size
+        fetched[url] = data
+        return data
+
+    return fetch_once

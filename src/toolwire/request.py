@@ -224,13 +224,13 @@ def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, A
 
 
 def _fetcher(fetch_urls: bool | Callable[[str], bytes] | None) -> Callable[[str], bytes] | None:
-    if fetch_urls is True:
-        from .fetch import fetch_url
+    """The fetcher of one request: the built-in one or the caller's, each URL once and within
+    the request's download budget (``fetch.for_one_request``)."""
+    if fetch_urls is not True and not callable(fetch_urls):
+        return None
+    from .fetch import fetch_url, for_one_request
 
-        return fetch_url
-    if callable(fetch_urls):
-        return fetch_urls
-    return None
+    return for_one_request(fetch_url if fetch_urls is True else fetch_urls)
 
 
 def _json_safe(value: Any) -> Any:

@@ -133,8 +133,7 @@ def render_reason(basis: str, repeats: Repeat | None = None) -> str:
 
 
 class PlannedResult(NamedTuple):
-    """One tool result as the target will receive it (a tuple, as every plan value made per
-    message of every encode: a frozen dataclass takes longer to make).
+    """One tool result as the target will receive it.
 
     ``error_flag``: the wire's own error flag is set (an error output, on a target whose
     table says the flag is supported); ``is_error`` says the output was an error at all.
@@ -156,8 +155,6 @@ class ToolTurn(NamedTuple):
 
 
 Step = System | User | Assistant | ToolTurn
-# The planner makes messages with ``model_construct(role=..., content=...)``: given every
-# field, pydantic resolves no default (five functions fewer on a cold encode).
 
 
 @dataclass(frozen=True)

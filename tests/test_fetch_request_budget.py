@@ -1,0 +1,74 @@
+"""One request's downloads are bounded in all (issue 33): each URL is fetched once however
+often the plan lays the conversation out, and the bytes held and seconds spent across all of
+a request's URLs have a budget (``fetch.MAX_REQUEST_FETCH_BYTES``, ``REQUEST_FETCH_SECONDS``).
+24 URLs of 50 MB each held 1.22 GB before."""
+
+from __future__ import annotations
+
+import io
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+
+import toolwire as tw
+from toolwire import fetch
+
+
+def jpeg(seed: int) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (32, 32), (seed * 40 % 256, 90, 160)).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def looking_at(urls: list[str]) -> list[Any]:
+    return [tw.User(["Look.", *(tw.File.from_url(u, "image/jpeg") for u in urls)])]
+
+
+BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"  # takes no image URL
+
+
+def test_the_bytes_a_request_downloads_in_all_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    urls = [f"https://example.test/{i}.jpg" for i in range(6)]
+    data = {u: jpeg(i) for i, u in enumerate(urls)}
+    monkeypatch.setattr(fetch, "MAX_REQUEST_FETCH_BYTES", sum(map(len, data.values())) - 1)
+    with pytest.raises(tw.FetchError, match=r"fetching https://example.test/5.jpg would hold"):
+        tw.encode(looking_at(urls), BEDROCK, fetch_urls=data.__getitem__)
+    assert len(tw.encode(looking_at(urls[:5]), BEDROCK, fetch_urls=data.__getitem__).decisions) == 5
+
+
+def test_the_seconds_a_request_spends_downloading_are_bounded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    urls = [f"https://example.test/{i}.jpg" for i in range(5)]
+    monkeypatch.setattr(fetch, "REQUEST_FETCH_SECONDS", 0.15)
+
+    def slow(url: str) -> bytes:
+        time.sleep(0.1)
+        return jpeg(0)
+
+    with pytest.raises(tw.FetchError, match=r"^not fetching https://example.test/2.jpg: this"):
+        tw.encode(looking_at(urls), BEDROCK, fetch_urls=slow)
+
+
+def test_each_url_is_downloaded_once_where_a_byte_budget_binds() -> None:
+    """Where a byte budget binds, the conversation is laid out again (and, where the spelled
+    body overshoots, planned again); every layout shares the request's downloads."""
+    urls = [f"https://example.test/{i}.jpg" for i in range(4)]
+    data = {u: jpeg(i) for i, u in enumerate(urls)}
+    downloads: Counter[str] = Counter()
+
+    def counting(url: str) -> bytes:
+        downloads[url] += 1
+        return data[url]
+
+    limit = 16 * 1024 + 2 * 4 * len(data[urls[0]])  # about two images with the headroom
+    request = tw.encode(
+        looking_at(urls), BEDROCK, fetch_urls=counting, on_unsupported="text",
+        capabilities={"max_request_bytes": limit},
+    )  # fmt: skip
+    assert request.budgets_bound.get("max_request_bytes")
+    assert set(downloads.values()) == {1}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from toolwire.convert.memo import Memo
 
 
@@ -29,3 +31,37 @@ def test_putting_a_key_again_replaces_it_and_its_size():
     assert memo.get("a") == "A2" and memo.held == 30
     memo.clear()
     assert len(memo) == 0 and memo.held == 0
+
+
+def test_a_failed_conversion_is_remembered_for_the_same_bytes_and_settings(monkeypatch):
+    """A hostile or corrupt file costs its worker run once per process (issue 33): the same
+    bytes and settings raise the same error again without parsing them again; other bytes,
+    or a cleared memo, run again."""
+    import toolwire.convert as converting
+    from toolwire.content import File
+    from toolwire.convert import clear_cache, convert
+    from toolwire.errors import InvalidFileError
+
+    from .conftest import VISION
+
+    runs = []
+    real = converting.run
+
+    def counted(converter, job):
+        runs.append(job.name)
+        return real(converter, job)
+
+    monkeypatch.setattr(converting, "run", counted)
+    broken = File.from_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50, "application/pdf", "bad.pdf")
+    for _ in range(3):
+        with pytest.raises(InvalidFileError, match="bad.pdf") as caught:
+            convert(broken, VISION)
+    assert runs == ["bad.pdf"]
+    assert caught.value.__traceback__ is not None  # raised anew, a fresh traceback each time
+    other = File.from_bytes(b"%PDF-1.7\n" + b"\x01garbage" * 50, "application/pdf", "bad2.pdf")
+    with pytest.raises(InvalidFileError):
+        convert(other, VISION)
+    clear_cache()
+    with pytest.raises(InvalidFileError):
+        convert(broken, VISION)
+    assert runs == ["bad.pdf", "bad2.pdf", "bad.pdf"]

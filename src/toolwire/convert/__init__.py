@@ -27,13 +27,14 @@ Conversion(parts=(Text(...), Text(text='Page 1 of 3'), File(...), ...), converte
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, cast
 
 from ..content import File, Text
-from ..errors import ToolwireError
+from ..errors import MissingDependencyError, ToolwireError
 from ..mediatypes import DOCX, PPTX
 from ..messages import ContentOutput
 from ..readers.common import Options, label
@@ -80,11 +81,16 @@ class Conversion:
 
 
 _memo: Memo[Conversion] = Memo()
+#: Conversions that failed (a timeout, a bomb, a corrupt file), per content and settings, with
+#: their error: the same bytes are not parsed again in this process, so an agent loop and the
+#: viewer pay for a hostile file once. Bounded by the characters of the errors kept.
+_failed: Memo[ToolwireError] = Memo(1024 * 1024)
 
 
 def clear_cache() -> None:
-    """Forget every kept conversion (the next call converts again)."""
+    """Forget every kept conversion and failure (the next call converts again)."""
     _memo.clear()
+    _failed.clear()
 
 
 def convert(
@@ -113,10 +119,19 @@ def convert(
     converter, options, budget = plan
     types = tuple(sorted(t for t in target.image_types if t in FORMATS)) if budget else ()
     key = (file.source.sha256(), file.media_type, file.name, converter, types, budget)
+    failed = _failed.get(key)
+    if failed is not None:
+        raise copy.copy(failed).with_traceback(None)  # the same error, without the work
     found = _memo.get(key)
     if found is None:
         job = job_for(file, file.read(), options=options, image_types=types, budget=budget)
-        found = _conversion(run(converter, job), _missing(file, converter, frames, target))
+        try:
+            found = _conversion(run(converter, job), _missing(file, converter, frames, target))
+        except MissingDependencyError:
+            raise  # about this process, not these bytes: installing the extra fixes it
+        except ToolwireError as exc:
+            _failed.put(key, exc, len(str(exc)) + 100)
+            raise
         _memo.put(key, found, _size(found))
     return _fitted(found, target)
 

@@ -177,7 +177,8 @@ def _stored_conversation(tmp_path: Path) -> Path:
 def test_a_stored_conversation_renders_for_a_model_that_needs_a_fallback_turn(
     tmp_path: Path,
 ) -> None:
-    data = as_json("--conversation", str(_stored_conversation(tmp_path)), "--model", "mistral:x")
+    stored = str(_stored_conversation(tmp_path))
+    data = as_json("--conversation", stored, "--model", "mistral:x", "--trust", "paths")
     roles = [m["role"] for m in data["kwargs"]["messages"]]
     assert roles == ["system", "user", "assistant", "tool", "assistant", "user"]
     assert data["kwargs"]["messages"][3]["content"] == "See file photo.png.\n\ncaptured"

@@ -52,6 +52,8 @@ def test_a_stored_conversation_is_estimated_message_by_message(tmp_path):
         "--model",
         "anthropic:claude-sonnet-4-5",
         "--json",
+        "--trust",
+        "paths",
     ]
     report = json.loads(runner.invoke(app, args).stdout)
     expected = estimate_tokens(messages, "anthropic:claude-sonnet-4-5")

@@ -202,8 +202,10 @@ def test_export_is_self_contained_and_import_restores_it(tmp_path):
     sources = [f["source"]["type"] for m in json.loads(exported)["messages"] for f in file_dicts(m)]
     assert sources == ["bytes"] * 4 + ["url", "provider_file"]
     other = SessionStore(tmp_path / "b")
-    assert other.import_(exported) == "s1"
-    assert other.import_(exported, session_id="copy") == "copy"
+    with pytest.raises(tw.StoreError, match=r"provider file id .* trust=\('file-ids',\)"):
+        other.import_(exported)  # an id of the exporter's account, read with the importer's
+    assert other.import_(exported, trust=("file-ids",)) == "s1"
+    assert other.import_(exported, session_id="copy", trust=("file-ids",)) == "copy"
     assert inlined(other.load("s1")) == inlined(other.load("copy"))
     assert json.loads(exported)["messages"] == inlined(other.load("s1"))
     assert len(list(other.blobs.digests())) == 4

@@ -24,6 +24,7 @@ def saved(tmp_path: Path) -> Path:
 def test_view_writes_one_page_comparing_every_model_given(tmp_path: Path) -> None:
     out = tmp_path / "view.html"
     args = ["view", str(saved(tmp_path)), "-m", CLAUDE, "--model", MISTRAL, "-o", str(out)]
+    args += ["--trust", "paths"]  # the tour's files are the examples on this machine
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     page = out.read_text("utf-8")
@@ -32,7 +33,7 @@ def test_view_writes_one_page_comparing_every_model_given(tmp_path: Path) -> Non
 
 
 def test_view_without_output_prints_the_page(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["view", str(saved(tmp_path)), "-m", CLAUDE])
+    result = runner.invoke(app, ["view", str(saved(tmp_path)), "-m", CLAUDE, "--trust", "paths"])
     assert result.exit_code == 0, result.output
     assert result.stdout == tw.view(tour(), CLAUDE)
 
@@ -60,7 +61,9 @@ def test_an_unknown_session_or_unreadable_file_is_one_message_and_exit_1(tmp_pat
 
 def test_an_output_that_cannot_be_written_names_the_path(tmp_path: Path) -> None:
     out = tmp_path / "no-such-dir" / "view.html"
-    result = runner.invoke(app, ["view", str(saved(tmp_path)), "-m", CLAUDE, "-o", str(out)])
+    result = runner.invoke(
+        app, ["view", str(saved(tmp_path)), "-m", CLAUDE, "-o", str(out), "--trust", "paths"]
+    )
     assert result.exit_code == 1
     assert result.stderr == f"{out}: cannot write the page (No such file or directory)\n"
 

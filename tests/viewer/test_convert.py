@@ -51,7 +51,7 @@ def test_render_html_takes_convert(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         app,
         ["render", "--conversation", str(conversation), "--model", GROQ,
-         "--on-unsupported", "convert", "--html", str(out)],
+         "--on-unsupported", "convert", "--html", str(out), "--trust", "paths"],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert out.read_text().count("<img ") == 3

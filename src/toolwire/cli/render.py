@@ -43,6 +43,15 @@ OnUnsupportedOption = Annotated[
         "or PNG/JPEG the model reads), or text (send their description).",
     ),
 ]
+TrustOption = Annotated[
+    list[str],
+    typer.Option(
+        "--trust",
+        help="Sources a conversation file may carry, read with your own access: paths (local "
+        "files), cloud (s3:// and gs:// objects), file-ids (provider file ids). Repeat for "
+        "several; without it such a file is refused.",
+    ),
+]
 _BASE64 = re.compile(r"(data:[\w.+/-]+;base64,)?([A-Za-z0-9+/_-]+={0,2})")  # std or url-safe
 
 
@@ -60,11 +69,12 @@ def render(
     full: Annotated[bool, typer.Option("--full", help="Do not shorten base64.")] = False,
     on_unsupported: OnUnsupportedOption = "error",
     html: Annotated[Path | None, typer.Option("--html", metavar="PATH", help=HTML_HELP)] = None,
+    trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:
     """Show the request MODEL would get if a tool returned FILES (or for a stored
     --conversation), and each file's decision."""
     with clean_errors():
-        messages = messages_from(files, conversation_file)
+        messages = messages_from(files, conversation_file, trust)
         if html is not None:
             return _html(messages, model, on_unsupported, html)
         notice_defaults(model)
@@ -84,13 +94,17 @@ def _html(
     write_view(messages, [model], on_unsupported, html)
 
 
-def messages_from(files: list[Path] | None, conversation_file: Path | None) -> list[Any]:
-    """The conversation FILEs make, or the stored --conversation; exactly one must be given
-    (else exit code 2, as for any other usage error)."""
+def messages_from(
+    files: list[Path] | None, conversation_file: Path | None, trust: list[str] | None = None
+) -> list[Any]:
+    """The conversation FILEs make, or the stored --conversation (its sources held to
+    ``trust``); exactly one must be given (else exit code 2, as for any other usage error)."""
     if bool(files) == (conversation_file is not None):
         typer.echo("give either FILE… or --conversation FILE.json", err=True)
         raise typer.Exit(2)
-    return load(conversation_file) if conversation_file else conversation(files or [])
+    if conversation_file:
+        return load(conversation_file, trust or [])
+    return conversation(files or [])
 
 
 @contextmanager
@@ -159,16 +173,19 @@ def _report(
     }
 
 
-def load(path: Path) -> list[Any]:
-    """A stored conversation; unreadable or invalid JSON is a ToolwireError naming the file."""
+def load(path: Path, trust: list[str] | None = None) -> list[Any]:
+    """A stored conversation; unreadable or invalid JSON is a ToolwireError naming the file.
+    It is data from elsewhere: a file whose source is a local path, a cloud object or a
+    provider file id is refused unless ``trust`` names that kind (``store.trust.foreign``)."""
     from pydantic import ValidationError
 
     from ..errors import ToolwireError
     from ..messages import load_conversation
+    from ..store.trust import foreign
 
     try:
         data = path.read_bytes()
-        return load_conversation(data)
+        return foreign(load_conversation(data), str(path), trust or [])
     except OSError as exc:
         raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc
     except ValidationError as exc:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from .app import app
-from .render import ModelOption, clean_errors, messages_from, notice_defaults
+from .render import ModelOption, TrustOption, clean_errors, messages_from, notice_defaults
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -32,6 +32,7 @@ def tokens(
     ] = None,
     detail: Annotated[str, typer.Option(help="OpenAI image detail: auto, low or high.")] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
+    trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:
     """Estimate the input tokens MODEL spends on FILES returned by a tool (or on a stored
     --conversation), file by file."""
@@ -40,7 +41,7 @@ def tokens(
     from ..tokens import estimate_tokens
 
     with clean_errors():
-        messages = messages_from(files, conversation_file)
+        messages = messages_from(files, conversation_file, trust)
         notice_defaults(model)
         estimate = estimate_tokens(messages, model, detail=detail)
     if as_json:

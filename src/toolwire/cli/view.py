@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 import typer
 
 from .app import app
-from .render import clean_errors, load, notice_defaults
+from .render import TrustOption, clean_errors, load, notice_defaults
 
 #: The view shows what it can: files no route carries appear as their text fallback.
 ViewOnUnsupported = Annotated[
@@ -39,6 +39,7 @@ def view(
         typer.Option("--store", metavar="DIR", help="Read SOURCE as a session of this store."),
     ] = None,
     on_unsupported: ViewOnUnsupported = "text",
+    trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:
     """Write one self-contained HTML page showing a conversation (or a stored session) as each
     MODEL receives it: messages, files as sent, decisions, tokens and bytes per turn."""
@@ -49,7 +50,7 @@ def view(
             with tw.SessionStore(store, create=False) as sessions:
                 messages = sessions.load(source)
         else:
-            messages = load(Path(source))
+            messages = load(Path(source), trust)
         write_view(messages, models, on_unsupported, output)
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +40,12 @@ from ..content import File
 from ..errors import ConflictError, StoreError, ToolwireError
 from ..sources import MAX_FILE_BYTES, BlobSource
 from . import codec, trust
+from . import trust as trust_rules  # ``import_`` takes a ``trust`` argument
 from .blobs import BlobStore
 from .objects import ObjectBlobs, is_object_url
 from .rows import Rows
 from .sqlite import BUSY_TIMEOUT_S, SqliteRows
-from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES, MAX_JSON_VALUES
+from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES, MAX_JSON_VALUES, Trust
 
 __all__ = ["BUSY_TIMEOUT_S", "SessionInfo", "SessionStore"]
 
@@ -185,22 +186,26 @@ class SessionStore:
         *,
         max_bytes: int = MAX_IMPORT_BYTES,
         max_values: int = MAX_JSON_VALUES,
+        trust: Collection[Trust] = (),
     ) -> str:
         """Store a session from ``export`` JSON (as ``session_id`` or its own id); return the id.
 
         Exports over ``max_bytes`` (the JSON text, or the files it inlines; 256 MiB by
         default) or ``max_values`` JSON values (1,000,000: the count, counted before parsing,
         bounds the memory the import takes), of an unknown format version, or naming a local
-        path are refused: see ``store.trust`` for what an import may carry.
+        path are refused: see ``store.trust`` for what an import may carry. Cloud object URLs
+        (s3://, gs://) and provider file ids are read with *your* access, so an export from
+        elsewhere carries them only with ``trust=("cloud", "file-ids")``.
         """
-        doc = trust.export_document(data, max_bytes, max_values)
+        doc = trust_rules.export_document(data, max_bytes, max_values)
         target = session_id or doc.get("id")
         if not isinstance(target, str) or not target:
             raise StoreError("the export names no session id; pass session_id=…")
         _check_id(target)
         if target in self:  # a quick refusal; the insert's transaction checks again
             raise _exists_error(target)
-        messages = trust.export_messages(doc, target, self._root, max_bytes)
+        messages = trust_rules.export_messages(doc, target, self._root, max_bytes)
+        trust_rules.foreign(messages, f"the export of session {target!r}", trust)
         self._add_new(target, messages)
         return target
 

@@ -1,0 +1,88 @@
+"""A conversation from elsewhere cannot make this machine read for it (issue 33): a shared
+``history.json`` or session export whose files are local paths, cloud objects (s3://, gs://:
+Bedrock and Vertex read them with the caller's credentials) or provider file ids is refused
+by ``import_``, ``toolwire view``, ``render --conversation`` and ``tokens --conversation``
+unless the caller trusts that kind of source."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import toolwire as tw
+from toolwire.cli import app
+from toolwire.store import SessionStore
+
+CLAUDE = "anthropic:claude-sonnet-4-5"
+BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+
+
+def shared(tmp_path: Path, file: tw.File) -> Path:
+    """A conversation file as someone else would hand it over."""
+    call = tw.ToolCall(id="c1", name="read", arguments={})
+    messages = [tw.User("Look."), tw.Assistant([call]), tw.ToolResult.of("c1", "read", file)]
+    path = tmp_path / "history.json"
+    path.write_text(tw.dump_conversation(messages))
+    return path
+
+
+SECRETS = {
+    "paths": lambda tmp: tw.File.from_path(_secret(tmp), media_type="text/plain"),
+    "cloud": lambda tmp: tw.File.from_url("s3://their-bucket/payroll.pdf", "application/pdf"),
+    "file-ids": lambda tmp: tw.File.from_provider_file("anthropic", "file_0abc", "image/png"),
+}
+
+
+def _secret(tmp_path: Path) -> Path:
+    path = tmp_path / "secret.txt"
+    path.write_text("MARKER-only-on-this-machine\n")
+    return path
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+@pytest.mark.parametrize("command", ["view", "render", "tokens"])
+def test_the_cli_refuses_a_conversation_file_whose_sources_it_was_not_told_to_trust(
+    tmp_path: Path, kind: str, command: str
+) -> None:
+    path = shared(tmp_path, SECRETS[kind](tmp_path))
+    model = BEDROCK if kind == "cloud" else CLAUDE
+    args = [command, str(path), "-m", model] if command == "view" else [
+        command, "--conversation", str(path), "-m", model
+    ]  # fmt: skip
+    refused = CliRunner().invoke(app, args)
+    assert refused.exit_code == 1
+    assert f"--trust {kind}" in refused.output and "message 2" in refused.output
+    assert "MARKER" not in refused.output
+    trusted = CliRunner().invoke(app, [*args, "--trust", kind])
+    assert "is read with your own access" not in trusted.output
+
+
+def test_the_view_of_a_trusted_path_shows_it_and_an_untrusted_one_never_reads_it(
+    tmp_path: Path,
+) -> None:
+    path = shared(tmp_path, SECRETS["paths"](tmp_path))
+    out = tmp_path / "view.html"
+    refused = CliRunner().invoke(app, ["view", str(path), "-m", CLAUDE, "-o", str(out)])
+    assert refused.exit_code == 1 and not out.exists()
+    shown = CliRunner().invoke(
+        app, ["view", str(path), "-m", CLAUDE, "-o", str(out), "--trust", "paths"]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert "MARKER-only-on-this-machine" in out.read_text()
+
+
+@pytest.mark.parametrize("kind", ["cloud", "file-ids"])
+def test_an_import_carries_cloud_objects_and_file_ids_only_when_trusted(
+    tmp_path: Path, kind: str
+) -> None:
+    source = SessionStore(tmp_path / "theirs")
+    source.append("s1", tw.User(["Look:", SECRETS[kind](tmp_path)]))
+    exported = source.export("s1")
+    mine = SessionStore(tmp_path / "mine")
+    with pytest.raises(tw.StoreError, match=rf"message 0, file .*trust=\('{kind}',\)"):
+        mine.import_(exported)
+    assert mine.import_(exported, trust=(kind,)) == "s1"
+    with pytest.raises(tw.StoreError, match="trust takes paths, cloud, file-ids, not everything"):
+        mine.import_(exported, "s2", trust=("everything",))  # type: ignore[arg-type]

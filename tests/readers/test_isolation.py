@@ -306,10 +306,12 @@ def test_the_environment_sets_the_limits_and_can_turn_isolation_off():
         TOOLWIRE_READ_MEMORY_MB="512",
         TOOLWIRE_READ_SECONDS="5.5",
         TOOLWIRE_READ_WORKERS="3",
+        TOOLWIRE_READ_QUEUE_SECONDS="7",
         TOOLWIRE_READ_ISOLATION="0",
     )
     assert done.stdout.strip() == (
-        f"Settings(enabled=False, memory_bytes={512 * MB}, seconds=5.5, workers=3)"
+        f"Settings(enabled=False, memory_bytes={512 * MB}, seconds=5.5, workers=3, "
+        "queue_seconds=7.0)"
     )
 
 
@@ -339,3 +341,34 @@ def test_import_toolwire_starts_no_worker():
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.stdout.strip() == "True"
+
+
+def test_a_worker_whose_file_failed_is_replaced_and_one_that_succeeded_is_kept() -> None:
+    """A file that failed may have got hold of its decoder: the next file gets a fresh worker
+    (issue 33); a worker whose reads succeed is reused."""
+    first = isolation.run(process_id, job()).value[0].text
+    assert isolation.run(process_id, job()).value[0].text == first  # kept
+    with pytest.raises(PathNotAllowedError):
+        isolation.run(refuse_the_path, job("theirs.png"))
+    after = isolation.run(process_id, job()).value[0].text
+    assert after != first
+    assert isolation.run(process_id, job()).value[0].text == after
+
+
+def test_a_read_waits_for_a_busy_worker_at_most_queue_seconds() -> None:
+    """Hostile files keeping every worker busy hold up an unrelated read for at most
+    ``queue_seconds``, then it is refused with an error saying why and what to raise."""
+    isolation.configure(workers=1, seconds=3, queue_seconds=0.4)
+    busy = threading.Thread(target=lambda: pytest.raises(ResourceLimitError, crash_slowly))
+    busy.start()
+    time.sleep(0.5)  # the slow read holds the one worker
+    error, seconds = timed(lambda: isolation.run(process_id, job("tiny.png")))
+    busy.join()
+    assert isinstance(error, ResourceLimitError)
+    assert str(error).startswith("tiny.png was not read: all 1 read workers stayed busy")
+    assert "queue_seconds" in str(error) and seconds < 2
+    assert isolation.run(process_id, job("tiny.png")).value  # free again: read
+
+
+def crash_slowly() -> ContentOutput:
+    return isolation.run(sleep_a_minute, job("slow.png"))

@@ -6,19 +6,21 @@ read_file reads the file itself and hands the bytes (a picklable ``Job``) to a w
 (``worker.serve``), which runs the reader and sends the ContentOutput back. The worker is a
 fresh interpreter (``python -c``; unlike multiprocessing's spawn and forkserver it never
 re-imports the caller's ``__main__``, and it is no fork of a threaded parent), started on the
-first read and reused by the next ones. It limits its own address space (``RLIMIT_AS``; POSIX
+first read and reused by the next ones while they succeed: a worker whose file failed is
+replaced, so a file that got hold of a decoder cannot see the next file. It limits its own address space (``RLIMIT_AS``; POSIX
 only: elsewhere, and where RLIMIT_AS is not enforced such as macOS, only the time limit
 applies), and it is killed when one file takes longer than the time limit.
 
 A file that exhausts the memory, outlasts the time or crashes the worker (SIGABRT, SIGSEGV,
 the OOM killer) raises ResourceLimitError naming the file, the limit and how to raise it; the
 caller's process never dies, hangs or balloons. ToolwireErrors raised by a reader reach the
-caller as the same class and message. Up to ``workers`` reads run at once, one per worker.
+caller as the same class and message. Up to ``workers`` reads run at once, one per worker;
+a read waits at most ``queue_seconds`` for one to be free, then is refused.
 Each job carries the caps of ``limits`` as the caller has them.
 
 Change the limits with :func:`configure` or, before the first read, with the environment:
 ``TOOLWIRE_READ_MEMORY_MB`` (0: no memory limit), ``TOOLWIRE_READ_SECONDS``,
-``TOOLWIRE_READ_WORKERS``; ``TOOLWIRE_READ_ISOLATION=0`` parses in the calling process (for
+``TOOLWIRE_READ_WORKERS``, ``TOOLWIRE_READ_QUEUE_SECONDS``; ``TOOLWIRE_READ_ISOLATION=0`` parses in the calling process (for
 debugging; no limits then). The defaults are in ``limits``. The caller unpickles only
 toolwire's output models and errors, so even a worker taken over by an exploited decoder
 cannot make it run code.
@@ -31,6 +33,7 @@ import io
 import os
 import pickle
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -49,13 +52,15 @@ class Settings:
     """How read_file parses files: in worker processes under these limits, or in-process.
 
     ``memory_bytes`` is each worker's address-space limit (0: none), ``seconds`` the
-    wall-clock limit per file, ``workers`` how many reads may run at once.
+    wall-clock limit per file, ``workers`` how many reads may run at once, ``queue_seconds``
+    the longest a read waits for a free worker.
     """
 
     enabled: bool = True
     memory_bytes: int = limits.READ_MEMORY_BYTES
     seconds: float = limits.READ_SECONDS
     workers: int = limits.READ_WORKERS
+    queue_seconds: float = limits.READ_QUEUE_SECONDS
 
 
 _lock = threading.Lock()
@@ -79,6 +84,7 @@ def configure(
     memory_bytes: int | None = None,
     seconds: float | None = None,
     workers: int | None = None,
+    queue_seconds: float | None = None,
 ) -> Settings:
     """Change how files are parsed; arguments left out keep their value. Returns the settings.
 
@@ -88,7 +94,7 @@ def configure(
     time limit applies from the next read.
     """
     given: dict[str, Any] = {"enabled": enabled, "memory_bytes": memory_bytes}
-    given.update(seconds=seconds, workers=workers)
+    given.update(seconds=seconds, workers=workers, queue_seconds=queue_seconds)
     current = settings()
     new = _checked(replace(current, **{k: v for k, v in given.items() if v is not None}), "")
     global _settings
@@ -136,21 +142,31 @@ class _Pool:
         self, reader: Callable[..., ContentOutput], job: Job, current: Settings
     ) -> ContentOutput:
         request = pickle.dumps((reader, job, _caps()), pickle.HIGHEST_PROTOCOL)
-        worker = self._acquire()
+        worker = self._acquire(job, current)
         healthy = False
         try:
             reply = worker.call(request, current.seconds)
-            healthy = reply is not None and not worker.expired
             if reply is None:
                 raise _stopped(worker, job, current)
-        finally:
+            output = _outcome(reply, job, current)
+            healthy = not worker.expired
+        finally:  # a worker whose file failed is replaced: one file cannot see the next
             self._release(worker, healthy)
-        return _outcome(reply, job, current)
+        return output
 
-    def _acquire(self) -> Worker:
+    def _acquire(self, job: Job, current: Settings) -> Worker:
+        deadline = time.monotonic() + current.queue_seconds
         with self._ready:
             while not self._idle and len(self._busy) + self._starting >= self.settings.workers:
-                self._ready.wait()
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise ResourceLimitError(
+                        f"{job.name} was not read: all {self.settings.workers} read workers "
+                        f"stayed busy with other files for {current.queue_seconds:g} s. Read "
+                        "fewer files at once, or raise the wait with TOOLWIRE_READ_QUEUE_SECONDS "
+                        "or toolwire.readers.isolation.configure(queue_seconds=...)"
+                    )
+                self._ready.wait(left)
             if self._idle:
                 worker = self._idle.pop()
                 self._busy.add(worker)
@@ -305,6 +321,7 @@ def _from_environment() -> Settings:
         * limits.MB,
         seconds=float(_number("TOOLWIRE_READ_SECONDS", default.seconds)),
         workers=int(_number("TOOLWIRE_READ_WORKERS", default.workers)),
+        queue_seconds=float(_number("TOOLWIRE_READ_QUEUE_SECONDS", default.queue_seconds)),
     )
 
 
@@ -326,6 +343,7 @@ def _checked(new: Settings, where: str) -> Settings:
         ("memory_bytes", new.memory_bytes, 0),
         ("seconds", new.seconds, 0.001),
         ("workers", new.workers, 1),
+        ("queue_seconds", new.queue_seconds, 0.0),
     ):
         kind = int if field == "workers" else int | float
         if isinstance(value, bool) or not isinstance(value, kind) or value < least:

@@ -71,3 +71,6 @@ MAX_MEDIA_BYTES = 100 * MB
 READ_MEMORY_BYTES = 2048 * MB
 READ_SECONDS = 30.0
 READ_WORKERS = 2
+#: The longest a read waits for a free worker (all of them busy with other files) before it
+#: is refused: a few hostile files must not hold up an unrelated read for minutes.
+READ_QUEUE_SECONDS = 30.0

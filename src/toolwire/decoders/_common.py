@@ -11,6 +11,12 @@ from ..content import ToolCall
 from ..errors import DecodeError
 
 
+#: The deepest tool-call arguments a decoded call keeps as data: deeper ones (no model writes
+#: them; a hostile server can) are kept as text in ``invalid_arguments``, since every later
+#: walk of them (validation, spelling, measuring) would recurse that deep.
+MAX_ARGUMENT_DEPTH = 100
+
+
 def tool_call(
     call_id: str,
     name: str,
@@ -18,21 +24,22 @@ def tool_call(
     signature: str | None = None,
     provider: str | None = None,
 ) -> ToolCall:
-    """A ToolCall; argument text that is not a JSON object is kept verbatim and flagged.
+    """A ToolCall; argument text that is not a JSON object (or nests deeper than
+    ``MAX_ARGUMENT_DEPTH``) is kept verbatim and flagged.
 
     ``provider`` is recorded only with a signature (it says who can verify it).
     """
     issuer = provider if signature else None
-    if isinstance(arguments, dict):
+    if isinstance(arguments, dict) and within_depth(arguments):
         return ToolCall(
             id=call_id, name=name, arguments=arguments, signature=signature, provider=issuer
         )
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    text = arguments if isinstance(arguments, str) else _text(arguments)
     try:
         parsed = json.loads(text) if text.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         parsed = None
-    if isinstance(parsed, dict):
+    if isinstance(parsed, dict) and within_depth(parsed):
         return ToolCall(
             id=call_id, name=name, arguments=parsed, signature=signature, provider=issuer
         )
@@ -44,6 +51,26 @@ def tool_call(
         provider=issuer,
         invalid_arguments=text,
     )
+
+
+def within_depth(value: Any, limit: int = MAX_ARGUMENT_DEPTH) -> bool:
+    """Whether ``value``'s dicts and lists nest at most ``limit`` deep (walked without
+    recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return False
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
+def _text(arguments: Any) -> str:
+    """Arguments that came as data, as JSON text (too deep to write: a note saying so)."""
+    if not within_depth(arguments, 2 * MAX_ARGUMENT_DEPTH):
+        return f"(arguments nested more than {2 * MAX_ARGUMENT_DEPTH} levels deep, not kept)"
+    return json.dumps(arguments)
 
 
 def call_ids(count: int, *facts: Any) -> list[str]:

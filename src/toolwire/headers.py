@@ -14,18 +14,28 @@ import struct
 _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
+#: How far into a JPEG its frame header is looked for, and through how many segments: a real
+#: file's frame follows its metadata segments (each at most 64 KB) within a few of them.
+JPEG_WINDOW = 4 * 1024 * 1024
+JPEG_SEGMENTS = 256
+_FILL = re.compile(rb"\xff+")
+
+
 def image_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None."""
+    """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None.
+
+    A JPEG's segments are walked to its frame header within ``JPEG_WINDOW`` bytes and
+    ``JPEG_SEGMENTS`` segments, runs of fill bytes skipped in C: hostile bytes (40 MB of
+    0xFF) cost a bounded walk, never one step per byte."""
     try:
         if data.startswith(b"\xff\xd8"):  # JPEG (photos, first): segments walked to the frame
-            i, end = 2, len(data) - 9  # (its stored size, not EXIF-rotated)
-            while i < end:
-                if data[i] != 0xFF:
+            i, end = 2, min(len(data), JPEG_WINDOW) - 9  # (its stored size, not EXIF-rotated)
+            for _ in range(JPEG_SEGMENTS):
+                if i >= end or data[i] != 0xFF:
                     return None
+                fill = _FILL.match(data, i, end)  # the marker's 0xFF and any fill bytes
+                i = fill.end() - 1 if fill is not None else i
                 marker = data[i + 1]
-                if marker == 0xFF:  # fill byte
-                    i += 1
-                    continue
                 if marker in _SOF_MARKERS:
                     return data[i + 7] << 8 | data[i + 8], data[i + 5] << 8 | data[i + 6]
                 i += 2 + (data[i + 2] << 8 | data[i + 3])

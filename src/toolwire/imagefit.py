@@ -88,9 +88,11 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     if size is not None and (size[0] <= 0 or size[1] <= 0):
         size = None
     over_bytes = bool(cell.max_bytes and len(data) > cell.max_bytes)
-    if not over_bytes:  # most images: within every bound (fitted_size would keep the size)
-        if size is None:
-            return file, None
+    if size is None and (not over_bytes or file.media_type in RESIZABLE):
+        # no size in its header: nothing to fit, and no decoder let loose on it in this process
+        why = "not resized: its header gives no size (corrupt or crafted)" if over_bytes else None
+        return file, why
+    if not over_bytes and size is not None:  # most images: within every bound
         (w, h), (edge, short, pixels, _) = size, bounds  # each rule symmetric in w and h
         if not (
             (edge and max(w, h) > edge)

@@ -8,9 +8,9 @@ first (HTML, SVG, JSON) and by the file name's extension second.
 
 from __future__ import annotations
 
-import io
 import json
 import re
+import struct
 import zipfile
 import zlib
 from pathlib import PurePath
@@ -325,17 +325,32 @@ def _is_pdf(data: bytes) -> bool:
 
 
 def _sniff_zip(data: bytes, name: str | None) -> str:
-    """Office documents are zips; their part names say which (word/, xl/, ppt/)."""
-    try:
-        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    except ZIP_ERRORS:
-        names = []  # only the head was read, or the zip is damaged: fall back to the name
-    prefixes = {"word/": DOCX, "xl/": XLSX, "ppt/": PPTX}
-    for prefix, media_type in prefixes.items():
-        if any(n.startswith(prefix) for n in names):
+    """Office documents are zips; their part names say which (word/, xl/, ppt/). The names
+    are read from the zip's central directory, at most ``ZIP_DIRECTORY_BYTES`` of it, by one
+    regular expression: a zip of a million entries costs a bounded search, never a list of
+    them all."""
+    directory = _zip_directory(data)
+    for prefix, media_type in ((b"word/", DOCX), (b"xl/", XLSX), (b"ppt/", PPTX)):
+        if re.search(rb"PK\x01\x02.{42}" + re.escape(prefix), directory, re.DOTALL):
             return media_type
     by_name = from_extension(name)
     return by_name if by_name in (DOCX, XLSX, PPTX) else "application/zip"
+
+
+#: How much of a zip's central directory sniffing reads (about 10,000 entries).
+ZIP_DIRECTORY_BYTES = 1024 * 1024
+
+
+def _zip_directory(data: bytes) -> bytes:
+    """The start of the zip's central directory, where its end record says it is; empty when
+    there is no end record (only the head was read, or the zip is damaged)."""
+    end = data.rfind(b"PK\x05\x06", max(0, len(data) - 65_557))  # 22 bytes + a comment
+    if end < 0 or end + 22 > len(data):
+        return b""
+    size, offset = struct.unpack("<II", data[end + 12 : end + 20])
+    if offset >= len(data):  # ZIP64 (0xFFFFFFFF) or damaged
+        return b""
+    return data[offset : offset + min(size, ZIP_DIRECTORY_BYTES)]
 
 
 def _looks_like_text(data: bytes) -> bool:
@@ -361,13 +376,20 @@ def _sniff_text(data: bytes, name: str | None) -> str:
     by_name = from_extension(name)
     if by_name is not None:
         return by_name
-    if start[:1] in (b"{", b"["):
+    if start[:1] in (b"{", b"[") and len(data) <= JSON_SNIFF_BYTES:
         try:
             json.loads(data)
             return "application/json"
         except (ValueError, RecursionError):  # RecursionError: hostile nesting, "[[[[…"
             pass
+    elif start[:1] in (b"{", b"[") and data[-1024:].rstrip()[-1:] in (b"}", b"]"):
+        return "application/json"  # too large to parse here: it opens and closes as JSON does
     return "text/plain"
+
+
+#: Text up to this size is parsed to tell JSON from plain text; a larger one is told by how it
+#: opens and closes (parsed, JSON takes up to 80 times its size in memory).
+JSON_SNIFF_BYTES = 256 * 1024
 
 
 def is_document(media_type: str) -> bool:

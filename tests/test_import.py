@@ -6,7 +6,10 @@ The import time itself is a figure printed by bench/imports.py, never asserted h
 from __future__ import annotations
 
 import functools
+import inspect
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -105,7 +108,7 @@ for name in toolwire.__all__:
     except Exception as exc:
         found[name] = f"{type(exc).__name__}: {exc}"
         continue
-    if typing.get_origin(value) in (typing.Annotated, typing.Literal):
+    if typing.get_origin(value) in (typing.Annotated, typing.Literal, types.UnionType):
         found[name] = "alias"
     elif isinstance(value, types.ModuleType):
         found[name] = f"{name} is the module {value.__name__}, not the object of that name"
@@ -139,6 +142,30 @@ def test_an_unknown_name_is_an_attribute_error():
 def test_version_is_a_string():
     assert isinstance(toolwire.__version__, str)
     assert toolwire.__version__.count(".") == 2
+
+
+# --- the API as a type checker sees it (DESIGN.md §5.1 "The public API is static") ----------
+
+
+def mypy(folder: Path, source: str, *flags: str) -> list[tuple[int, str, str]]:
+    """mypy --strict on ``source`` as a user's script: (line, "error" or "note", text) of what
+    it reports there. toolwire is read from where this process imported it, and checked
+    silently (the package's own errors are the package test's: ``mypy`` in pyproject.toml)."""
+    script = folder / "user.py"
+    script.write_text(source)
+    env = {**os.environ, "MYPYPATH": str(Path(toolwire.__file__).parents[1])}
+    command = [
+        sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports",
+        "silent", "--cache-dir", str(folder / "cache"), "--show-error-codes", *flags, str(script),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env)
+    assert done.returncode in (0, 1), done.stdout + done.stderr  # 2: mypy could not run
+    found = []
+    for line in done.stdout.splitlines():
+        match = re.match(r"user\.py:(\d+): (error|note): (.*)", line)
+        if match:
+            found.append((int(match[1]), match[2], match[3]))
+    return found
 
 
 USER_SCRIPT = """
@@ -210,3 +237,86 @@ def test_a_user_script_type_checks_under_mypy_strict(tmp_path):
     ]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _public_members() -> list[tuple[str, str, str]]:
+    """(label, kind, expression) for every public name and, of the classes (and ready-made
+    instances) among them, the constructor and every public method, property and field that
+    toolwire defines: kind "function", "method", "property" or "value"."""
+    found = []
+    for name in toolwire.__all__:
+        value = getattr(toolwire, name)
+        if inspect.isfunction(value):
+            found.append((name, "function", f"tw.{name}"))
+            continue
+        if isinstance(value, type):
+            cls, subject = value, "x"
+            found.append((name, "value", f"tw.{name}"))  # the constructor
+        elif type(value).__module__.startswith("toolwire."):
+            cls, subject = type(value), f"tw.{name}"
+        else:
+            continue  # a type alias
+        for attr in _own_attributes(cls):
+            member = inspect.getattr_static(cls, attr, None)  # None: a pydantic field
+            if isinstance(member, property | functools.cached_property):
+                kind = "property"
+            elif inspect.isfunction(member) or isinstance(member, classmethod | staticmethod):
+                kind = "method"
+            else:
+                kind = "value"
+            found.append((f"{name}.{attr}", kind, f"{subject}.{attr}"))
+    return found
+
+
+def _own_attributes(cls: type) -> list[str]:
+    """Public attributes ``cls`` and its toolwire bases define (not pydantic's or object's)."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass.__module__.startswith("toolwire."):
+            names |= set(vars(klass)) | set(getattr(klass, "__annotations__", {}))
+    return sorted(n for n in names if not n.startswith(("_", "model_")) or n == "__call__")
+
+
+@pytest.fixture(scope="module")
+def public_types(tmp_path_factory):
+    """label -> (kind, the type mypy reveals) of every public member."""
+    members = _public_members()
+    lines = ["import toolwire as tw", ""]
+    labels = {}
+    for label, kind, expression in members:
+        owner = label.split(".")[0]
+        if expression.startswith("x."):
+            lines.append(f"def _{len(lines)}(x: tw.{owner}) -> None:")
+            lines.append(f"    reveal_type({expression})")
+        else:
+            lines.append(f"reveal_type({expression})")
+        labels[len(lines)] = (label, kind)
+    notes = mypy(tmp_path_factory.mktemp("public"), "\n".join(lines) + "\n")
+    found = {}
+    for line, kind, text in notes:
+        assert kind == "note" and text.startswith("Revealed type is "), text
+        found[labels[line][0]] = (labels[line][1], text.removeprefix("Revealed type is ")[1:-1])
+    assert set(found) == {label for label, _, _ in members}
+    return found
+
+
+#: ``Any`` a public signature keeps: the SDK call's keyword arguments (``Request.kwargs``),
+#: which each SDK types its own way; as ``dict[str, object]`` they could not be splatted into
+#: that call under a type checker. mypy also spells ``Callable[..., T]`` (any function) and
+#: what an ``async def`` returns with ``Any``.
+KEPT_ANY = {
+    "Request": "kwargs: dict[str, Any]",
+    "Request.kwargs": "dict[str, Any]",
+}
+_SPELLED_ANY = ("def (*Any, **Any)", "typing.Coroutine[Any, Any, ")
+
+
+def test_no_public_signature_is_typed_any(public_types):
+    typed_any = {}
+    for label, (_, revealed) in public_types.items():
+        rest = revealed.replace(KEPT_ANY.get(label, "\0"), "")
+        for spelled in _SPELLED_ANY:
+            rest = rest.replace(spelled, "")
+        if re.search(r"\bAny\b", rest):
+            typed_any[label] = revealed
+    assert typed_any == {}

@@ -64,7 +64,9 @@ class Cell:
         return bool(self.user_sources)
 
     @cached_property
-    def fit_bounds(self) -> tuple[int | None, int | None, int | None, tuple[Any, ...]] | None:
+    def fit_bounds(
+        self,
+    ) -> tuple[int | None, int | None, int | None, tuple[int | None, ...]] | None:
         """The long edge a fitted image keeps within (the smaller of ``fit_edge`` and
         ``max_edge``), its short edge and area limits, and the cell's file limits
         (``FILE_LIMITS``); None when it has none. Read once per cell (imagefit.fit_image)."""

@@ -295,7 +295,7 @@ def _choices(annotation: Any) -> tuple[str, ...]:
 def load_table(where: str, data: Any, groups: dict[str, tuple[str, ...]] | None = None) -> Table:
     """A whole file validated, its groups (added to ``groups``) expanded in every cell; the
     package file (no ``groups`` given) must name every target's wire."""
-    table = validate(where, data, Table, {})
+    table: Table = validate(where, data, Table, {})
     known = {**(groups or {}), **table.groups}
     targets = {n: _expand(f"{where} targets.{n}", t, known) for n, t in table.targets.items()}
     for name, target in targets.items():

@@ -183,7 +183,7 @@ def spell(plan: Plan) -> Request:
 
 def _kwargs(plan: Plan) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan``."""
-    kwargs = wire_module(plan.caps.wire).encode(plan)
+    kwargs: dict[str, Any] = wire_module(plan.caps.wire).encode(plan)
     if plan.tools or plan.tool_choice is not None:
         kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
     return kwargs

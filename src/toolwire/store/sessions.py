@@ -297,7 +297,8 @@ class SessionStore:
             message = codec.from_stored(trust.load_json(body, "its body"), self._root)
         except (ValueError, RecursionError, ToolwireError) as exc:
             raise StoreError(f"{where} is unreadable: {trust.reason(exc)}") from exc
-        return trust.confine(message, where, self._root, sizes)
+        confined: Message = trust.confine(message, where, self._root, sizes)
+        return confined
 
     def _fetch(self, located: list[tuple[str, Any]]) -> None:
         """Read every blob once, checked against its hash (object storage: several at once,

@@ -6,6 +6,7 @@ The import time itself is a figure printed by bench/imports.py, never asserted h
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import json
 import os
@@ -320,3 +321,68 @@ def test_no_public_signature_is_typed_any(public_types):
         if re.search(r"\bAny\b", rest):
             typed_any[label] = revealed
     assert typed_any == {}
+
+
+def returned_types(revealed: str) -> list[str]:
+    """What a callable type mypy revealed returns (each variant of an overload), e.g.
+    ``def (x: int) -> list[str]`` → ``["list[str]"]``; ``def ()`` → ``["None"]``."""
+    found = []
+    start = revealed.find("def ")
+    while start != -1:
+        end = _closing(revealed, revealed.index("(", start))
+        if revealed.startswith(" -> ", end + 1):
+            body = revealed[end + 5 :]
+            found.append(body[: _type_end(body)])
+        else:
+            found.append("None")
+        start = revealed.find("def ", end)
+    return found
+
+
+def _closing(text: str, opening: int) -> int:
+    depth = 0
+    for at in range(opening, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
+        if depth == 0:
+            return at
+    raise AssertionError(f"unbalanced: {text}")
+
+
+def _type_end(text: str) -> int:
+    """Where the type at the start of ``text`` ends: at a comma or closing bracket of the
+    text around it."""
+    depth = 0
+    for at, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            if depth == 0:
+                return at
+            depth -= 1
+        elif char == "," and depth == 0:
+            return at
+    return len(text)
+
+
+def test_returned_types_reads_a_revealed_callable():
+    assert returned_types("def (x: def (int) -> str) -> list[a.B]") == ["list[a.B]"]
+    assert returned_types("Overload(def (x: int), def (x: str) -> a.C)") == ["None", "a.C"]
+    assert returned_types("tuple[int, a.D]") == []
+
+
+def test_every_class_a_public_function_method_or_property_returns_is_exported(public_types):
+    """A user can name what the API gives them: ``tw.<Class>`` is the very class."""
+    unexported = {}
+    for label, (kind, revealed) in public_types.items():
+        if kind in ("function", "method"):
+            returned = returned_types(revealed)
+        elif kind == "property":
+            returned = [revealed]
+        else:
+            continue
+        for path in re.findall(r"\btoolwire(?:\.\w+)+", " ".join(returned)):
+            module, _, name = path.rpartition(".")
+            defined = getattr(importlib.import_module(module), name)
+            if getattr(toolwire, name, None) is not defined:
+                unexported.setdefault(label, []).append(path)
+    assert unexported == {}

@@ -170,9 +170,14 @@ def mypy(folder: Path, source: str, *flags: str) -> list[tuple[int, str, str]]:
 
 
 USER_SCRIPT = """
+from collections.abc import Mapping
 from pathlib import Path
 
+import anthropic
+
 import toolwire as tw
+
+MODEL = "anthropic:claude-sonnet-4-5"
 
 
 def answer(call: tw.ToolCall, photo: Path) -> tw.ToolResult:
@@ -187,7 +192,7 @@ def modes(history: list[tw.Message], model: str) -> list[tw.Mode]:
 
 
 def costs(history: list[tw.Message], model: str) -> list[tw.FileTokens]:
-    estimate: tw.TokenEstimate = tw.estimate_tokens(history, model)
+    estimate: tw.TokenEstimate = tw.estimate_tokens(history, model, detail="low")
     return list(estimate.files)
 
 
@@ -208,36 +213,84 @@ def left_out(error: tw.UnsupportedContentError) -> list[tw.Unsupported]:
     return list(error.files)
 
 
+def step(client: anthropic.Anthropic, store: tw.SessionStore, uploads: tw.Uploads) -> int:
+    \"\"\"One turn of an agent loop: the stored session, sent and answered.\"\"\"
+    history: list[tw.Message] = store.load("s1")
+    done: list[tw.Outcome] = uploads.sync(history, MODEL, client)
+    sent = tw.fit(uploads.resolve(history, MODEL), MODEL, 150_000)
+    plan: tw.Plan = tw.plan_request(sent, MODEL, tools=[tw.read_file_tool], tool_choice="auto")
+    request: tw.Request = tw.spell(plan)
+    tokens: int = tw.estimate_tokens(sent, MODEL, plan=plan).total
+    reply = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, **request.kwargs)
+    message: tw.Assistant = tw.decode(reply, MODEL)
+    store.append("s1", message, expect=len(history))
+    for call in message.tool_calls:
+        arguments: Mapping[str, tw.JsonValue] = call.arguments
+        output = tw.read_file_tool(**arguments)
+        store.append("s1", tw.ToolResult(call_id=call.id, name=call.name, output=output))
+    return tokens + len(done)
+
+
 history: list[tw.Message] = [
     tw.System("Be brief."),
     tw.User([tw.Text(text="hi"), tw.File.from_bytes(b"%PDF-1.4 x", "application/pdf")]),
-    tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={})]),
+    tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={"path": "a.png"})]),
     answer(tw.ToolCall(id="c1", name="shot", arguments={}), Path("a.png")),
 ]
 output: tw.ToolOutput = tw.to_output({"a": 1})
 reply: tw.Assistant = tw.decode({}, "anthropic:claude-sonnet-4-5")
 out: tw.ContentOutput = tw.read_file("a.png")
+value: tw.JsonValue = tw.Json(value=[1, "two", {"three": 3.0}]).value
+kept = tw.load_conversation(tw.dump_conversation(history))
 """
 
 
 def test_a_user_script_type_checks_under_mypy_strict(tmp_path):
-    """The API is visible to static tools: literal __all__, py.typed, every returned type."""
-    script = tmp_path / "agent.py"
-    script.write_text(USER_SCRIPT)
-    command = [
-        sys.executable,
-        "-m",
-        "mypy",
-        "--strict",
-        "--no-incremental",
-        "--cache-dir",
-        str(tmp_path / "cache"),
-        "--follow-imports",
-        "silent",
-        str(script),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
+    """The API is visible to static tools: literal __all__, py.typed, every returned type;
+    the request's kwargs splat into the SDK's own typed call."""
+    assert mypy(tmp_path, USER_SCRIPT) == []
+
+
+#: A user's mistakes, each marked with its name: mypy --strict reports each on its line.
+MISUSES = """
+import toolwire as tw
+
+MODEL = "anthropic:claude-sonnet-4-5"
+history: list[tw.Message] = [tw.User("hi")]
+store = tw.SessionStore("store")
+
+tw.encode([{"role": "user", "content": "hi"}], MODEL)  # misuse: dict for a message
+store.append("s1", {"role": "user", "content": "hi"})  # misuse: dict for a stored message
+tw.encode(history, MODEL, on_unsupported="covnert")  # misuse: misspelled policy
+tw.estimate_tokens(history, MODEL, on_unsupported="txt")  # misuse: misspelled estimate policy
+tw.encode(history, MODEL, tools="read_file")  # misuse: str for tools
+tw.File.from_bytes("a photo")  # misuse: str for bytes
+print(tw.encode(history, MODEL).decisions[0].modes)  # misuse: no such Decision field
+tw.encode(tw.User("hi"), MODEL)  # misuse: one message for the conversation
+store.extend("s1", tw.User("hi"))  # misuse: one message for the messages to store
+tw.Flie.from_path("a.png")  # misuse: misspelled public name
+"""
+_MARKED = {
+    line.split("# misuse: ")[1]: number
+    for number, line in enumerate(MISUSES.splitlines(), start=1)
+    if "# misuse: " in line
+}
+
+
+@pytest.fixture(scope="module")
+def misuse_errors(tmp_path_factory):
+    found = mypy(tmp_path_factory.mktemp("misuses"), MISUSES)
+    return [(line, text) for line, kind, text in found if kind == "error"]
+
+
+@pytest.mark.parametrize("misuse", list(_MARKED))
+def test_mypy_strict_reports_a_misuse_once_on_its_line(misuse, misuse_errors):
+    assert [text for line, text in misuse_errors if line == _MARKED[misuse]] != []
+    assert len([line for line, _ in misuse_errors if line == _MARKED[misuse]]) == 1
+
+
+def test_mypy_strict_reports_nothing_else_in_the_script_of_misuses(misuse_errors):
+    assert [(line, text) for line, text in misuse_errors if line not in _MARKED.values()] == []
 
 
 def _public_members() -> list[tuple[str, str, str]]:

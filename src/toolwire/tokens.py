@@ -143,8 +143,12 @@ def estimate_tokens(
     the plan decodes only the images that ``encode`` re-encodes (for a byte budget), else
     headers are read. With ``on_unsupported="convert"`` a file the target cannot take is
     priced as what it is converted to (page images and text, frames, Markdown: the
-    conversions ``encode`` makes and keeps, with the same ``converters``).
+    conversions ``encode`` makes and keeps, with the same ``converters``); with "text" or
+    "error", as its text fallback.
     """
+    if on_unsupported not in get_args(OnUnsupported):
+        policies = ", ".join(repr(p) for p in get_args(OnUnsupported))
+        raise ToolwireError(f"on_unsupported must be one of {policies}, not {on_unsupported!r}")
     estimator = Estimator(model, capabilities, fit_images=fit_images, detail=detail)
     estimator.converters = tuple((converters or {}).items())
     if plan is None:

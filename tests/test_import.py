@@ -6,7 +6,11 @@ The import time itself is a figure printed by bench/imports.py, never asserted h
 from __future__ import annotations
 
 import functools
+import importlib
+import inspect
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -105,7 +109,7 @@ for name in toolwire.__all__:
     except Exception as exc:
         found[name] = f"{type(exc).__name__}: {exc}"
         continue
-    if typing.get_origin(value) in (typing.Annotated, typing.Literal):
+    if typing.get_origin(value) in (typing.Annotated, typing.Literal, types.UnionType):
         found[name] = "alias"
     elif isinstance(value, types.ModuleType):
         found[name] = f"{name} is the module {value.__name__}, not the object of that name"
@@ -141,10 +145,39 @@ def test_version_is_a_string():
     assert toolwire.__version__.count(".") == 2
 
 
+# --- the API as a type checker sees it (DESIGN.md §5.1 "The public API is static") ----------
+
+
+def mypy(folder: Path, source: str, *flags: str) -> list[tuple[int, str, str]]:
+    """mypy --strict on ``source`` as a user's script: (line, "error" or "note", text) of what
+    it reports there. toolwire is read from where this process imported it, and checked
+    silently (the package's own errors are the package test's: ``mypy`` in pyproject.toml)."""
+    script = folder / "user.py"
+    script.write_text(source)
+    env = {**os.environ, "MYPYPATH": str(Path(toolwire.__file__).parents[1])}
+    command = [
+        sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports",
+        "silent", "--cache-dir", str(folder / "cache"), "--show-error-codes", *flags, str(script),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True, cwd=folder, env=env)
+    assert done.returncode in (0, 1), done.stdout + done.stderr  # 2: mypy could not run
+    found = []
+    for line in done.stdout.splitlines():
+        match = re.match(r"user\.py:(\d+): (error|note): (.*)", line)
+        if match:
+            found.append((int(match[1]), match[2], match[3]))
+    return found
+
+
 USER_SCRIPT = """
+from collections.abc import Mapping
 from pathlib import Path
 
+import anthropic
+
 import toolwire as tw
+
+MODEL = "anthropic:claude-sonnet-4-5"
 
 
 def answer(call: tw.ToolCall, photo: Path) -> tw.ToolResult:
@@ -159,7 +192,7 @@ def modes(history: list[tw.Message], model: str) -> list[tw.Mode]:
 
 
 def costs(history: list[tw.Message], model: str) -> list[tw.FileTokens]:
-    estimate: tw.TokenEstimate = tw.estimate_tokens(history, model)
+    estimate: tw.TokenEstimate = tw.estimate_tokens(history, model, detail="low")
     return list(estimate.files)
 
 
@@ -180,33 +213,229 @@ def left_out(error: tw.UnsupportedContentError) -> list[tw.Unsupported]:
     return list(error.files)
 
 
+def step(client: anthropic.Anthropic, store: tw.SessionStore, uploads: tw.Uploads) -> int:
+    \"\"\"One turn of an agent loop: the stored session, sent and answered.\"\"\"
+    history: list[tw.Message] = store.load("s1")
+    done: list[tw.Outcome] = uploads.sync(history, MODEL, client)
+    sent = tw.fit(uploads.resolve(history, MODEL), MODEL, 150_000)
+    plan: tw.Plan = tw.plan_request(sent, MODEL, tools=[tw.read_file_tool], tool_choice="auto")
+    request: tw.Request = tw.spell(plan)
+    tokens: int = tw.estimate_tokens(sent, MODEL, plan=plan).total
+    reply = client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, **request.kwargs)
+    message: tw.Assistant = tw.decode(reply, MODEL)
+    store.append("s1", message, expect=len(history))
+    for call in message.tool_calls:
+        arguments: Mapping[str, tw.JsonValue] = call.arguments
+        output = tw.read_file_tool(**arguments)
+        store.append("s1", tw.ToolResult(call_id=call.id, name=call.name, output=output))
+    return tokens + len(done)
+
+
 history: list[tw.Message] = [
     tw.System("Be brief."),
     tw.User([tw.Text(text="hi"), tw.File.from_bytes(b"%PDF-1.4 x", "application/pdf")]),
-    tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={})]),
+    tw.Assistant([tw.ToolCall(id="c1", name="shot", arguments={"path": "a.png"})]),
     answer(tw.ToolCall(id="c1", name="shot", arguments={}), Path("a.png")),
 ]
 output: tw.ToolOutput = tw.to_output({"a": 1})
 reply: tw.Assistant = tw.decode({}, "anthropic:claude-sonnet-4-5")
 out: tw.ContentOutput = tw.read_file("a.png")
+value: tw.JsonValue = tw.Json(value=[1, "two", {"three": 3.0}]).value
+kept = tw.load_conversation(tw.dump_conversation(history))
 """
 
 
 def test_a_user_script_type_checks_under_mypy_strict(tmp_path):
-    """The API is visible to static tools: literal __all__, py.typed, every returned type."""
-    script = tmp_path / "agent.py"
-    script.write_text(USER_SCRIPT)
-    command = [
-        sys.executable,
-        "-m",
-        "mypy",
-        "--strict",
-        "--no-incremental",
-        "--cache-dir",
-        str(tmp_path / "cache"),
-        "--follow-imports",
-        "silent",
-        str(script),
-    ]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
+    """The API is visible to static tools: literal __all__, py.typed, every returned type;
+    the request's kwargs splat into the SDK's own typed call."""
+    assert mypy(tmp_path, USER_SCRIPT) == []
+
+
+#: A user's mistakes, each marked with its name: mypy --strict reports each on its line.
+MISUSES = """
+import toolwire as tw
+
+MODEL = "anthropic:claude-sonnet-4-5"
+history: list[tw.Message] = [tw.User("hi")]
+store = tw.SessionStore("store")
+
+tw.encode([{"role": "user", "content": "hi"}], MODEL)  # misuse: dict for a message
+store.append("s1", {"role": "user", "content": "hi"})  # misuse: dict for a stored message
+tw.encode(history, MODEL, on_unsupported="covnert")  # misuse: misspelled policy
+tw.estimate_tokens(history, MODEL, on_unsupported="txt")  # misuse: misspelled estimate policy
+tw.encode(history, MODEL, tools="read_file")  # misuse: str for tools
+tw.File.from_bytes("a photo")  # misuse: str for bytes
+print(tw.encode(history, MODEL).decisions[0].modes)  # misuse: no such Decision field
+tw.encode(tw.User("hi"), MODEL)  # misuse: one message for the conversation
+store.extend("s1", tw.User("hi"))  # misuse: one message for the messages to store
+tw.Flie.from_path("a.png")  # misuse: misspelled public name
+"""
+_MARKED = {
+    line.split("# misuse: ")[1]: number
+    for number, line in enumerate(MISUSES.splitlines(), start=1)
+    if "# misuse: " in line
+}
+
+
+@pytest.fixture(scope="module")
+def misuse_errors(tmp_path_factory):
+    found = mypy(tmp_path_factory.mktemp("misuses"), MISUSES)
+    return [(line, text) for line, kind, text in found if kind == "error"]
+
+
+@pytest.mark.parametrize("misuse", list(_MARKED))
+def test_mypy_strict_reports_a_misuse_once_on_its_line(misuse, misuse_errors):
+    assert [text for line, text in misuse_errors if line == _MARKED[misuse]] != []
+    assert len([line for line, _ in misuse_errors if line == _MARKED[misuse]]) == 1
+
+
+def test_mypy_strict_reports_nothing_else_in_the_script_of_misuses(misuse_errors):
+    assert [(line, text) for line, text in misuse_errors if line not in _MARKED.values()] == []
+
+
+def _public_members() -> list[tuple[str, str, str]]:
+    """(label, kind, expression) for every public name and, of the classes (and ready-made
+    instances) among them, the constructor and every public method, property and field that
+    toolwire defines: kind "function", "method", "property" or "value"."""
+    found = []
+    for name in toolwire.__all__:
+        value = getattr(toolwire, name)
+        if inspect.isfunction(value):
+            found.append((name, "function", f"tw.{name}"))
+            continue
+        if isinstance(value, type):
+            cls, subject = value, "x"
+            found.append((name, "value", f"tw.{name}"))  # the constructor
+        elif type(value).__module__.startswith("toolwire."):
+            cls, subject = type(value), f"tw.{name}"
+        else:
+            continue  # a type alias
+        for attr in _own_attributes(cls):
+            member = inspect.getattr_static(cls, attr, None)  # None: a pydantic field
+            if isinstance(member, property | functools.cached_property):
+                kind = "property"
+            elif inspect.isfunction(member) or isinstance(member, classmethod | staticmethod):
+                kind = "method"
+            else:
+                kind = "value"
+            found.append((f"{name}.{attr}", kind, f"{subject}.{attr}"))
+    return found
+
+
+def _own_attributes(cls: type) -> list[str]:
+    """Public attributes ``cls`` and its toolwire bases define (not pydantic's or object's)."""
+    names: set[str] = set()
+    for klass in cls.__mro__:
+        if klass.__module__.startswith("toolwire."):
+            names |= set(vars(klass)) | set(getattr(klass, "__annotations__", {}))
+    return sorted(n for n in names if not n.startswith(("_", "model_")) or n == "__call__")
+
+
+@pytest.fixture(scope="module")
+def public_types(tmp_path_factory):
+    """label -> (kind, the type mypy reveals) of every public member."""
+    members = _public_members()
+    lines = ["import toolwire as tw", ""]
+    labels = {}
+    for label, kind, expression in members:
+        owner = label.split(".")[0]
+        if expression.startswith("x."):
+            lines.append(f"def _{len(lines)}(x: tw.{owner}) -> None:")
+            lines.append(f"    reveal_type({expression})")
+        else:
+            lines.append(f"reveal_type({expression})")
+        labels[len(lines)] = (label, kind)
+    notes = mypy(tmp_path_factory.mktemp("public"), "\n".join(lines) + "\n")
+    found = {}
+    for line, kind, text in notes:
+        assert kind == "note" and text.startswith("Revealed type is "), text
+        found[labels[line][0]] = (labels[line][1], text.removeprefix("Revealed type is ")[1:-1])
+    assert set(found) == {label for label, _, _ in members}
+    return found
+
+
+#: ``Any`` a public signature keeps: the SDK call's keyword arguments (``Request.kwargs``),
+#: which each SDK types its own way; as ``dict[str, object]`` they could not be splatted into
+#: that call under a type checker. mypy also spells ``Callable[..., T]`` (any function) and
+#: what an ``async def`` returns with ``Any``.
+KEPT_ANY = {
+    "Request": "kwargs: dict[str, Any]",
+    "Request.kwargs": "dict[str, Any]",
+}
+_SPELLED_ANY = ("def (*Any, **Any)", "typing.Coroutine[Any, Any, ")
+
+
+def test_no_public_signature_is_typed_any(public_types):
+    typed_any = {}
+    for label, (_, revealed) in public_types.items():
+        rest = revealed.replace(KEPT_ANY.get(label, "\0"), "")
+        for spelled in _SPELLED_ANY:
+            rest = rest.replace(spelled, "")
+        if re.search(r"\bAny\b", rest):
+            typed_any[label] = revealed
+    assert typed_any == {}
+
+
+def returned_types(revealed: str) -> list[str]:
+    """What a callable type mypy revealed returns (each variant of an overload), e.g.
+    ``def (x: int) -> list[str]`` → ``["list[str]"]``; ``def ()`` → ``["None"]``."""
+    found = []
+    start = revealed.find("def ")
+    while start != -1:
+        end = _closing(revealed, revealed.index("(", start))
+        if revealed.startswith(" -> ", end + 1):
+            body = revealed[end + 5 :]
+            found.append(body[: _type_end(body)])
+        else:
+            found.append("None")
+        start = revealed.find("def ", end)
+    return found
+
+
+def _closing(text: str, opening: int) -> int:
+    depth = 0
+    for at in range(opening, len(text)):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(text[at], 0)
+        if depth == 0:
+            return at
+    raise AssertionError(f"unbalanced: {text}")
+
+
+def _type_end(text: str) -> int:
+    """Where the type at the start of ``text`` ends: at a comma or closing bracket of the
+    text around it."""
+    depth = 0
+    for at, char in enumerate(text):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            if depth == 0:
+                return at
+            depth -= 1
+        elif char == "," and depth == 0:
+            return at
+    return len(text)
+
+
+def test_returned_types_reads_a_revealed_callable():
+    assert returned_types("def (x: def (int) -> str) -> list[a.B]") == ["list[a.B]"]
+    assert returned_types("Overload(def (x: int), def (x: str) -> a.C)") == ["None", "a.C"]
+    assert returned_types("tuple[int, a.D]") == []
+
+
+def test_every_class_a_public_function_method_or_property_returns_is_exported(public_types):
+    """A user can name what the API gives them: ``tw.<Class>`` is the very class."""
+    unexported = {}
+    for label, (kind, revealed) in public_types.items():
+        if kind in ("function", "method"):
+            returned = returned_types(revealed)
+        elif kind == "property":
+            returned = [revealed]
+        else:
+            continue
+        for path in re.findall(r"\btoolwire(?:\.\w+)+", " ".join(returned)):
+            module, _, name = path.rpartition(".")
+            defined = getattr(importlib.import_module(module), name)
+            if getattr(toolwire, name, None) is not defined:
+                unexported.setdefault(label, []).append(path)
+    assert unexported == {}

@@ -22,7 +22,9 @@ from toolwire.messages import (
     ErrorTextOutput,
     ExecutionDeniedOutput,
     JsonOutput,
+    Message,
     System,
+    TaggedOutput,
     TextOutput,
     ToolOutput,
     ToolResult,
@@ -35,7 +37,7 @@ from toolwire.messages import (
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 PNG = File.from_bytes((EXAMPLES / "photo.png").read_bytes(), name="photo.png")
 PDF = File.from_path(EXAMPLES / "report.pdf")
-OUTPUTS = TypeAdapter(ToolOutput)
+OUTPUTS = TypeAdapter(TaggedOutput)
 
 ALL_OUTPUTS = [
     (TextOutput(value="done ✓"), "text"),
@@ -85,6 +87,18 @@ def test_a_conversation_round_trips_through_json_text_and_parsed_json():
     assert load_conversation(text.encode()) == messages
     assert load_conversation(json.loads(text)) == messages
     assert [m.role for m in load_conversation(text)] == [m.role for m in messages]
+
+
+def test_message_and_tool_output_are_unions_a_program_can_test_and_validate_with():
+    messages = conversation()
+    assert all(isinstance(m, Message) for m in messages)
+    assert not isinstance({"role": "user", "content": "hi"}, Message)
+    assert all(isinstance(output, ToolOutput) for output, _ in ALL_OUTPUTS)
+
+    class Saved(BaseModel):  # a program's own model holding a conversation
+        history: list[Message]
+
+    assert Saved.model_validate_json(Saved(history=messages).model_dump_json()).history == messages
 
 
 def test_dump_conversation_indents_on_request():

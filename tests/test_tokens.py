@@ -275,6 +275,12 @@ def test_openai_detail_low_costs_the_base_only():
         estimate_tokens(returned(photo), "openai:gpt-4o", detail="medium")
 
 
+def test_a_misspelled_policy_is_refused_not_priced_as_text():
+    photo = File.from_path(EXAMPLES / "photo.png")
+    with pytest.raises(ToolwireError, match="on_unsupported must be one of 'error', 'convert'"):
+        estimate_tokens(returned(photo), "openai:gpt-4o", on_unsupported="covnert")  # type: ignore[arg-type]
+
+
 def test_a_file_no_route_carries_is_counted_as_its_text_fallback():
     tone = File.from_path(EXAMPLES / "tone.wav", name="tone.wav")
     tokens, mode, _ = file_tokens("anthropic:claude-sonnet-4-5", tone)

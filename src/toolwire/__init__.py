@@ -7,11 +7,12 @@ readers, the store, MCP) load on first use, so ``import toolwire`` stays light.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-_CONTENT = ("File", "Json", "Text", "Thinking", "ToolCall")
+_CONTENT = ("File", "Json", "JsonValue", "Text", "Thinking", "ToolCall")
+_SOURCES = ("BlobSource", "BytesSource", "PathSource", "ProviderFileSource", "UrlSource")
 _ERRORS = (
     "CapabilityError",
     "ConflictError",
@@ -51,6 +52,7 @@ _MESSAGES = (
 # pydantic models costs ~70 ms, so it happens on first use, not on `import toolwire`.
 _LAZY = {
     **dict.fromkeys(_CONTENT, "toolwire.content"),
+    **dict.fromkeys(_SOURCES, "toolwire.sources"),
     **dict.fromkeys(_ERRORS, "toolwire.errors"),
     **dict.fromkeys(_MESSAGES, "toolwire.messages"),
     "encode": "toolwire.request",
@@ -89,13 +91,16 @@ _LAZY = {
     "ToolDefinitionError": "toolwire.tools",
     "tools_from_mcp": "toolwire.tools",
     "Uploads": "toolwire.uploads",
+    "Outcome": "toolwire.uploads",
 }
 
 # Literal, so that type checkers see what is exported; tests/test_import.py checks that it
 # names exactly the lazily served names.
 __all__ = [
     "Assistant",
+    "BlobSource",
     "BlobStore",
+    "BytesSource",
     "CachePoint",
     "CapabilityError",
     "Capabilities",
@@ -116,14 +121,18 @@ __all__ = [
     "InvalidFileError",
     "Json",
     "JsonOutput",
+    "JsonValue",
     "Limit",
     "Message",
     "MissingDependencyError",
     "Mode",
     "OnUnsupported",
+    "Outcome",
     "PathNotAllowedError",
+    "PathSource",
     "Plan",
     "Position",
+    "ProviderFileSource",
     "ReadFileTool",
     "Repeat",
     "Request",
@@ -149,6 +158,7 @@ __all__ = [
     "UnsupportedContentError",
     "UploadError",
     "Uploads",
+    "UrlSource",
     "User",
     "__version__",
     "capabilities",
@@ -169,13 +179,17 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+# Hidden from type checkers: a module ``__getattr__`` would make every name, misspelled ones
+# too, an ``Any`` to them. They read the imports at the end, which name exactly ``__all__``.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module 'toolwire' has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value
+        return value
 
 
 def __dir__() -> list[str]:
@@ -184,7 +198,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .capability import Capabilities, Cell, capabilities
-    from .content import File, Json, Text, Thinking, ToolCall
+    from .content import File, Json, JsonValue, Text, Thinking, ToolCall
     from .context import ContextBudgetError, fit
     from .decoders import decode
     from .errors import (
@@ -228,8 +242,9 @@ if TYPE_CHECKING:
     from .plan.cache import CachePoint
     from .readers import ReadFileTool, read_file, read_file_tool
     from .request import Request, encode, plan_request, spell
+    from .sources import BlobSource, BytesSource, PathSource, ProviderFileSource, UrlSource
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
     from .tools import Tool, ToolDefinitionError, tools_from_mcp
-    from .uploads import Uploads
+    from .uploads import Outcome, Uploads
     from .viewer import view

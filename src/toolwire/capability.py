@@ -16,6 +16,7 @@ import fnmatch
 import os
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from importlib import resources
@@ -128,7 +129,7 @@ def split_model(model: str) -> tuple[str, str]:
     return provider, model_id
 
 
-def capabilities(model: str, overrides: dict[str, Any] | None = None) -> Capabilities:
+def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> Capabilities:
     """The capabilities of ``model`` ('provider:model-id'), with optional overrides applied.
 
     ``overrides`` has the shape of one target in capabilities.toml (target fields, ``media``

@@ -64,7 +64,9 @@ class Cell:
         return bool(self.user_sources)
 
     @cached_property
-    def fit_bounds(self) -> tuple[int | None, int | None, int | None, tuple[Any, ...]] | None:
+    def fit_bounds(
+        self,
+    ) -> tuple[int | None, int | None, int | None, tuple[int | None, ...]] | None:
         """The long edge a fitted image keeps within (the smaller of ``fit_edge`` and
         ``max_edge``), its short edge and area limits, and the cell's file limits
         (``FILE_LIMITS``); None when it has none. Read once per cell (imagefit.fit_image)."""
@@ -293,7 +295,7 @@ def _choices(annotation: Any) -> tuple[str, ...]:
 def load_table(where: str, data: Any, groups: dict[str, tuple[str, ...]] | None = None) -> Table:
     """A whole file validated, its groups (added to ``groups``) expanded in every cell; the
     package file (no ``groups`` given) must name every target's wire."""
-    table = validate(where, data, Table, {})
+    table: Table = validate(where, data, Table, {})
     known = {**(groups or {}), **table.groups}
     targets = {n: _expand(f"{where} targets.{n}", t, known) for n, t in table.targets.items()}
     for name, target in targets.items():

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     BaseModel,
@@ -35,6 +36,17 @@ HEAD_BYTES = 8192
 #: Validation context of constructors that already checked the whole bytes.
 _CHECKED = {"toolwire.checked": True}
 
+if TYPE_CHECKING:
+    #: JSON data: what ``Json.value``, ``ToolCall.arguments`` and JSON tool outputs hold.
+    #: Read-only shapes, so that a ``dict[str, int]`` or ``list[dict[str, str]]`` is one too.
+    JsonValue: TypeAlias = (
+        Mapping[str, "JsonValue"] | Sequence["JsonValue"] | str | int | float | bool | None
+    )
+else:
+    # At run time ``json_data`` checks such values and makes them plain dicts and lists (a
+    # tuple becomes a list, as on every wire), so pydantic is given no type to check.
+    JsonValue = Annotated[Any, "JSON data"]
+
 
 class Text(BaseModel):
     """Plain text."""
@@ -49,7 +61,7 @@ def text_part(value: str) -> Text:
     return Text(text=value)
 
 
-def json_data(value: Any, owner: str) -> Any:
+def json_data(value: object, owner: str) -> JsonValue:
     """``value`` as the plain JSON data it serialises to, so that a JSON round trip is exact.
 
     Tuples become lists and non-string keys strings, as on every wire. A value JSON cannot
@@ -58,7 +70,7 @@ def json_data(value: Any, owner: str) -> Any:
     their ``model_validate*`` alike.
     """
     try:
-        return json.loads(json.dumps(value, allow_nan=False))
+        data: JsonValue = json.loads(json.dumps(value, allow_nan=False))
     except (TypeError, ValueError, RecursionError) as exc:
         raise ToolwireError(
             f"{owner} value is not JSON data ({exc}). Use str, int, float, bool, None, lists "
@@ -66,6 +78,7 @@ def json_data(value: Any, owner: str) -> Any:
             "Exception. Wrap bytes with File.from_bytes and convert sets, datetimes and "
             "NaN/Infinity yourself."
         ) from exc
+    return data
 
 
 class Json(BaseModel):
@@ -77,11 +90,11 @@ class Json(BaseModel):
 
     model_config = _FROZEN
     type: Literal["json"] = "json"
-    value: Any
+    value: JsonValue
 
     @field_validator("value")
     @classmethod
-    def _must_be_json(cls, value: Any) -> Any:
+    def _must_be_json(cls, value: object) -> JsonValue:
         return json_data(value, "Json")
 
     def compact(self) -> str:
@@ -120,7 +133,7 @@ class ToolCall(BaseModel):
     type: Literal["tool_call"] = "tool_call"
     id: str
     name: str
-    arguments: dict[str, Any]
+    arguments: Mapping[str, JsonValue]
     signature: str | None = None
     provider: str | None = None
     invalid_arguments: str | None = None

@@ -30,7 +30,7 @@ When even that is over budget, ContextBudgetError says how many tokens the minim
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from .capability import Capabilities
@@ -43,6 +43,7 @@ from .messages import (
     ErrorTextOutput,
     ExecutionDeniedOutput,
     JsonOutput,
+    Message,
     TextOutput,
     ToolResult,
     User,
@@ -70,14 +71,14 @@ class ContextBudgetError(ToolwireError, ValueError):
 
 
 def fit(
-    messages: Sequence[Any],
+    messages: Sequence[Message],
     model: str,
     max_tokens: int | None = None,
     *,
     keep_last_turns: int = 2,
-    capabilities: Capabilities | dict[str, Any] | None = None,
+    capabilities: Capabilities | Mapping[str, object] | None = None,
     fit_images: bool = True,
-) -> list[Any]:
+) -> list[Message]:
     """``messages`` within ``max_tokens`` estimated input tokens for ``model`` (default: its
     context window) and within its request budgets.
 
@@ -164,11 +165,13 @@ def _has_files(message: Any) -> bool:
 
 
 def _first_file_as_text(result: ToolResult) -> ToolResult:
-    parts = list(result.output.value)  # type: ignore[union-attr]
-    at = next(i for i, part in enumerate(parts) if isinstance(part, File))
-    parts[at] = Text(text=parts[at].text_fallback())
-    output = ContentOutput(value=tuple(parts))
-    return ToolResult(call_id=result.call_id, name=result.name, output=output)
+    assert isinstance(result.output, ContentOutput)  # a result with files (_has_files)
+    parts = list(result.output.value)
+    at, file = next((i, part) for i, part in enumerate(parts) if isinstance(part, File))
+    parts[at] = Text(text=file.text_fallback())
+    return ToolResult(
+        call_id=result.call_id, name=result.name, output=ContentOutput(value=tuple(parts))
+    )
 
 
 def _omitted(result: ToolResult) -> ToolResult:

@@ -240,7 +240,7 @@ class _PinnedConnection(http.client.HTTPConnection):
         except BaseException:
             sock.close()
             raise
-        self.sock = _DeadlineSocket(sock, self._clock)  # type: ignore[assignment]
+        self.sock = _DeadlineSocket(sock, self._clock)
 
 
 def _open_socket(target: _Target, clock: _Clock) -> socket.socket:

@@ -77,7 +77,7 @@ def jpeg_orientation(data: bytes) -> int:
     if i < 0:
         return 1
     tiff = memoryview(data)[i + 6 : i + 65536]  # the APP1 segment: no copy of the image data
-    endian = "<" if tiff[:2] == b"II" else ">"
+    endian = "<" if bytes(tiff[:2]) == b"II" else ">"
     try:
         (ifd,) = struct.unpack(endian + "I", tiff[4:8])
         (count,) = struct.unpack(endian + "H", tiff[ifd : ifd + 2])

@@ -59,7 +59,7 @@ MAX_EMBEDDED_BYTES = 50 * 1024 * 1024  # the URL fetcher's cap (fetch.MAX_FETCH_
 
 
 def from_mcp(
-    result: Any, call_id: str, name: str, *, max_bytes: int = MAX_EMBEDDED_BYTES
+    result: object, call_id: str, name: str, *, max_bytes: int = MAX_EMBEDDED_BYTES
 ) -> ToolResult:
     """The ToolResult for an MCP ``CallToolResult`` (SDK object or JSON dict).
 

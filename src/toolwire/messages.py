@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, Literal, Self
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from .content import File, Json, Text, Thinking, ToolCall, json_data
+from .content import File, Json, JsonValue, Text, Thinking, ToolCall, json_data
 from .errors import ToolwireError
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
@@ -49,11 +49,11 @@ class JsonOutput(BaseModel):
 
     model_config = _FROZEN
     type: Literal["json"] = "json"
-    value: Any
+    value: JsonValue
 
     @field_validator("value")
     @classmethod
-    def _must_be_json(cls, value: Any) -> Any:
+    def _must_be_json(cls, value: object) -> JsonValue:
         return json_data(value, "JsonOutput")
 
 
@@ -78,11 +78,11 @@ class ErrorJsonOutput(BaseModel):
 
     model_config = _FROZEN
     type: Literal["error-json"] = "error-json"
-    value: Any
+    value: JsonValue
 
     @field_validator("value")
     @classmethod
-    def _must_be_json(cls, value: Any) -> Any:
+    def _must_be_json(cls, value: object) -> JsonValue:
         return json_data(value, "ErrorJsonOutput")
 
 
@@ -94,15 +94,17 @@ class ExecutionDeniedOutput(BaseModel):
     reason: str | None = None
 
 
-ToolOutput = Annotated[
+#: What a tool returned: one of the six outputs (``isinstance(x, ToolOutput)`` works).
+ToolOutput: TypeAlias = (
     TextOutput
     | JsonOutput
     | ContentOutput
     | ErrorTextOutput
     | ErrorJsonOutput
-    | ExecutionDeniedOutput,
-    Field(discriminator="type"),
-]
+    | ExecutionDeniedOutput
+)
+#: A ToolOutput as pydantic reads it: chosen by its ``type`` tag.
+TaggedOutput = Annotated[ToolOutput, Field(discriminator="type")]
 
 _OUTPUT_CLASSES = (
     TextOutput,
@@ -120,10 +122,10 @@ _OUTPUT_SHAPES = {
     )
     for cls in _OUTPUT_CLASSES
 }
-_output_adapter: TypeAdapter[Any] = TypeAdapter(ToolOutput)
+_output_adapter: TypeAdapter[ToolOutput] = TypeAdapter(TaggedOutput)
 
 
-def to_output(value: Any) -> Any:
+def to_output(value: object) -> ToolOutput:
     """Coerce what a tool returned into a ToolOutput.
 
     str → text; a File (or Text, Json part) → content; a list/tuple holding any such part →
@@ -212,8 +214,16 @@ class System(BaseModel):
     role: Literal["system"] = "system"
     text: str
 
-    def __init__(self, text: str | None = None, **data: Any) -> None:
-        super().__init__(**({"text": text} if text is not None else {}), **data)
+    # Type checkers see how a program builds one; pydantic also calls ``__init__`` with a
+    # stored message's fields (``role`` included), which the run-time signature takes.
+    if TYPE_CHECKING:
+
+        def __init__(self, text: str) -> None: ...
+
+    else:
+
+        def __init__(self, text: str | None = None, **data: object) -> None:
+            super().__init__(**({"text": text} if text is not None else {}), **data)
 
 
 class User(_HoldsParts):
@@ -223,10 +233,16 @@ class User(_HoldsParts):
     role: Literal["user"] = "user"
     content: str | tuple[UserPart, ...]
 
-    def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
-        if content is not None:
-            data["content"] = content if isinstance(content, str) else _texts(content)
-        super().__init__(**data)
+    if TYPE_CHECKING:  # as System's
+
+        def __init__(self, content: str | Sequence[str | Text | File]) -> None: ...
+
+    else:
+
+        def __init__(self, content: str | Sequence[object] | None = None, **data: object) -> None:
+            if content is not None:
+                data["content"] = content if isinstance(content, str) else _texts(content)
+            super().__init__(**data)
 
     @property
     def parts(self) -> tuple[Text | File, ...]:
@@ -242,10 +258,18 @@ class Assistant(_HoldsParts):
     role: Literal["assistant"] = "assistant"
     content: tuple[AssistantPart, ...]
 
-    def __init__(self, content: str | Sequence[Any] | None = None, **data: Any) -> None:
-        if content is not None:
-            data["content"] = (Text(text=content),) if isinstance(content, str) else _texts(content)
-        super().__init__(**data)
+    if TYPE_CHECKING:  # as System's
+
+        def __init__(self, content: str | Sequence[str | Text | Thinking | ToolCall]) -> None: ...
+
+    else:
+
+        def __init__(self, content: str | Sequence[object] | None = None, **data: object) -> None:
+            if content is not None:
+                data["content"] = (
+                    (Text(text=content),) if isinstance(content, str) else _texts(content)
+                )
+            super().__init__(**data)
 
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
@@ -265,7 +289,7 @@ class ToolResult(BaseModel):
     role: Literal["tool"] = "tool"
     call_id: str
     name: str
-    output: ToolOutput
+    output: TaggedOutput
 
     @field_validator("output", mode="before")
     @classmethod
@@ -273,7 +297,7 @@ class ToolResult(BaseModel):
         return _coerce_stored_output(value)
 
     @classmethod
-    def of(cls, call_id: str, name: str, value: Any) -> ToolResult:
+    def of(cls, call_id: str, name: str, value: object) -> ToolResult:
         """A ToolResult from whatever the tool returned (see ``to_output``)."""
         return cls(call_id=call_id, name=name, output=to_output(value))
 
@@ -282,18 +306,22 @@ class ToolResult(BaseModel):
         return isinstance(self.output, ErrorTextOutput | ErrorJsonOutput)
 
 
-Message = Annotated[System | User | Assistant | ToolResult, Field(discriminator="role")]
-_conversation: TypeAdapter[list[Any]] = TypeAdapter(list[Message])
+#: One message of a conversation; a conversation is a ``Sequence[Message]`` (a plain list).
+#: A union of the four classes, so ``isinstance(x, Message)`` works too.
+Message: TypeAlias = System | User | Assistant | ToolResult
+#: A Message as pydantic reads it: chosen by its ``role`` tag (conversations, the store).
+TaggedMessage = Annotated[Message, Field(discriminator="role")]
+_conversation: TypeAdapter[list[Message]] = TypeAdapter(list[TaggedMessage])
 
 
-def load_conversation(data: str | bytes | list[Any]) -> list[Any]:
+def load_conversation(data: str | bytes | Sequence[object]) -> list[Message]:
     """A conversation from its JSON text (or already-parsed JSON data)."""
     if isinstance(data, str | bytes):
         return _conversation.validate_json(data)
     return _conversation.validate_python(data)
 
 
-def dump_conversation(messages: Sequence[Any], *, indent: int | None = None) -> str:
+def dump_conversation(messages: Sequence[Message], *, indent: int | None = None) -> str:
     """A conversation as JSON text (bytes as base64); ``load_conversation`` reverses it."""
     return _conversation.dump_json(list(messages), indent=indent).decode()
 

@@ -134,7 +134,7 @@ def heif_available() -> bool:
 
 def _opened(data: bytes, name: str) -> Image:
     """The image opened (header only), closed again if it breaks the pixel or scan limit."""
-    image = _pillow().open(io.BytesIO(data))
+    image: Image = _pillow().open(io.BytesIO(data))
     width, height = image.size
     try:
         if width * height > limits.MAX_IMAGE_PIXELS:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import base64
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .capability import Capabilities
 from .capability import capabilities as load_capabilities
+from .content import JsonValue
 from .imagefit import fit_image
 from .memo import MEMO
+from .messages import Message
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
@@ -19,6 +21,7 @@ from .providers import wire_module
 from .wire_size import STYLES, wire_bytes
 
 if TYPE_CHECKING:
+    from .convert import Converter
     from .tools import Tool, ToolChoice
     from .uploads import Uploads
 
@@ -32,6 +35,8 @@ class Request:
     """
 
     model: str
+    #: ``Any`` values: each SDK types its call's parameters its own way (TypedDicts, models),
+    #: and a ``dict[str, object]`` could not be splatted into that call under a type checker.
     kwargs: dict[str, Any]
     decisions: list[Decision] = field(default_factory=list)
     #: Where the prompt-cache marks went, in request order (``encode(..., cache=True)``).
@@ -42,9 +47,9 @@ class Request:
     #: The plan the kwargs spell (``plan_request``): every decision, as data.
     plan: Plan | None = field(default=None, repr=False, compare=False)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JsonValue]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
-        return _json_safe(self.kwargs)
+        return {key: _json_safe(value) for key, value in self.kwargs.items()}
 
     @property
     def wire_bytes(self) -> int:
@@ -67,17 +72,17 @@ class Request:
 
 
 def encode(
-    messages: Sequence[Any],
+    messages: Sequence[Message],
     model: str,
     *,
     on_unsupported: OnUnsupported = "error",
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
-    capabilities: Capabilities | dict[str, Any] | None = None,
+    capabilities: Capabilities | Mapping[str, object] | None = None,
     tools: Sequence[Tool] = (),
     tool_choice: ToolChoice | None = None,
     uploads: Uploads | None = None,
-    converters: Mapping[str, Callable[[Any], list[Any]]] | None = None,
+    converters: Mapping[str, Converter] | None = None,
     cache: bool = False,
 ) -> Request:
     """Encode ``messages`` for ``model`` ('provider:model-id'): ``spell(plan_request(...))``.
@@ -114,17 +119,17 @@ def encode(
 
 
 def plan_request(
-    messages: Sequence[Any],
+    messages: Sequence[Message],
     model: str,
     *,
     on_unsupported: OnUnsupported = "error",
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
-    capabilities: Capabilities | dict[str, Any] | None = None,
+    capabilities: Capabilities | Mapping[str, object] | None = None,
     tools: Sequence[Tool] = (),
     tool_choice: ToolChoice | None = None,
     uploads: Uploads | None = None,
-    converters: Mapping[str, Callable[[Any], list[Any]]] | None = None,
+    converters: Mapping[str, Converter] | None = None,
     cache: bool = False,
 ) -> Plan:
     """Every decision ``encode`` makes for this request, as one value (DESIGN.md §6.1): the
@@ -178,7 +183,7 @@ def spell(plan: Plan) -> Request:
 
 def _kwargs(plan: Plan) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan``."""
-    kwargs = wire_module(plan.caps.wire).encode(plan)
+    kwargs: dict[str, Any] = wire_module(plan.caps.wire).encode(plan)
     if plan.tools or plan.tool_choice is not None:
         kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
     return kwargs
@@ -233,11 +238,11 @@ def _fetcher(fetch_urls: bool | Callable[[str], bytes] | None) -> Callable[[str]
     return for_one_request(fetch_url if fetch_urls is True else fetch_urls)
 
 
-def _json_safe(value: Any) -> Any:
+def _json_safe(value: object) -> JsonValue:
     if isinstance(value, bytes | bytearray | memoryview):
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, dict):
         return {k: _json_safe(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_json_safe(v) for v in value]
-    return value
+    return cast(JsonValue, value)  # the encoders' kwargs hold JSON data and bytes only

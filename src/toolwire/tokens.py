@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from . import token_measures as measures
 from .capability import Capabilities, Cell
@@ -40,17 +40,22 @@ from .content import File, Json, Text, Thinking, ToolCall
 from .errors import ConversationError, ToolwireError
 from .imagefit import RESIZABLE, fitted_size
 from .mediatypes import is_textual
-from .messages import Assistant, System, ToolResult, User
-from .plan import Decision, Plan, Resize, label_see, label_this
+from .messages import Assistant, Message, System, ToolResult, User
+from .plan import Decision, OnUnsupported, Plan, Resize, label_see, label_this
 from .routes import route
 from .token_formulas import PAGE_PX, Family, family
 from .turns import output_parts
+
+if TYPE_CHECKING:
+    from .convert import Converter
 
 #: Role markers and separators around every message (OpenAI's cookbook counts 3-4).
 MESSAGE_OVERHEAD = 4
 #: Framing of one tool call or tool result, besides its id, name and content.
 TOOL_OVERHEAD = 4
-DETAILS = ("auto", "low", "high")
+#: OpenAI's image detail; "auto" counts as "high".
+Detail = Literal["auto", "low", "high"]
+DETAILS: tuple[str, ...] = get_args(Detail)
 
 #: A text document that is not local (a URL, a provider file id): assumed this long.
 _UNKNOWN_TEXT_TOKENS = 4000
@@ -105,7 +110,7 @@ class TokenEstimate:
     per_message: list[int]
     files: list[FileTokens] = field(default_factory=list)
 
-    def for_decisions(self, decisions: Sequence[Any]) -> list[int | None]:
+    def for_decisions(self, decisions: Sequence[Decision]) -> list[int | None]:
         """Tokens per ``Request.decisions`` entry (matched by message index and identifier,
         in order), for a tokens column beside the decisions; None where nothing matches."""
         queues: dict[tuple[int, str], list[int]] = {}
@@ -119,14 +124,14 @@ class TokenEstimate:
 
 
 def estimate_tokens(
-    messages: Sequence[Any],
+    messages: Sequence[Message],
     model: str,
     *,
-    capabilities: Capabilities | dict[str, Any] | None = None,
+    capabilities: Capabilities | Mapping[str, object] | None = None,
     fit_images: bool = True,
-    detail: str = "auto",
-    on_unsupported: str = "text",
-    converters: dict[str, Any] | None = None,
+    detail: Detail = "auto",
+    on_unsupported: OnUnsupported = "text",
+    converters: Mapping[str, Converter] | None = None,
     plan: Plan | None = None,
 ) -> TokenEstimate:
     """Estimate the input tokens of ``messages`` for ``model`` ('provider:model-id').
@@ -138,8 +143,12 @@ def estimate_tokens(
     the plan decodes only the images that ``encode`` re-encodes (for a byte budget), else
     headers are read. With ``on_unsupported="convert"`` a file the target cannot take is
     priced as what it is converted to (page images and text, frames, Markdown: the
-    conversions ``encode`` makes and keeps, with the same ``converters``).
+    conversions ``encode`` makes and keeps, with the same ``converters``); with "text" or
+    "error", as its text fallback.
     """
+    if on_unsupported not in get_args(OnUnsupported):
+        policies = ", ".join(repr(p) for p in get_args(OnUnsupported))
+        raise ToolwireError(f"on_unsupported must be one of {policies}, not {on_unsupported!r}")
     estimator = Estimator(model, capabilities, fit_images=fit_images, detail=detail)
     estimator.converters = tuple((converters or {}).items())
     if plan is None:
@@ -170,7 +179,7 @@ def planned(
     routed one by one."""
     from .request import plan_request
 
-    policy: Any = "convert" if on_unsupported == "convert" else "text"
+    policy: OnUnsupported = "convert" if on_unsupported == "convert" else "text"
     try:
         return plan_request(messages, model, on_unsupported=policy, capabilities=caps,
                             converters=dict(converters), fit_images=fit_images)  # fmt: skip
@@ -184,7 +193,7 @@ class Estimator:
     def __init__(
         self,
         model: str,
-        capabilities: Capabilities | dict[str, Any] | None = None,
+        capabilities: Capabilities | Mapping[str, object] | None = None,
         *,
         fit_images: bool = True,
         detail: str = "auto",

@@ -158,7 +158,7 @@ def _report(
     from ..tokens import estimate_tokens
 
     request = encode(messages, model, on_unsupported=on_unsupported)
-    priced = "convert" if on_unsupported == "convert" else "text"
+    priced: Literal["convert", "text"] = "convert" if on_unsupported == "convert" else "text"
     estimate = estimate_tokens(messages, model, on_unsupported=priced)
     tokens = estimate.for_decisions(request.decisions)
     decisions = [{**asdict(d), "tokens": t} for d, t in zip(request.decisions, tokens, strict=True)]

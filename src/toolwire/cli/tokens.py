@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -30,7 +30,9 @@ def tokens(
     conversation_file: Annotated[
         Path | None, typer.Option("--conversation", help="A stored conversation (JSON).")
     ] = None,
-    detail: Annotated[str, typer.Option(help="OpenAI image detail: auto, low or high.")] = "auto",
+    detail: Annotated[
+        Literal["auto", "low", "high"], typer.Option(help="OpenAI image detail: auto, low or high.")
+    ] = "auto",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON for machines.")] = False,
     trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:

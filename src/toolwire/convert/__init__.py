@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
@@ -50,7 +50,8 @@ __all__ = ["Conversion", "Converter", "Target", "clear_cache", "convert", "descr
 
 describe = descriptions.describe
 Part = Text | File
-Converter = Callable[[File], list[Part]]
+#: A caller's converter (``encode(..., converters={"audio/*": fn})``): File -> its parts.
+Converter = Callable[[File], Sequence[Part]]
 ConvertedTo = Literal["text", "pages", "frames", "image"]
 #: Documents read whole (within the readers' text caps) rather than by read_file's window.
 _WHOLE = frozenset({DOCX, PPTX, "text/html"})
@@ -230,7 +231,11 @@ def _by_caller(file: File, target: Target, pattern: str, fn: Converter) -> Conve
 
 
 def _checked_parts(parts: object, target: Target, name: str, what: str) -> tuple[Part, ...]:
-    if not isinstance(parts, list | tuple) or not all(isinstance(p, Text | File) for p in parts):
+    if (
+        not isinstance(parts, Sequence)
+        or isinstance(parts, str | bytes)
+        or not all(isinstance(p, Text | File) for p in parts)
+    ):
         raise ToolwireError(
             f"{what} returned {type(parts).__name__} for {name}; it must return a list of "
             "toolwire Text and File parts"

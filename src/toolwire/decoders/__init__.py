@@ -18,7 +18,7 @@ from ..providers import decoder_module
 from ._common import brief
 
 
-def decode(response: Any, model: str) -> Assistant:
+def decode(response: object, model: str) -> Assistant:
     """The assistant message in ``response`` from ``model`` ('provider:model-id').
 
     >>> reply = client.messages.create(model="claude-sonnet-4-5", **request.kwargs)  # doctest: +SKIP

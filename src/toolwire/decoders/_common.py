@@ -10,7 +10,6 @@ from typing import Any
 from ..content import ToolCall
 from ..errors import DecodeError
 
-
 #: The deepest tool-call arguments a decoded call keeps as data: deeper ones (no model writes
 #: them; a hostile server can) are kept as text in ``invalid_arguments``, since every later
 #: walk of them (validation, spelling, measuring) would recurse that deep.

@@ -72,7 +72,7 @@ def _allowed(file: File, chosen: Route, policy: Policy) -> tuple[int, str, Limit
     which budget bound, and that budget: none for a file they left out (its text only)."""
     if chosen.limit is not None:
         return 0, "; its text only, as the request budgets leave the file out", chosen.limit
-    found = (policy.shrunk or {}).get(id(file))
+    found: tuple[int, str, Limit] | None = (policy.shrunk or {}).get(id(file))
     if found is None:
         return max(PAGES, FRAMES), "", None
     return found

@@ -212,7 +212,8 @@ class Planner:
         elif mode == "fallback":
             fallbacks += [label_this(sent), sent]
         else:
-            return sent  # native File, or its text fallback as Text
+            placed: File | Text = sent  # native File, or its text fallback as Text
+            return placed
         return label_see(sent)
 
     def _place(

@@ -414,7 +414,8 @@ def _pages(file: File, known: dict[int, Any] | None) -> int:
     key = id(source)
     hit = known.get(key)
     if hit is not None and hit[0]() is source:
-        return hit[1]
+        pages: int = hit[1]
+        return pages
     count = pdf_pages(file)[0]
     known[key] = (weakref.ref(source, partial(untie, known, key)), count)
     if len(known) > PAGES_LIMIT:

@@ -91,9 +91,9 @@ def encode(plan: Plan) -> dict[str, Any]:
                 content.append(spell.part(part))
             messages.append({"role": "user", "content": content})
         elif kind is Assistant:
-            messages.append({"role": "assistant", "content": spell.assistant(step)})  # type: ignore[arg-type]
+            messages.append({"role": "assistant", "content": spell.assistant(step)})
         elif kind is User:
-            text = step.content  # type: ignore[union-attr]
+            text = step.content
             content = [{"text": text}] if type(text) is str else [spell.part(p) for p in text]
             messages.append({"role": "user", "content": content})
         if index in marked:

@@ -14,7 +14,8 @@ exceptions instead.
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ToolwireError, suggest
 from ..messages import ContentOutput, ErrorTextOutput
@@ -80,21 +81,36 @@ class ReadFileTool(Tool):
     root: str | None = None
     allow_hardlinks: bool = False
 
-    def __init__(
-        self,
-        name: str = "read_file",
-        description: str = _DESCRIPTION,
-        parameters: dict[str, Any] | None = None,
-        **fields: Any,
-    ) -> None:
-        schema = _PARAMETERS if parameters is None else parameters
-        super().__init__(name, description, schema, **fields)
+    if TYPE_CHECKING:  # as Tool's
+
+        def __init__(
+            self,
+            name: str = "read_file",
+            description: str = _DESCRIPTION,
+            parameters: Mapping[str, object] | None = None,
+            *,
+            strict: bool = False,
+            root: str | None = None,
+            allow_hardlinks: bool = False,
+        ) -> None: ...
+
+    else:
+
+        def __init__(
+            self,
+            name: str = "read_file",
+            description: str = _DESCRIPTION,
+            parameters: Mapping[str, object] | None = None,
+            **fields: object,
+        ) -> None:
+            schema = _PARAMETERS if parameters is None else parameters
+            super().__init__(name, description, schema, **fields)
 
     def bind(self, root: str | os.PathLike[str], *, allow_hardlinks: bool = False) -> ReadFileTool:
         """The same tool confined to ``root`` (reading hard-linked files if allowed)."""
         return self.model_copy(update={"root": os.fspath(root), "allow_hardlinks": allow_hardlinks})
 
-    def __call__(self, **arguments: Any) -> ContentOutput | ErrorTextOutput:
+    def __call__(self, **arguments: object) -> ContentOutput | ErrorTextOutput:
         """Run the tool with a model's arguments; failures become an ErrorTextOutput."""
         problem = _check_arguments(arguments)
         if problem:
@@ -103,13 +119,14 @@ class ReadFileTool(Tool):
             root = self.root if self.root is not None else os.getcwd()
         except OSError as exc:  # the working directory was removed
             return ErrorTextOutput(value=f"read_file cannot find its root directory ({exc})")
+        checked: dict[str, Any] = arguments  # names checked here, values by read_file
         try:
-            return read_file(root=root, allow_hardlinks=self.allow_hardlinks, **arguments)
+            return read_file(root=root, allow_hardlinks=self.allow_hardlinks, **checked)
         except ToolwireError as exc:
             return ErrorTextOutput(value=str(exc))
 
 
-def _check_arguments(arguments: dict[str, Any]) -> str | None:
+def _check_arguments(arguments: dict[str, object]) -> str | None:
     """A message for the model when its arguments do not fit the schema, else None."""
     known = _PARAMETERS["properties"]
     for key in arguments:

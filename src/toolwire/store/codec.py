@@ -24,10 +24,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..content import File
 from ..errors import StoreError, ToolwireError
-from ..messages import ContentOutput, Message, ToolResult, User
+from ..messages import ContentOutput, TaggedMessage, ToolResult, User
 from ..sources import BlobSource, BytesSource, PathSource
 
-_message: TypeAdapter[Any] = TypeAdapter(Message)
+_message: TypeAdapter[Any] = TypeAdapter(TaggedMessage)
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 
 

@@ -139,7 +139,7 @@ class Rows:
             for message_id, digest, size in cur.execute(_SIZES_SQL, (session_id,)).fetchall():
                 if isinstance(size, int) and size > 0 and isinstance(digest, str):
                     sizes.setdefault(message_id, {})[digest] = size
-        return [tuple(row) for row in rows], sizes  # type: ignore[misc]
+        return [tuple(row) for row in rows], sizes
 
     def sessions(self) -> list[tuple[Any, ...]]:
         """``(id, messages, files, file bytes, created, updated)`` per session, oldest first."""

@@ -33,11 +33,12 @@ from collections.abc import Collection, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from ..content import File
 from ..errors import ConflictError, StoreError, ToolwireError
+from ..messages import Message
 from ..sources import MAX_FILE_BYTES, BlobSource
 from . import codec, trust
 from . import trust as trust_rules  # ``import_`` takes a ``trust`` argument
@@ -92,7 +93,7 @@ class SessionStore:
         location: str | Path,
         *,
         blobs: str | Path | None = None,
-        blob_options: Mapping[str, Any] | None = None,
+        blob_options: Mapping[str, object] | None = None,
         create: bool = True,
     ) -> None:
         self.path: Path | None = None
@@ -116,7 +117,7 @@ class SessionStore:
 
     # --- writing ------------------------------------------------------------------------
 
-    def append(self, session_id: str, message: Any, *, expect: int | None = None) -> int:
+    def append(self, session_id: str, message: Message, *, expect: int | None = None) -> int:
         """Add one message at the end of the session (created if new); return its position.
 
         With ``expect=N`` the message is added only if the session holds N messages now
@@ -125,7 +126,7 @@ class SessionStore:
         return self.extend(session_id, [message], expect=expect)[0]
 
     def extend(
-        self, session_id: str, messages: Iterable[Any], *, expect: int | None = None
+        self, session_id: str, messages: Iterable[Message], *, expect: int | None = None
     ) -> list[int]:
         """Add messages at the end of the session in one transaction; return their positions.
 
@@ -181,7 +182,7 @@ class SessionStore:
 
     def import_(
         self,
-        data: str | bytes | dict[str, Any],
+        data: str | bytes | dict[str, object],
         session_id: str | None = None,
         *,
         max_bytes: int = MAX_IMPORT_BYTES,
@@ -232,7 +233,7 @@ class SessionStore:
 
     # --- reading ------------------------------------------------------------------------
 
-    def load(self, session_id: str, *, verify: bool = True) -> list[Any]:
+    def load(self, session_id: str, *, verify: bool = True) -> list[Message]:
         """The session's messages in order; every blob is read and checked against its hash.
 
         With ``verify=False`` no blob is read here: each File's bytes are read (object
@@ -265,10 +266,12 @@ class SessionStore:
         return codec.dumps(doc)
 
     @property
-    def database(self) -> tuple[str, Any, str]:
+    def database(
+        self,
+    ) -> tuple[Literal["sqlite"], Path, str] | tuple[Literal["postgresql"], object, str]:
         """``("sqlite", sessions.db path, where)`` or ``("postgresql", connection pool, where)``
-        (``where`` the URL without its password): where companions such as
-        ``tw.Uploads(store=...)`` keep their own tables."""
+        (``where`` the URL without its password; the pool a ``psycopg_pool.ConnectionPool``):
+        where companions such as ``tw.Uploads(store=...)`` keep their own tables."""
         pool = getattr(self._rows, "pool", None)
         if pool is not None:
             return "postgresql", pool, self._rows.where
@@ -295,7 +298,7 @@ class SessionStore:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _message(self, where: str, body: object, sizes: dict[str, int]) -> Any:
+    def _message(self, where: str, body: object, sizes: dict[str, int]) -> Message:
         """A row's message, its Files confined to what a store trusts (``trust.confine``)."""
         if isinstance(body, str | bytes | bytearray) and len(body) > trust.MAX_ROW_BYTES:
             raise StoreError(
@@ -306,7 +309,8 @@ class SessionStore:
             message = codec.from_stored(trust.load_json(body, "its body"), self._root)
         except (ValueError, RecursionError, ToolwireError) as exc:
             raise StoreError(f"{where} is unreadable: {trust.reason(exc)}") from exc
-        return trust.confine(message, where, self._root, sizes)
+        confined: Message = trust.confine(message, where, self._root, sizes)
+        return confined
 
     def _fetch(self, located: list[tuple[str, Any]]) -> None:
         """Read every blob once, checked against its hash (object storage: several at once,

@@ -91,7 +91,7 @@ def values(text: str | bytes | bytearray, limit: int) -> int:
 
 def _structure(text: Any, *marks: Any) -> int:
     """One more than the number of ``marks`` in ``text``: its values, at most."""
-    return sum(text.count(mark) for mark in marks) + 1
+    return sum(int(text.count(mark)) for mark in marks) + 1
 
 
 #: A JSON string (the unrolled form: one pass, no backtracking over a string's characters).

@@ -13,7 +13,7 @@ from .errors import ToolDefinitionError
 from .tool import Tool
 
 
-def tools_from_mcp(listed: Any) -> list[Tool]:
+def tools_from_mcp(listed: object) -> list[Tool]:
     """The tools of an MCP ``ListToolsResult`` (SDK object, its JSON dict, or a list of
     tools), each with its name, description and ``inputSchema`` as ``parameters``.
 

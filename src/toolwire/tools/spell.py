@@ -32,7 +32,7 @@ from ..errors import suggest
 try:  # the id and name rules move from providers/ to plan/ ("pipeline", issue 16)
     from ..plan.ids import NAME_RULES, accepted_name, accepts
 except ImportError:  # pragma: no cover - before that move
-    from ..providers.ids import NAME_RULES, accepted_name, accepts  # type: ignore[no-redef,assignment]
+    from ..providers.ids import NAME_RULES, accepted_name, accepts  # type: ignore[no-redef]
 from .errors import ToolDefinitionError
 from .gemini import gemini_parameters
 from .ollama import ollama_parameters

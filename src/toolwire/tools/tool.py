@@ -10,17 +10,18 @@ from __future__ import annotations
 import copy
 import dataclasses
 import inspect
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 
+from ..content import JsonValue
 from . import docstrings
 from .errors import ToolDefinitionError
 from .schema import check_shape, drop_titles
 
 
-def no_arguments() -> dict[str, Any]:
+def no_arguments() -> dict[str, JsonValue]:
     """The schema of a tool that takes no arguments."""
     return {"type": "object", "properties": {}}
 
@@ -41,22 +42,39 @@ class Tool(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     name: str
     description: str = ""
-    parameters: dict[str, Any] = Field(default_factory=no_arguments)
+    parameters: dict[str, JsonValue] = Field(default_factory=no_arguments)
     strict: bool = False
 
-    def __init__(
-        self,
-        name: str,
-        description: str = "",
-        parameters: dict[str, Any] | None = None,
-        **fields: Any,
-    ) -> None:
-        schema = no_arguments() if parameters is None else parameters
-        super().__init__(name=name, description=description, parameters=schema, **fields)
+    # Type checkers see how a program builds one; pydantic also calls ``__init__`` with the
+    # fields of a stored tool (and rejects unknown ones), which the run-time signature takes.
+    if TYPE_CHECKING:
+
+        def __init__(
+            self,
+            name: str,
+            description: str = "",
+            parameters: Mapping[str, object] | None = None,
+            *,
+            strict: bool = False,
+        ) -> None: ...
+
+    else:
+
+        def __init__(
+            self,
+            name: str,
+            description: str = "",
+            parameters: Mapping[str, object] | None = None,
+            **fields: object,
+        ) -> None:
+            schema = no_arguments() if parameters is None else parameters
+            super().__init__(name=name, description=description, parameters=schema, **fields)
 
     @field_validator("parameters", mode="after")
     @classmethod
-    def _an_object_schema(cls, schema: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+    def _an_object_schema(
+        cls, schema: dict[str, JsonValue], info: ValidationInfo
+    ) -> dict[str, JsonValue]:
         if schema.get("type") != "object":
             raise ToolDefinitionError(
                 f"a tool's parameters must be a JSON Schema with type 'object' (its named "
@@ -75,7 +93,7 @@ class Tool(BaseModel):
     @classmethod
     def from_function(
         cls,
-        fn: Callable[..., Any],
+        fn: Callable[..., object],
         *,
         name: str | None = None,
         description: str | None = None,
@@ -129,8 +147,9 @@ def _resolved_hints(fn: Callable[..., Any]) -> dict[str, Any]:
         ) from exc
 
 
-def _copied_parameters(self: Tool) -> dict[str, Any]:
-    return copy.deepcopy(self.__dict__["parameters"])
+def _copied_parameters(self: Tool) -> dict[str, JsonValue]:
+    parameters: dict[str, JsonValue] = self.__dict__["parameters"]
+    return copy.deepcopy(parameters)
 
 
 # Reading ``parameters`` gives a fresh copy (set after the class is built, so pydantic still

@@ -6,22 +6,26 @@ import importlib
 import mimetypes
 import time
 import weakref
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..capability import Capabilities, Cell
 from ..capability import capabilities as load_capabilities
 from ..capability_schema import FILE_LIMITS
 from ..content import File
 from ..errors import ToolwireError
+from ..messages import Message
 from ..sources import ProviderFileSource
 from .account import account_of
 from .cache import Cache, Key, open_cache
 from .sync import Context, Job, Outcome, arun, run
 from .transfer import Progress, Settings
 from .wanted import conversation, files, id_cell, replace_files, upload_form
+
+if TYPE_CHECKING:
+    from ..store import SessionStore
 
 #: Files smaller than this are sent inline: an upload round trip costs more than the bytes.
 DEFAULT_MIN_BYTES = 64 * 1024
@@ -59,7 +63,7 @@ class Uploads:
 
     def __init__(
         self,
-        store: Any = None,
+        store: SessionStore | None = None,
         *,
         account: str | None = None,
         expires_after: int | None = 7 * 24 * 3600,
@@ -80,14 +84,14 @@ class Uploads:
 
     def sync(
         self,
-        messages: Sequence[Any],
+        messages: Sequence[Message],
         model: str,
-        client: Any,
+        client: object,
         *,
         min_bytes: int = DEFAULT_MIN_BYTES,
         account: str | None = None,
         progress: Progress | None = None,
-        capabilities: Capabilities | dict[str, Any] | None = None,
+        capabilities: Capabilities | Mapping[str, object] | None = None,
     ) -> list[Outcome]:
         """Upload (through a sync SDK client) what ``model`` takes by id and has no fresh id for.
 
@@ -105,14 +109,14 @@ class Uploads:
 
     async def async_sync(
         self,
-        messages: Sequence[Any],
+        messages: Sequence[Message],
         model: str,
-        client: Any,
+        client: object,
         *,
         min_bytes: int = DEFAULT_MIN_BYTES,
         account: str | None = None,
         progress: Progress | None = None,
-        capabilities: Capabilities | dict[str, Any] | None = None,
+        capabilities: Capabilities | Mapping[str, object] | None = None,
     ) -> list[Outcome]:
         """``sync`` through an async SDK client (AsyncAnthropic, AsyncOpenAI, genai ``Client.aio``,
         Mistral's ``upload_async``), at most ``max_workers`` uploads at a time."""
@@ -129,12 +133,12 @@ class Uploads:
 
     def resolve(
         self,
-        messages: Sequence[Any],
+        messages: Sequence[Message],
         model: str,
         *,
         account: str | None = None,
-        capabilities: Capabilities | dict[str, Any] | None = None,
-    ) -> list[Any]:
+        capabilities: Capabilities | Mapping[str, object] | None = None,
+    ) -> list[Message]:
         """The conversation with each file ``model`` takes by id, and has a fresh id for,
         replaced by ``File.from_provider_file`` (same name and text); the rest unchanged.
 
@@ -278,7 +282,7 @@ class Uploads:
 
 
 def _target(
-    model: str, capabilities: Capabilities | dict[str, Any] | None = None
+    model: str, capabilities: Capabilities | Mapping[str, object] | None = None
 ) -> tuple[Capabilities, ModuleType]:
     if isinstance(capabilities, Capabilities):
         caps = capabilities

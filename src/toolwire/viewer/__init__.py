@@ -13,14 +13,14 @@ runs no script (a Content-Security-Policy forbids it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import ToolwireError
+from ..messages import Message
 from ..plan import OnUnsupported
 
 
 def view(
-    messages: Sequence[Any],
+    messages: Sequence[Message],
     model: str | Sequence[str],
     *,
     on_unsupported: OnUnsupported = "text",

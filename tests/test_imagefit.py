@@ -291,7 +291,7 @@ def test_the_quick_check_agrees_with_fitted_size(
     """fit_image decides "nothing to fit" from the stored size and each cell's bounds read
     once, inline; it must say exactly what comparing fitted_size does, for either orientation
     (a quarter-turned JPEG is measured unrotated). The image is a PNG header alone: resizing
-    it (``_fit``) is where the quick check said "not within"."""
+    it (``_fit_in_worker``) is where the quick check said "not within"."""
     from toolwire import imagefit
 
     cell = Cell(
@@ -302,7 +302,7 @@ def test_the_quick_check_agrees_with_fitted_size(
         header = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + struct.pack(">II", w, h) + bytes(9)
         file = File.from_bytes(header, "image/png")
         unchanged = fitted_size(w, h, cell) == (w, h)
-        with patch.object(imagefit, "_fit", side_effect=_Resized):
+        with patch.object(imagefit, "_fit_in_worker", side_effect=_Resized):
             try:
                 kept = fit_image(file, cell) == (file, None)
             except _Resized:

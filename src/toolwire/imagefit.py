@@ -1,8 +1,9 @@
 """Downscale images that exceed a target's limits, deterministically, at encode time.
 
 ``encode(..., fit_images=True)`` (the default) calls ``fit_image`` for every local image it
-routes. Header dimensions and byte size are checked first; Pillow decodes only an image that
-breaks a limit of its capability cell: ``max_bytes``, ``max_edge``, ``max_pixels``, or
+routes. Header dimensions and byte size are checked first, in this process; only an image that
+breaks a limit of its capability cell is decoded, and that in the read worker (readers.isolation,
+under its memory and time limits: the bytes are untrusted), never in the calling process: ``max_bytes``, ``max_edge``, ``max_pixels``, or
 ``fit_edge`` / ``fit_short_edge`` (the long or short edge beyond which the provider would
 downscale anyway, so sending more costs bytes and buys nothing). The conversation keeps the original; the target gets a
 new File (same name, or the original's identifier as name, so labels do not change) and the
@@ -25,13 +26,14 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from . import headers
 from .capability_schema import Cell
-from .content import File
-from .errors import MissingDependencyError
+from .content import File, Text
+from .errors import InvalidFileError, MissingDependencyError
+from .messages import ContentOutput
 from .sources import BytesSource
 
 if TYPE_CHECKING:
@@ -108,7 +110,7 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
         cached = _cache.get(key)
     if cached is None:
         try:
-            cached = _fit(data, file.media_type, cell, file.identifier)
+            cached = _fit_in_worker(data, file.media_type, cell, file.identifier)
         except MissingDependencyError:
             hard = replace(cell, fit_edge=None)  # fit_edge is a saving, not a rule
             if over_bytes or size is None or fitted_size(*size, hard) != size:
@@ -131,6 +133,41 @@ def _remember(key: tuple[Any, ...], value: tuple[bytes, str, str]) -> None:
         total = sum(len(v[0]) for v in _cache.values())
         while total > CACHE_BYTES and len(_cache) > 1:
             total -= len(_cache.popitem(last=False)[1][0])
+
+
+@dataclass(frozen=True)
+class FitJob:
+    """An image to fit in the read worker (a ``readers.common.Job`` in shape: the worker needs
+    its name, media type and bytes), with the cell whose limits it is fitted to."""
+
+    name: str
+    media_type: str
+    data: bytes = field(repr=False)
+    cell: Cell | None = None
+
+
+def _fit_in_worker(data: bytes, media_type: str, cell: Cell, name: str) -> tuple[bytes, str, str]:
+    """``_fit`` in the read worker (readers.isolation), under its memory and time limits: the
+    bytes came from a tool, a URL, a store or an MCP server, and decoding them is what a
+    crafted image exploits (a 2.5 KB WebP took a host to 1 GB). A failure is a ToolwireError
+    naming the file; the reply is checked before it is used."""
+    from .readers import isolation
+
+    output = isolation.run(fit_job, FitJob(name, media_type, data, cell))  # type: ignore[type-var]
+    try:
+        note, fitted = output.value
+        assert isinstance(note, Text) and isinstance(fitted, File)
+        assert fitted.media_type in _OUT_TYPES.values()
+        return fitted.read(), fitted.media_type, note.text
+    except (ValueError, AssertionError) as exc:
+        raise InvalidFileError(f"{name}: the image worker sent an invalid reply") from exc
+
+
+def fit_job(job: FitJob) -> ContentOutput:
+    """The worker's side of ``_fit_in_worker``: the fitted bytes, with the note first."""
+    assert job.cell is not None
+    out, out_type, note = _fit(job.data, job.media_type, job.cell, job.name)
+    return ContentOutput(value=(Text(text=note), File.from_bytes(out, out_type, name=job.name)))
 
 
 @dataclass(frozen=True)

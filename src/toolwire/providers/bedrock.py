@@ -10,8 +10,8 @@ json, image, document, video) and ``reasoningContent`` (``reasoningText{text, si
 ``fetch_urls`` allows, else refuses the file).
 
 The planner lays out each model family (table rows in capabilities.toml) and applies the
-Converse rules (providers.WIRES["bedrock"]: roles alternate, no blank text, a text block
-beside a document, a user message first); this module spells the plan:
+Converse rules (``WIRE`` below: roles alternate, no blank text, a text block beside a
+document; this module checks that a user message comes first); this module spells the plan:
 
 - A tool turn is one user message: every ``toolResult`` first, in call order, then the parts
   that share it (Nova's sibling documents and videos, a merged user message).
@@ -42,7 +42,11 @@ from ..messages import Assistant, User, base_type
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import BytesSource, UrlSource
+from ..tools.spell import bedrock_tools
+from ..wire_size import DEFAULT
+from . import register
 from .bedrock_names import DocumentNames
+from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -247,3 +251,21 @@ def _has_type_key(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_type_key(v) for v in value)
     return False
+
+
+WIRE = register(Wire(
+    "bedrock", spell=encode, decoder=Decoder.of_module("toolwire.decoders.bedrock"),
+    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64. Claude
+    # on Bedrock is served by Anthropic's backend, whose rule is [a-zA-Z0-9_-]+: an id with
+    # "." or ":" passes botocore and fails at the model. The intersection is the safe rule
+    # (ids Bedrock issues, tooluse_…, pass unchanged).
+    ids=id_rule(
+        r"[a-zA-Z0-9_-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId ∩ Anthropic tool_use.id"
+    ),
+    # botocore bedrock-runtime 2023-09-30 ToolName: pattern [a-zA-Z0-9_-]+, 1-64.
+    names=name_rule(NAME_64, 64, NOT_NAME_64, "botocore ToolName"),
+    tools=bedrock_tools, size=DEFAULT,  # botocore: json.dumps defaults
+    # Converse (CAPABILITIES.md): roles alternate, blank text is rejected, a message with a
+    # document needs a text block.
+    roles_alternate=True, rejects_blank_text=True, documents_need_text=True,
+))  # fmt: skip

@@ -57,7 +57,7 @@ from .values import (
     see_text,
     system_text,
 )
-from .wire_rules import wire_rules
+from .wire_rules import check_wire_rules, wire_rules
 
 __all__ = [
     "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnUnsupported", "Plan",
@@ -109,6 +109,7 @@ def plan(
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     wire = wire_named(caps.wire)
     steps = wire_rules(tuple(planner.steps), wire)  # layout: the wire's rules
+    check_wire_rules(steps, wire, caps)
     names = ids.ToolNames.of(steps, wire)  # ids: tool-call ids and names
     return Plan(
         caps,

@@ -138,5 +138,6 @@ WIRE = register(Wire(
     ids=id_rule(None, None, "call_", 24, "cohere ToolCallV2.id"),
     names=name_rule(ANY_TEXT, None, SURROGATES, "cohere ToolCallV2Function.name"),
     tools=cohere_tools, size=HTTPX,  # cohere's httpx client
+    tool_choices=frozenset(("auto", "none", "required")),  # v2: REQUIRED | NONE only
     separators=(", ", ": "),  # Cohere's models write json.dumps' default separators
 ))  # fmt: skip

@@ -7,9 +7,9 @@ function: FunctionCall{name, arguments}}``. Role order follows mistral-common's
 ``MistralRequestValidator``: nothing but a tool or assistant message may follow a tool message,
 and nothing but a tool, user or assistant message may follow an assistant message. The planner
 puts a bridge assistant message before a user message that follows tool results (the target's
-followup and user_after_tool are "turn"); this encoder sends the system text as the first
-message, the one place a system message is always allowed, and refuses a plan that would share
-the tool results' message (a "sibling" or "merge" override), which this wire cannot express.
+followup and user_after_tool are "turn") and refuses a layout that would put a user message
+right after them (``Wire.user_follows_tool``: a "sibling" or "merge" override); this encoder
+sends the system text as the first message, the one place a system message is always allowed.
 
 Where this wire differs from the others:
 
@@ -62,9 +62,9 @@ def encode(plan: Plan) -> dict[str, Any]:
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
-            if step.extra:
-                raise _no_shared_message(step.extra)
             messages.extend(_tool(result, names) for result in step.results)
+            if step.extra:  # the plan puts none here (Wire.user_follows_tool)
+                messages.append(_user(step.extra))
     return wire_kwargs({"messages": messages}, plan)
 
 
@@ -148,15 +148,6 @@ def _chunk(part: Text | Json | File) -> dict[str, Any]:
     )
 
 
-def _no_shared_message(extra: tuple[Text | File, ...]) -> CapabilityError:
-    files = ", ".join(p.identifier for p in extra if isinstance(p, File)) or "user text"
-    return CapabilityError(
-        f"the {WIRE.name} wire has no message shared with tool results, and no user message "
-        f"may follow them directly ({files}); only a capabilities override asks for that: use "
-        'followup = user_after_tool = "turn" and tool_result "fallback" instead of "sibling"'
-    )
-
-
 def _url(file: File) -> str:
     """An http(s) URL as given, else the bytes as a data URL (both accepted by Mistral)."""
     return file.source.url if isinstance(file.source, UrlSource) else b64.data_url(file)
@@ -171,4 +162,7 @@ WIRE = register(Wire(
     names=name_rule(NAME_64, 64, NOT_NAME_64, "mistral-common function name"),
     tools=mistral_tools, size=MISTRAL,  # mistralai utils/serializers.marshal_json
     separators=(", ", ": "),  # Mistral's models write json.dumps' default separators
+    # mistral-common MistralRequestValidator: nothing but a tool or assistant message may
+    # follow a tool message.
+    user_follows_tool=False,
 ))  # fmt: skip

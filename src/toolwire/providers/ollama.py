@@ -125,4 +125,5 @@ WIRE = register(Wire(
     # tool_name).
     names=name_rule(ANY_TEXT, None, SURROGATES, "ollama Message.ToolCall.Function.name"),
     tools=ollama_tools, size=HTTPX,  # the ollama client's httpx
+    tool_choices=frozenset(("auto",)),  # the chat API takes no tool_choice
 ))  # fmt: skip

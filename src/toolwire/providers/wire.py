@@ -21,7 +21,7 @@ then name it in a target (``wire = "toy"`` in capabilities.toml, TOOLWIRE_CAPABI
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 #: A wire's tool-definition dialect: the tools and the normalised tool_choice ("auto", "none",
 #: "required", ("tool", name) or None) → the keyword-argument fragment that carries them.
 ToolSpeller = Callable[["list[Tool]", "str | tuple[str, str] | None"], dict[str, Any]]
+#: Every tool_choice toolwire spells; ``Wire.tool_choices`` says which a wire takes.
+TOOL_CHOICES = frozenset(("auto", "none", "required", "tool"))
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,8 @@ def _imported(module: str, name: str) -> Callable[..., Any]:
 class Wire:
     """Every fact of one wire format, and the functions that speak it.
 
-    ``spell(plan)`` returns the SDK call's keyword arguments; the facts below are applied by
-    the planner before it runs (plan.wire_rules, plan.ids, the budgets).
+    ``spell(plan)`` returns the SDK call's keyword arguments and decides nothing: every fact
+    below is applied by the planner before it runs (plan.wire_rules, plan.ids, the budgets).
     """
 
     #: The name targets give in capabilities.toml (``wire = "bedrock"``).
@@ -125,6 +127,8 @@ class Wire:
     #: How its SDK serialises the body (separators, ASCII escapes): ``Request.wire_bytes`` and
     #: the request-bytes budget.
     size: Style
+    #: The tool_choice values the dialect has a spelling for ("tool": a tool's name).
+    tool_choices: frozenset[str] = TOOL_CHOICES
     #: How the wire's own models write call arguments as JSON text (item and key separators),
     #: where it takes them as text: a replayed call is byte-identical.
     separators: tuple[str, str] = (",", ":")
@@ -134,3 +138,13 @@ class Wire:
     rejects_blank_text: bool = False
     #: A message holding a document must hold a text block too: the plan labels it.
     documents_need_text: bool = False
+    #: The first message must be a user message: the plan refuses a conversation that starts
+    #: otherwise (ConversationError).
+    starts_with_user: bool = False
+    #: A user message may follow tool results directly (in the same provider message or the
+    #: next); where not, the plan refuses a layout that puts parts beside tool results.
+    user_follows_tool: bool = True
+    #: The media types the wire has a content block for, each with the wire's own name for its
+    #: format; None: every type the table routes. The plan refuses a file of another type
+    #: (only a capabilities override routes one).
+    formats: Mapping[str, str] | None = None

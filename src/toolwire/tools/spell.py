@@ -1,8 +1,10 @@
 """Tool definitions and ``tool_choice`` in each wire's own shape: one dialect function per
 wire shape, named by the wire (``Wire.tools``, declared in providers/<wire>.py).
 
-``spell(tools, tool_choice, caps)`` returns the fragment of the SDK call's keyword arguments
-that carries them; ``encode`` merges it into the request (Gemini's into ``config``).
+``spell(tools, tool_choice, caps)`` checks the tools and the choice against the target's wire
+and returns the fragment of the SDK call's keyword arguments that carries them; ``encode``
+merges it into the request (Gemini's into ``config``). A dialect only spells: the names and
+the choice reach it checked.
 
 - anthropic (Messages API "Tool use"): ``tools[{name, description, input_schema}]``;
   ``tool_choice`` ``{"type": "auto" | "none" | "any" | "tool", "name"}``.
@@ -19,7 +21,7 @@ that carries them; ``encode`` merges it into the request (Gemini's into ``config
   ``REQUIRED`` | ``NONE`` only), ollama (``ollama.Tool``; no tool_choice at all).
 
 A name the wire forbids is refused (``Wire.names``, the rule replayed tool calls are held
-to), and so is a tool_choice the wire has no spelling for.
+to), and so is a tool_choice the wire has no spelling for (``Wire.tool_choices``).
 """
 
 from __future__ import annotations
@@ -66,7 +68,9 @@ def spell(
 
     wire = wire_named(caps.wire)
     _check_names(tools, caps, wire)
-    return wire.tools(tools, _choice(tool_choice, tools))
+    choice = _choice(tool_choice, tools)
+    _check_choice(choice, wire)
+    return wire.tools(tools, choice)
 
 
 def _check_names(tools: list[Tool], caps: Capabilities, wire: Wire) -> None:
@@ -100,9 +104,21 @@ def _choice(tool_choice: ToolChoice | None, tools: list[Tool]) -> Choice | None:
     return ("tool", tool_choice)
 
 
-def _lacks(wire: str, choice: Choice, advice: str) -> ToolDefinitionError:
+def _check_choice(choice: Choice | None, wire: Wire) -> None:
+    """A choice the wire's dialect has no spelling for is refused, saying what it takes."""
+    kind = choice[0] if isinstance(choice, tuple) else choice
+    if kind is None or kind in wire.tool_choices:
+        return
     shown = choice[1] if isinstance(choice, tuple) else choice
-    return ToolDefinitionError(f"{wire} has no tool_choice {shown!r}. {advice}")
+    taken = [_SHOWN[c] for c in _SHOWN if c in wire.tool_choices]
+    advice = "leave tools out of this request instead" if kind == "none" else "leave it unset"
+    raise ToolDefinitionError(
+        f"{wire.name} has no tool_choice {shown!r}: it takes {' or '.join(taken) or 'none'}; "
+        f"{advice}."
+    )
+
+
+_SHOWN = {"auto": "'auto'", "none": "'none'", "required": "'required'", "tool": "a tool's name"}
 
 
 def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
@@ -188,12 +204,10 @@ def bedrock_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
         }
         for t in tools
     ]
-    config: dict[str, Any] = {"tools": specs}
-    if choice == "none":
-        raise _lacks("bedrock", choice, "Leave tools out of this request instead.")
+    config: dict[str, Any] = {"tools": specs}  # Converse has no "none" (Wire.tool_choices)
     if isinstance(choice, tuple):
         config["toolChoice"] = {"tool": {"name": choice[1]}}
-    elif choice is not None:
+    elif choice in ("auto", "required"):
         config["toolChoice"] = {"auto": {}} if choice == "auto" else {"any": {}}
     return {"toolConfig": config}
 
@@ -211,16 +225,13 @@ def mistral_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
 
 def cohere_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
-    if isinstance(choice, tuple):
-        raise _lacks("cohere", choice, "Cohere v2 takes 'required', 'none' or 'auto' only.")
-    if choice in ("none", "required"):
+    if choice in ("none", "required"):  # "auto" is Cohere's default; no tool by name
         out["tool_choice"] = choice.upper()
     return out
 
 
 def ollama_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    if choice not in (None, "auto"):
-        raise _lacks("ollama", choice, "Ollama's chat API takes no tool_choice; leave it unset.")
+    # Ollama's chat API takes no tool_choice: "auto" (its behaviour) is the only one spelled.
     specs = [_function(t, ollama_parameters(t.parameters, t.name), False) for t in tools]
     return {"tools": specs}
 

@@ -22,7 +22,7 @@ from toolwire.messages import (
 )
 from toolwire.plan import ToolTurn, plan
 from toolwire.plan.ids import accepted_id
-from toolwire.providers import wires
+from toolwire.providers import BUILT_IN, wires
 from toolwire.turns import EMPTY_RESULT_TEXT
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -172,7 +172,7 @@ def test_gemini_3_plans_ask_for_a_signature_on_the_first_replayed_call() -> None
 # --- the registry ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("wire", sorted(wires()))
+@pytest.mark.parametrize("wire", BUILT_IN)
 def test_one_registry_entry_gives_each_wire_its_encoder_and_its_decoder(wire: str) -> None:
     found = wires()[wire]
     assert found.spell is importlib.import_module(f"toolwire.providers.{wire}").encode

@@ -12,6 +12,7 @@ wire has no format for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..capability import Capabilities
@@ -184,20 +185,21 @@ def check_wire_rules(steps: tuple[Step, ...], wire: Wire, caps: Capabilities) ->
     messages = [step for step in steps if not isinstance(step, System)]
     if wire.starts_with_user and (not messages or isinstance(messages[0], Assistant)):
         raise ConversationError(
-            f"the {wire.name} wire needs a user message with content first, and this conversation has "
-            "none before the first assistant message (blank text is left out: the service "
-            "rejects it). Start the messages with a User message holding text or a file."
+            f"the {wire.name} wire needs a user message with content first, and this "
+            "conversation has none before the first assistant message (blank text is left out: "
+            "the service rejects it). Start the messages with a User message holding text or a "
+            "file."
         )
     if not wire.user_follows_tool:
         for step, after in zip(messages, [*messages[1:], None], strict=True):
             if isinstance(step, ToolTurn) and step.extra:
-                _refuse_after_tools(wire, step.extra)
+                raise _after_tools(wire, step.extra)
             if isinstance(step, ToolTurn) and isinstance(after, User):
-                _refuse_after_tools(wire, after.parts)
+                raise _after_tools(wire, after.parts)
     if wire.formats is not None:
         for file in _files(messages):
             if file.media_type not in wire.formats:
-                _refuse_format(wire, wire.formats, file, caps)
+                raise _no_format(wire, wire.formats, file, caps)
 
 
 def _files(steps: list[Any]) -> list[File]:
@@ -213,17 +215,19 @@ def _files(steps: list[Any]) -> list[File]:
     return [part for part in parts if isinstance(part, File)]
 
 
-def _refuse_after_tools(wire: Wire, parts: Any) -> None:
+def _after_tools(wire: Wire, parts: Any) -> CapabilityError:
     files = ", ".join(p.identifier for p in parts if isinstance(p, File)) or "user text"
-    raise CapabilityError(
+    return CapabilityError(
         f"the {wire.name} wire has no message shared with tool results, and no user message "
         f"may follow them directly ({files}); only a capabilities override asks for that: use "
         'followup = user_after_tool = "turn" and tool_result "fallback" instead of "sibling".'
     )
 
 
-def _refuse_format(wire: Wire, formats: Any, file: File, caps: Capabilities) -> None:
-    raise CapabilityError(
+def _no_format(
+    wire: Wire, formats: Mapping[str, str], file: File, caps: Capabilities
+) -> CapabilityError:
+    return CapabilityError(
         f"{caps.provider}:{caps.model}: the {wire.name} wire has no format for "
         f"{file.media_type} (file {file.identifier}); it takes "
         f"{', '.join(dict.fromkeys(formats.values()))}. Only a capabilities override routes "

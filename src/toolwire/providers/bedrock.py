@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
@@ -74,7 +75,7 @@ VIDEO_FORMATS = {
     "video/3gpp": "three_gp",
 }
 #: Every media type Converse has a block for, with its format name (``Wire.formats``).
-FORMATS = {**IMAGE_FORMATS, **DOCUMENT_FORMATS, **VIDEO_FORMATS}
+FORMATS = MappingProxyType({**IMAGE_FORMATS, **DOCUMENT_FORMATS, **VIDEO_FORMATS})
 
 
 def encode(plan: Plan) -> dict[str, Any]:

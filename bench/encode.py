@@ -32,7 +32,6 @@ from toolwire.capability import capabilities
 from toolwire.content import File, Text, ToolCall
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
-from toolwire.providers import WIRES
 from toolwire.request import encode
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -140,10 +139,9 @@ def main() -> None:
     print(header)
     for target in args.target or MODELS:
         model = MODELS[target]
-        if importlib.util.find_spec(WIRES[capabilities(model).wire].encoder) is None:
-            print(
-                f"{target:<18} (encoder {WIRES[capabilities(model).wire].encoder} not written yet)"
-            )
+        encoder = f"toolwire.providers.{capabilities(model).wire}"
+        if importlib.util.find_spec(encoder) is None:
+            print(f"{target:<18} (encoder {encoder} not written yet)")
             continue
         r = measure(model, messages, blobs, args.repeat)
         print(f"{target:<18} {r['cold']:>8.1f} {r['warm']:>8.1f} {r['floor']:>9.1f} "

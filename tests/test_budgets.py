@@ -34,7 +34,7 @@ from toolwire.imagefit import clear_cache
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan.budgets import RequestTooLargeError
-from toolwire.wire_size import STYLES
+from toolwire.providers import wire_named
 
 JPEG = "image/jpeg"
 
@@ -93,7 +93,7 @@ def sent(request: tw.Request) -> list[str]:
 
 def body_size(request: tw.Request) -> int:
     """The body as json.dumps spells it for the request's SDK (the slow, obvious way)."""
-    style = STYLES[request.wire]
+    style = wire_named(request.wire).size
     text = json.dumps(
         request.to_json(), separators=(style.item, style.key), ensure_ascii=style.ascii
     )

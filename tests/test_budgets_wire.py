@@ -29,7 +29,8 @@ from toolwire.imagefit import fit_image
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.plan import plan
-from toolwire.wire_size import DEFAULT, STYLES, wire_bytes
+from toolwire.providers import wire_named
+from toolwire.wire_size import DEFAULT, wire_bytes
 
 LIMITS = {"max_request_bytes": 60_000, "max_images_per_request": 3, "max_pdf_pages_per_request": 4}
 
@@ -65,7 +66,7 @@ def test_wire_bytes_is_the_body_anthropic_posts() -> None:
 
     body = _posted(send)
     extra = {"max_tokens": 1, **request.kwargs, "model": "m"}
-    assert len(body) == wire_bytes(extra, STYLES["anthropic"])
+    assert len(body) == wire_bytes(extra, wire_named("anthropic").size)
     assert len(body) - len('"max_tokens":1,"model":"m",') == request.wire_bytes
 
 
@@ -77,7 +78,7 @@ def test_wire_bytes_is_the_body_openai_posts() -> None:
         client.chat.completions.create(model="m", **request.kwargs)
 
     body = _posted(send)
-    assert len(body) == wire_bytes({**request.kwargs, "model": "m"}, STYLES["openai_chat"])
+    assert len(body) == wire_bytes({**request.kwargs, "model": "m"}, wire_named("openai_chat").size)
     assert len(body) - len(',"model":"m"') == request.wire_bytes
 
 
@@ -102,7 +103,7 @@ def test_wire_bytes_bounds_the_body_google_genai_builds() -> None:
 
 def test_long_base64_and_escaped_strings_are_measured_exactly() -> None:
     for text in ("A" * 5000, 'a"b\\c' * 300, "é" * 400, "\x7f" * 300, "\ud800" * 2):
-        for style in (STYLES["anthropic"], STYLES["mistral"], DEFAULT):
+        for style in (wire_named("anthropic").size, wire_named("mistral").size, DEFAULT):
             dumped = json.dumps(text, separators=(style.item, style.key), ensure_ascii=style.ascii)
             assert wire_bytes(text, style) == len(dumped.encode("utf-8", "surrogatepass"))
     assert wire_bytes({"b": b"\x00" * 7}, DEFAULT) == len('{"b": "AAAAAAAAAAA="}')

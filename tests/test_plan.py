@@ -154,9 +154,9 @@ def test_a_native_file_stays_inside_its_tool_result() -> None:
 
 def test_sibling_files_follow_all_results_in_the_same_message() -> None:
     pdf, photo = example("report.pdf"), example("photo.png")
-    messages = [calls("a", "b"), result("a", pdf), result("b", photo)]
-    planned = plan(messages, NOVA)
-    assert shape(planned.steps[1:]) == [
+    messages = [User("Go."), calls("a", "b"), result("a", pdf), result("b", photo)]
+    planned = plan(messages, NOVA)  # Converse: a user message first (Wire.starts_with_user)
+    assert shape(planned.steps[2:]) == [
         ("tools", [(see("report.pdf"),), (photo,)], (this("report.pdf"), pdf))
     ]
     assert [d.mode for d in planned.decisions] == ["sibling", "native"]
@@ -290,8 +290,8 @@ def test_a_user_message_after_fallbacks_is_merged_or_placed_for_every_placement(
 def test_bedrock_claude_puts_fallbacks_and_the_next_question_in_one_turn_after_a_bridge() -> None:
     caps = capabilities("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
     pdf = example("report.pdf")
-    planned = plan(with_question([calls("a"), result("a", pdf)]), caps)
-    assert shape(planned.steps[1:-1]) == [
+    planned = plan(with_question([User("Go."), calls("a"), result("a", pdf)]), caps)
+    assert shape(planned.steps[2:-1]) == [
         ("tools", [(see("report.pdf"),)], ()),
         ("assistant", (Text(text=BRIDGE_TEXT),)),
         ("user", (this("report.pdf"), pdf, QUESTION)),
@@ -502,7 +502,8 @@ REMOTE = "https://example.com/photo.png"
 
 
 def url_turn() -> list[Any]:
-    return [calls("a"), result("a", File.from_url(REMOTE))]
+    """A tool turn on Converse, which needs a user message first (Wire.starts_with_user)."""
+    return [User("Go."), calls("a"), result("a", File.from_url(REMOTE))]
 
 
 def test_a_url_the_target_cannot_take_is_downloaded_by_the_callers_fetcher() -> None:
@@ -517,7 +518,7 @@ def test_a_url_the_target_cannot_take_is_downloaded_by_the_callers_fetcher() -> 
     assert asked == [REMOTE]
     (decision,) = planned.decisions
     assert (decision.mode, decision.notes) == ("native", (f"downloaded from {REMOTE}",))
-    turn = planned.steps[1]
+    turn = planned.steps[2]
     assert isinstance(turn, ToolTurn)
     (sent,) = turn.results[0].parts
     assert isinstance(sent, File) and sent.read() == photo

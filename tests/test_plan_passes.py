@@ -22,7 +22,7 @@ from toolwire.messages import (
 )
 from toolwire.plan import ToolTurn, plan
 from toolwire.plan.ids import accepted_id
-from toolwire.providers import WIRES, decoder_module, wire_module
+from toolwire.providers import BUILT_IN, wires
 from toolwire.turns import EMPTY_RESULT_TEXT
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -232,12 +232,14 @@ def test_gemini_3_plans_ask_for_a_signature_on_the_first_replayed_call() -> None
 # --- the registry ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("wire", sorted(WIRES))
+@pytest.mark.parametrize("wire", BUILT_IN)
 def test_one_registry_entry_gives_each_wire_its_encoder_and_its_decoder(wire: str) -> None:
-    assert callable(wire_module(wire).encode)
-    decoder = decoder_module(wire)
-    assert callable(decoder.decode) and callable(decoder.describe_stop)
-    assert decoder is importlib.import_module(f"toolwire.decoders.{wire}")
+    found = wires()[wire]
+    assert found.spell is importlib.import_module(f"toolwire.providers.{wire}").encode
+    decoder = importlib.import_module(f"toolwire.decoders.{wire}")
+    assert callable(found.decoder.decode) and callable(found.decoder.describe_stop)
+    assert found.decoder.decode.__name__ == f"{decoder.__name__}.decode"
+    assert found.decoder.describe_stop.__name__ == f"{decoder.__name__}.describe_stop"
 
 
 # --- repeats without hashing what cannot repeat -----------------------------------------------

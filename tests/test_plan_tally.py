@@ -29,7 +29,8 @@ from toolwire.plan import _groups
 from toolwire.plan.budgets import FRAMING, HEADROOM, RequestTooLargeError, left_out
 from toolwire.plan.files import Budget, Policy
 from toolwire.plan.tally import fits
-from toolwire.wire_size import STYLES, wire_bytes
+from toolwire.providers import wire_named
+from toolwire.wire_size import wire_bytes
 
 BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
 
@@ -189,7 +190,7 @@ def test_where_the_tally_fits_the_exact_budgets_leave_nothing_out_and_the_body_i
         request = tw.encode(messages, caps, on_unsupported="text", capabilities=caps)
         routed = all(d.mode == "native" or d.mode == "fallback" for d in request.decisions)
         if routed:
-            body = wire_bytes(request.kwargs, STYLES[caps.wire])
+            body = wire_bytes(request.kwargs, wire_named(caps.wire).size)
             assert body <= planner.tally.bound
             assert request.size is None or request.size == body
     else:

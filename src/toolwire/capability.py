@@ -30,7 +30,6 @@ from .capability_schema import (
     MODES,
     PLACEMENTS,
     SOURCES,
-    WIRES,
     Budgets,
     Cache,
     Cell,
@@ -40,13 +39,14 @@ from .capability_schema import (
     Table,
     Target,
     load_table,
+    one_of_wires,
     validate,
     whole_cell,
 )
 from .errors import CapabilityError, UnknownModelError, suggest
 
 __all__ = [
-    "MODES", "PLACEMENTS", "SOURCES", "WIRES", "Capabilities", "Cell", "CellSpec", "capabilities",
+    "MODES", "PLACEMENTS", "SOURCES", "Capabilities", "Cell", "CellSpec", "capabilities",
     "is_known", "load_table", "providers", "shapes", "split_model", "target_spec", "variants", "with_cell",
 ]  # fmt: skip
 
@@ -380,7 +380,7 @@ def _table() -> dict[str, Target]:
             elif target.wire is None:
                 raise CapabilityError(
                     f"TOOLWIRE_CAPABILITIES={path} targets.{name}: a new target needs 'wire' "
-                    f"(one of {', '.join(WIRES)}); known targets: {', '.join(sorted(table))}."
+                    f"({one_of_wires()}); known targets: {', '.join(sorted(table))}."
                     f"{suggest(name, table)}"
                 )
             else:

@@ -24,12 +24,6 @@ Mode = Literal["native", "sibling", "fallback", "error"]
 Source = Literal["bytes", "url", "s3", "gcs", "file_id"]
 Placement = Literal["merge", "message", "turn"]
 Signatures = Literal["optional", "required"]
-#: The wire formats an encoder module spells (toolwire.providers.<wire>).
-Wire = Literal[
-    "anthropic", "openai_chat", "openai_responses", "google", "bedrock", "mistral", "cohere",
-    "ollama",
-]  # fmt: skip
-WIRES: tuple[str, ...] = get_args(Wire)
 MODES: tuple[str, ...] = get_args(Mode)
 SOURCES: tuple[str, ...] = get_args(Source)
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
@@ -177,13 +171,21 @@ class Row(Layout, Budgets):
 class Target(Layout, Budgets):
     """One provider: its wire, facts, default cells and model rows."""
 
-    wire: Wire | None = None
+    #: The name of a registered wire (toolwire.providers: the built-in ones and your own).
+    wire: _Str | None = Field(None, description="a wire name")
     extra: _Str | None = Field(None, description="a pip extra name")
     file_ids: _Str | None = Field(None, description="a provider name")
     version_pattern: _Str | None = Field(None, description="a regular expression")
     known_models: tuple[_Str, ...] = Field((), description="a list of glob patterns")
     media: tuple[CellSpec, ...] = Field((), description="an array of tables ([[...media]])")  # type: ignore[valid-type]
     models: tuple[Row, ...] = Field((), description="an array of tables ([[...models]])")
+
+    @validates("wire", mode="before")
+    @classmethod
+    def _registered(cls, wire: Any) -> Any:
+        if wire is not None and wire not in wire_names():
+            raise ValueError(f"wire = {wire!r} is not {one_of_wires(str(wire))}")
+        return wire
 
     @validates("version_pattern")
     @classmethod
@@ -205,6 +207,27 @@ class Table(BaseModel):
 
     groups: dict[str, tuple[_Str, ...]] = Field({}, description="a table of name = [media types]")
     targets: dict[str, Target] = Field(description="[targets.NAME] tables")
+
+
+def wire_names() -> tuple[str, ...]:
+    """The names a target's ``wire`` may take: the wires registered in toolwire.providers
+    (imported here, on first use, so that loading the table imports no encoder)."""
+    from .providers import wire_names as registered
+
+    return registered()
+
+
+def one_of_wires(name: str | None = None) -> str:
+    """``one of`` the registered wires; for a ``name`` that is none of them, its close matches
+    and how to register a wire of your own."""
+    names = wire_names()
+    listed = f"one of {', '.join(names)}"
+    if name is None:
+        return listed
+    return (
+        f"{listed}.{suggest(name, names)} A wire of your own is registered with "
+        "toolwire.providers.register(Wire(...)) before a target names it."
+    )
 
 
 def explain(where: str, error: ValidationError, root: type[BaseModel]) -> CapabilityError:
@@ -300,9 +323,7 @@ def load_table(where: str, data: Any, groups: dict[str, tuple[str, ...]] | None 
     targets = {n: _expand(f"{where} targets.{n}", t, known) for n, t in table.targets.items()}
     for name, target in targets.items():
         if groups is None and target.wire is None:
-            raise CapabilityError(
-                f"{where} targets.{name}: missing 'wire' (one of {', '.join(WIRES)})"
-            )
+            raise CapabilityError(f"{where} targets.{name}: missing 'wire' ({one_of_wires()})")
     return table.model_copy(update={"targets": targets, "groups": known})
 
 

@@ -17,8 +17,8 @@ from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.ids import wire_text
-from .providers import wire_module
-from .wire_size import STYLES, wire_bytes
+from .providers import wire_named
+from .wire_size import wire_bytes
 
 if TYPE_CHECKING:
     from .convert import Converter
@@ -57,7 +57,7 @@ class Request:
         base64, with the SDK's separators and escaping (``toolwire.wire_size``); the caller's
         own arguments (model, max_tokens) add to it. Computed without serialising."""
         if self.size is None:
-            object.__setattr__(self, "size", wire_bytes(self.kwargs, STYLES[self.wire]))
+            object.__setattr__(self, "size", wire_bytes(self.kwargs, wire_named(self.wire).size))
         return self.size  # type: ignore[return-value]
 
     @property
@@ -183,7 +183,7 @@ def spell(plan: Plan) -> Request:
 
 def _kwargs(plan: Plan) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan``."""
-    kwargs: dict[str, Any] = wire_module(plan.caps.wire).encode(plan)
+    kwargs: dict[str, Any] = plan.wire.spell(plan)
     if plan.tools or plan.tool_choice is not None:
         kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
     return kwargs
@@ -212,7 +212,7 @@ def _over_budget(laid_out: Plan) -> tuple[int | None, int]:
     if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0
-    size = wire_bytes(_kwargs(laid_out), STYLES[caps.wire]) + HEADROOM
+    size = wire_bytes(_kwargs(laid_out), laid_out.wire.size) + HEADROOM
     return size - HEADROOM, max(0, size - limit)
 
 

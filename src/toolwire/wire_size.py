@@ -11,7 +11,9 @@ Each SDK posts ``json.dumps`` of its body with its own separators and escaping:
 
 ``wire_bytes`` walks the JSON-safe value once: raw bytes count as their base64 length
 (4·⌈n/3⌉) without being encoded, long ASCII strings (base64 data) by two C-level scans.
-For Gemini the body is google-genai's camelCase request (``request.google_body_bytes``).
+Gemini's keyword arguments are measured as given, in snake_case: google-genai renames the
+keys to camelCase (shorter) and wraps the system instruction, so there the size is close to
+the body posted, not exact.
 """
 
 from __future__ import annotations
@@ -31,20 +33,10 @@ class Style:
     ascii: bool
 
 
+#: The styles of the SDKs above; each wire names its own (``Wire.size``, providers/<wire>.py).
 HTTPX = Style(",", ":", ascii=False)
 MISTRAL = Style(",", ":", ascii=True)
 DEFAULT = Style(", ", ": ", ascii=True)
-#: Per wire (capability_schema.Wire), how its SDK serialises the body.
-STYLES: dict[str, Style] = {
-    "anthropic": HTTPX,
-    "openai_chat": HTTPX,
-    "openai_responses": HTTPX,
-    "cohere": HTTPX,
-    "ollama": HTTPX,
-    "mistral": MISTRAL,
-    "bedrock": DEFAULT,
-    "google": DEFAULT,
-}
 _SHORT = 256  # strings shorter than this are measured by json.dumps itself
 _LONG = 64 * 1024  # strings at least this long are remembered (an agent re-sends them)
 REMEMBERED_CHARS = 256 * 1024 * 1024

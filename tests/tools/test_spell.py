@@ -8,9 +8,10 @@ import pytest
 
 from toolwire.capability import capabilities, providers
 from toolwire.messages import User
+from toolwire.providers import BUILT_IN, wire_named, wires
 from toolwire.request import encode
-from toolwire.tools import SPELLERS, Tool, ToolDefinitionError, spell
-from toolwire.tools.spell import NAME_RULES, accepted_name
+from toolwire.tools import Tool, ToolDefinitionError, spell
+from toolwire.tools.spell import accepted_name
 
 from .helpers import MODELS, first_tool_spec, sample_tools, validate, with_fragment
 
@@ -32,7 +33,8 @@ def _request(model: str, tools: list[Tool], tool_choice: str | None = None) -> d
 
 def test_every_provider_in_the_table_is_covered_and_every_wire_has_a_speller() -> None:
     assert sorted(MODELS) == providers()
-    assert {capabilities(m).wire for m in MODELS.values()} == set(SPELLERS)
+    assert {capabilities(m).wire for m in MODELS.values()} == set(BUILT_IN)
+    assert all(callable(wire.tools) for wire in wires().values())
 
 
 @pytest.mark.parametrize("choice", CHOICES)
@@ -113,7 +115,7 @@ def test_bedrock_required_is_any_and_a_name_is_tool() -> None:
 
 def _forbidden(wire: str) -> str:
     """A name this wire's rule rejects."""
-    return "" if NAME_RULES[wire].pattern == "(?s).+" else "get weather!"
+    return "" if wire_named(wire).names.pattern == "(?s).+" else "get weather!"
 
 
 @pytest.mark.parametrize("provider", sorted(MODELS))
@@ -124,7 +126,7 @@ def test_a_name_the_target_forbids_is_refused_naming_the_rule(provider) -> None:
         spell([Tool(name, "Say it.")], None, caps)
     message = str(caught.value)
     assert f"{caps.provider} forbids the tool name {name!r}" in message
-    assert NAME_RULES[caps.wire].source in message
+    assert wire_named(caps.wire).names.source in message
     assert repr(accepted_name(caps.wire, name)) in message
 
 

@@ -14,7 +14,7 @@ from ..capability import capabilities
 from ..content import Text, ToolCall
 from ..errors import DecodeError
 from ..messages import Assistant
-from ..providers import decoder_module
+from ..providers import wire_named
 from ._common import brief
 
 
@@ -29,9 +29,9 @@ def decode(response: object, model: str) -> Assistant:
     """
     caps = capabilities(model)
     data = as_dict(response)
-    module = decoder_module(caps.wire)
+    decoder = wire_named(caps.wire).decoder
     try:
-        message: Assistant = module.decode(data, caps.issuer)
+        message: Assistant = decoder.decode(data, caps.issuer)
     except DecodeError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
@@ -43,7 +43,7 @@ def decode(response: object, model: str) -> Assistant:
     if not any(isinstance(p, Text | ToolCall) for p in message.content):
         only = "only reasoning" if message.content else "an empty message"
         raise DecodeError(
-            f"{model} returned {only} ({module.describe_stop(data)}): there is nothing to "
+            f"{model} returned {only} ({decoder.describe_stop(data)}): there is nothing to "
             "append to the conversation (no answer, no tool call). Check the stop reason "
             "(output limit, content filter, refusal) and retry, with a larger output limit if "
             "it was reached."

@@ -29,7 +29,7 @@ from ..capability import Capabilities
 from ..counts import oldest_left_out
 from ..errors import ToolwireError, UnsupportedContentError
 from ..messages import ToolResult, base_type
-from ..providers import WIRES
+from ..providers import wire_named
 from ..routes import Fetcher
 from ..sources import BytesSource
 from . import ids
@@ -57,7 +57,7 @@ from .values import (
     see_text,
     system_text,
 )
-from .wire_rules import wire_rules
+from .wire_rules import check_wire_rules, wire_rules
 
 __all__ = [
     "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnUnsupported", "Plan",
@@ -107,13 +107,16 @@ def plan(
             planner, scrub = _groups(messages, policy, budget, memo)
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
-    steps = wire_rules(tuple(planner.steps), WIRES[caps.wire])  # layout: the wire's rules
-    names = ids.ToolNames.of(steps, caps.wire)  # ids: tool-call ids and names
+    wire = wire_named(caps.wire)
+    steps = wire_rules(tuple(planner.steps), wire)  # layout: the wire's rules
+    check_wire_rules(steps, wire, caps)
+    names = ids.ToolNames.of(steps, wire)  # ids: tool-call ids and names
     return Plan(
         caps,
         steps,
         mark_repeats(planner.decisions, planner.sources),
         names=names,
+        wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
         cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)

@@ -2,8 +2,8 @@
 
 A conversation's tool calls may come from another provider: Kimi on Groq answers
 ``functions.screenshot:0``, an MCP host stores ``srv.read file``, a JSON history holds a lone
-surrogate (``"\\ud800"`` is valid JSON). ``ID_RULES`` and ``NAME_RULES`` hold each wire's
-published rule as data; the ids pass of the plan (``ToolNames.of``) decides the ids and names
+surrogate (``"\\ud800"`` is valid JSON). Each wire's published rules are data of its ``Wire``
+(``Wire.ids``, ``Wire.names``: providers/<wire>.py); the ids pass of the plan (``ToolNames.of``) decides the ids and names
 a request's calls and results get, and encoders spell ``plan.names``, so a call and its
 result always get the same value.
 
@@ -40,12 +40,12 @@ import functools
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import Assistant, System, User, base_type
+from ..providers import Rule, Wire, wire_named
 from ..sources import BytesSource
 from .values import PlannedResult, ToolTurn
 
@@ -54,93 +54,6 @@ if TYPE_CHECKING:
 
 _LONE = re.compile("[\ud800-\udfff]")
 _SEEN_LIMIT = 65536
-
-
-@dataclass(frozen=True)
-class Rule:
-    """What one wire accepts for one kind of value, and how a rejected value is rewritten.
-
-    ``pattern`` must match the whole value (None: any text), ``max_length`` bounds it (None:
-    unbounded); every value must also be encodable as UTF-8. A rewritten value is ``prefix``
-    + ``digits`` hex digits of its sha256, or, when ``forbidden`` is set (names), the original
-    with every run of ``forbidden`` characters replaced by ``_``, then ``_`` and 8 hex digits
-    (``prefix`` + digits again where that still breaks the rule).
-    """
-
-    pattern: str | None
-    max_length: int | None
-    prefix: str
-    digits: int
-    source: str
-    forbidden: str | None = None
-    #: Values already checked (an agent re-encodes the same ids every turn), bounded.
-    seen: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
-
-
-def _name(pattern: str | None, max_length: int | None, forbidden: str, source: str) -> Rule:
-    return Rule(pattern, max_length, "tool_", 24, source, forbidden)
-
-
-#: Tool-call ids: anthropic tool_use.id / tool_result.tool_use_id, openai_responses call_id,
-#: openai_chat tool_calls[].id / tool_call_id, google function_call.id / function_response.id,
-#: bedrock toolUseId, mistral and cohere tool call ids. Ollama has no ids on its wire.
-ID_RULES = {
-    # API error "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"; no published
-    # length limit: 64, every other wire's bound (Anthropic's own ids are ~30 characters).
-    "anthropic": Rule(r"[a-zA-Z0-9_-]+", 64, "toolu_", 24, "Messages API validation"),
-    # "Invalid 'input[n].call_id': string too long. Expected … maximum length 64"; any text.
-    "openai_responses": Rule(None, 64, "call_", 24, "Responses API validation"),
-    # "Invalid 'messages[n].tool_calls[0].id': string too long. Expected … maximum length 40".
-    "openai_chat": Rule(None, 40, "call_", 24, "Chat Completions API validation"),
-    # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
-    "google": Rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
-    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64. Claude on
-    # Bedrock is served by Anthropic's backend, whose rule is [a-zA-Z0-9_-]+: an id with "." or
-    # ":" passes botocore and fails at the model. The intersection is the safe rule (ids Bedrock
-    # issues, tooluse_…, pass unchanged).
-    "bedrock": Rule(
-        r"[a-zA-Z0-9_-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId ∩ Anthropic tool_use.id"
-    ),
-    # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
-    "mistral": Rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
-    # cohere 7.3.1 ToolCallV2.id: a string, no published rule.
-    "cohere": Rule(None, None, "call_", 24, "cohere ToolCallV2.id"),
-    "ollama": Rule(None, None, "call_", 24, "ollama Message.ToolCall (no id)"),
-}
-
-_TOOL_NAME = r"[a-zA-Z0-9_-]{1,64}"
-_NOT_NAME = r"[^a-zA-Z0-9_-]+"
-_SURROGATES = "[\ud800-\udfff]+"
-#: Tool names in call history: tool_use.name, function.name, function_call.name, toolUse.name,
-#: and the names tool results echo (google function_response.name, mistral name, ollama
-#: tool_name).
-NAME_RULES = {
-    # Anthropic tool docs: name "must match the regex ^[a-zA-Z0-9_-]{1,64}$".
-    "anthropic": _name(_TOOL_NAME, 64, _NOT_NAME, "Anthropic tool use docs"),
-    # OpenAI function name: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
-    # maximum length of 64".
-    "openai_chat": _name(_TOOL_NAME, 64, _NOT_NAME, "OpenAI function name"),
-    "openai_responses": _name(_TOOL_NAME, 64, _NOT_NAME, "OpenAI function name"),
-    # google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore.
-    # Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum
-    # length of 128."
-    "google": _name(
-        r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}", 128, r"[^a-zA-Z0-9_.:-]+", "FunctionDeclaration"
-    ),
-    # botocore bedrock-runtime 2023-09-30 ToolName: pattern [a-zA-Z0-9_-]+, 1-64.
-    "bedrock": _name(_TOOL_NAME, 64, _NOT_NAME, "botocore ToolName"),
-    # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,
-    # with a maximum length of 64".
-    "mistral": _name(_TOOL_NAME, 64, _NOT_NAME, "mistral-common function name"),
-    # cohere and ollama publish no rule for names: any UTF-8 text but the empty name (the
-    # ollama client drops an empty tool_name).
-    "cohere": _name(r"(?s).+", None, _SURROGATES, "cohere ToolCallV2Function.name"),
-    "ollama": _name(r"(?s).+", None, _SURROGATES, "ollama Message.ToolCall.Function.name"),
-}
-
-#: OpenAI Responses function_call item ids begin with ``fc`` (the API: "Expected an ID that
-#: begins with 'fc'"); any other ``ToolCall.signature`` is left out of the item.
-FUNCTION_CALL_ITEM_PREFIX = "fc"
 
 
 def accepts(rule: Rule, value: str) -> bool:
@@ -181,14 +94,14 @@ def rewrite(rule: Rule, original: str, attempt: int = 0) -> str:
 
 
 def accepted_id(wire: str, original: str) -> str:
-    """The tool-call id ``wire`` gets for ``original`` (alone in its request)."""
-    rule = ID_RULES[wire]
+    """The tool-call id the wire named ``wire`` gets for ``original`` (alone in its request)."""
+    rule = wire_named(wire).ids
     return original if accepts(rule, original) else rewrite(rule, original)
 
 
 def accepted_name(wire: str, original: str) -> str:
-    """The tool name ``wire`` gets for ``original`` (alone in its request)."""
-    rule = NAME_RULES[wire]
+    """The tool name the wire named ``wire`` gets for ``original`` (alone in its request)."""
+    rule = wire_named(wire).names
     return original if accepts(rule, original) else rewrite(rule, original)
 
 
@@ -251,12 +164,12 @@ class _Mapping(dict[str, str]):
 class ToolNames:
     """The ids and names one request's tool calls and results go with on its wire."""
 
-    def __init__(self, wire: str, steps: Sequence[Any]) -> None:
-        self.call_id = _Mapping(ID_RULES[wire], steps, 0)
-        self.name = _Mapping(NAME_RULES[wire], steps, 1)
+    def __init__(self, wire: Wire, steps: Sequence[Any]) -> None:
+        self.call_id = _Mapping(wire.ids, steps, 0)
+        self.name = _Mapping(wire.names, steps, 1)
 
     @classmethod
-    def of(cls, steps: Sequence[Any], wire: str) -> ToolNames:
+    def of(cls, steps: Sequence[Any], wire: Wire) -> ToolNames:
         """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``
         (made as the encoder asks for each value: ``_Mapping``)."""
         return cls(wire, steps)

@@ -18,6 +18,7 @@ from ..content import File, Json, Text, text_part
 from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
+    from ..providers import Wire
     from ..tools import Tool, ToolChoice
     from .cache import CachePoints
     from .ids import ToolNames
@@ -161,7 +162,8 @@ Step = System | User | Assistant | ToolTurn
 class Plan:
     """The conversation laid out for one target, with a Decision per file.
 
-    ``names``: the tool-call ids and tool names the wire gets (ids pass); ``scrub``: some step
+    ``names``: the tool-call ids and tool names the wire gets (ids pass); ``wire``: the wire
+    format the steps are laid out for, whose ``spell`` writes them; ``scrub``: some step
     (where a byte budget measured the messages: some message) holds a lone surrogate, so the
     payload's strings must be made UTF-8-encodable when spelled;
     ``sign_first_call``: the target rejects a replayed model message whose first function
@@ -172,6 +174,7 @@ class Plan:
     steps: tuple[Step, ...]
     decisions: tuple[Decision, ...]
     names: ToolNames
+    wire: Wire
     scrub: bool = False
     sign_first_call: bool = False
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).

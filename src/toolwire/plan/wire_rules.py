@@ -5,14 +5,19 @@ In this order: blank text and empty thinking left out (a tool result left with n
 ``(no output)``; an assistant message left with nothing is left out);
 consecutive steps of one role merged (system steps aside: those wires take system text in a
 parameter of its own); a ``This is file {id}:`` label before each document of a message that
-has no text.
+has no text. Then ``check_wire_rules`` refuses what no layout mends: a conversation that does
+not start with a user message, a user message right after tool results, a media type the
+wire has no format for.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall, text_part
+from ..errors import CapabilityError, ConversationError
 from ..messages import Assistant, System, User, base_type
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
@@ -169,3 +174,62 @@ def _labels(parts: Any) -> tuple[Text | File, ...] | None:
             labelled.append(label_this(part))
         labelled.append(part)
     return tuple(labelled)
+
+
+def check_wire_rules(steps: tuple[Step, ...], wire: Wire, caps: Capabilities) -> None:
+    """Raise where the laid-out ``steps`` break a rule of ``wire`` that the layout cannot mend:
+    ConversationError for a conversation that does not start with a user message
+    (``starts_with_user``), CapabilityError for what only a capabilities override asks for —
+    a user message or parts right after tool results (``user_follows_tool``), a file of a type
+    the wire has no format for (``formats``)."""
+    messages = [step for step in steps if not isinstance(step, System)]
+    if wire.starts_with_user and (not messages or isinstance(messages[0], Assistant)):
+        raise ConversationError(
+            f"the {wire.name} wire needs a user message with content first, and this "
+            "conversation has none before the first assistant message (blank text is left out: "
+            "the service rejects it). Start the messages with a User message holding text or a "
+            "file."
+        )
+    if not wire.user_follows_tool:
+        for step, after in zip(messages, [*messages[1:], None], strict=True):
+            if isinstance(step, ToolTurn) and step.extra:
+                raise _after_tools(wire, step.extra)
+            if isinstance(step, ToolTurn) and isinstance(after, User):
+                raise _after_tools(wire, after.parts)
+    if wire.formats is not None:
+        for file in _files(messages):
+            if file.media_type not in wire.formats:
+                raise _no_format(wire, wire.formats, file, caps)
+
+
+def _files(steps: list[Any]) -> list[File]:
+    """Every file the steps send, in order."""
+    parts: list[Any] = []
+    for step in steps:
+        if isinstance(step, ToolTurn):
+            for result in step.results:
+                parts.extend(result.parts)
+            parts.extend(step.extra)
+        elif isinstance(step, User):
+            parts.extend(step.parts)
+    return [part for part in parts if isinstance(part, File)]
+
+
+def _after_tools(wire: Wire, parts: Any) -> CapabilityError:
+    files = ", ".join(p.identifier for p in parts if isinstance(p, File)) or "user text"
+    return CapabilityError(
+        f"the {wire.name} wire has no message shared with tool results, and no user message "
+        f"may follow them directly ({files}); only a capabilities override asks for that: use "
+        'followup = user_after_tool = "turn" and tool_result "fallback" instead of "sibling".'
+    )
+
+
+def _no_format(
+    wire: Wire, formats: Mapping[str, str], file: File, caps: Capabilities
+) -> CapabilityError:
+    return CapabilityError(
+        f"{caps.provider}:{caps.model}: the {wire.name} wire has no format for "
+        f"{file.media_type} (file {file.identifier}); it takes "
+        f"{', '.join(dict.fromkeys(formats.values()))}. Only a capabilities override routes "
+        'it here: set this type\'s tool_result to "error" in the override.'
+    )

@@ -1,62 +1,69 @@
-"""The registry of wire formats: wire name -> its encoder, its decoder and its layout rules
-(fsspec's known_implementations).
+"""The registry of wire formats: wire name -> its ``Wire`` (fsspec's known_implementations).
 
-An encoder module exposes ``encode(plan) -> dict`` (the SDK call's keyword arguments), a
-decoder module ``decode(data, issuer) -> Assistant`` and ``describe_stop(data) -> str``.
-Targets in capabilities.toml name their wire; several targets share one (groq, xai,
-openrouter and openai-compatible speak openai_chat). The layout rules are facts of the wire
-format itself, the same for every model on it; the planner applies them (plan.layout).
+A ``Wire`` (providers.wire) holds every fact of one wire format and the functions that speak
+it. Each built-in wire declares its own in ``toolwire/providers/<name>.py`` and registers it
+when that module is imported, on the first lookup of its name (``import toolwire`` imports
+none of them). Targets in capabilities.toml name their wire; several targets share one.
+
+A wire of your own is one ``register(Wire(...))`` call, made before a target names it.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
-from dataclasses import dataclass
-from types import ModuleType
+
+from ..errors import CapabilityError, suggest
+from .wire import Decoder, Rule, Wire
+
+__all__ = ["BUILT_IN", "WIRES", "Decoder", "Rule", "Wire", "register", "wire_named", "wire_names", "wires"]  # fmt: skip
+
+#: The wires toolwire ships: each ``toolwire.providers.<name>`` module registers its ``WIRE``.
+BUILT_IN = (
+    "anthropic", "openai_chat", "openai_responses", "google", "bedrock", "mistral", "cohere",
+    "ollama",
+)  # fmt: skip
+#: Every registered wire by name (the built-in ones once their module is loaded: ``wires``).
+WIRES: dict[str, Wire] = {}
 
 
-@dataclass(frozen=True)
-class Wire:
-    """Where a wire's encoder and decoder live, and the layout rules of its format."""
+def register(wire: Wire) -> Wire:
+    """Make ``wire`` the one its name stands for, and return it.
 
-    encoder: str
-    decoder: str
-    #: Consecutive messages of one role are rejected: the plan merges them.
-    roles_alternate: bool = False
-    #: Text blocks of whitespace only are rejected: the plan leaves them out.
-    rejects_blank_text: bool = False
-    #: A message holding a document must hold a text block too: the plan labels it.
-    documents_need_text: bool = False
-
-
-def _wire(name: str, **rules: bool) -> Wire:
-    return Wire(f"toolwire.providers.{name}", f"toolwire.decoders.{name}", **rules)
-
-
-# Bedrock Converse: roles alternate, blank text is rejected, and a message with a document
-# needs a text block (CAPABILITIES.md).
-_CONVERSE = {"roles_alternate": True, "rejects_blank_text": True, "documents_need_text": True}
-
-WIRES = {
-    "anthropic": _wire("anthropic"),
-    "openai_chat": _wire("openai_chat"),
-    "openai_responses": _wire("openai_responses"),
-    "google": _wire("google"),
-    "bedrock": _wire("bedrock", **_CONVERSE),
-    "mistral": _wire("mistral"),
-    "cohere": _wire("cohere"),
-    "ollama": _wire("ollama"),
-}
+    A name stands for one wire: registering another wire under a taken name is an error
+    (registering the same object again is not).
+    """
+    if wire.name in BUILT_IN:  # the built-in one first (its own module: already importing)
+        importlib.import_module(f"{__name__}.{wire.name}")
+    taken = WIRES.get(wire.name)
+    if taken is not None and taken is not wire:
+        raise CapabilityError(
+            f"a wire named {wire.name!r} is already registered (spelled by "
+            f"{taken.spell.__module__}); give yours another name"
+        )
+    WIRES[wire.name] = wire
+    return wire
 
 
-def wire_module(wire: str) -> ModuleType:
-    """The encoder module for a wire name (imported on first use)."""
-    name = WIRES[wire].encoder
-    return sys.modules.get(name) or importlib.import_module(name)
+def wire_named(name: str) -> Wire:
+    """The wire called ``name`` (a built-in one is loaded on first use)."""
+    found = WIRES.get(name)
+    if found is None and name in BUILT_IN:
+        importlib.import_module(f"{__name__}.{name}")
+        found = WIRES.get(name)
+    if found is None:
+        names = wire_names()
+        raise CapabilityError(
+            f"no wire is named {name!r} (registered: {', '.join(names)}).{suggest(name, names)} "
+            "A wire of your own is registered with toolwire.providers.register(Wire(...))."
+        )
+    return found
 
 
-def decoder_module(wire: str) -> ModuleType:
-    """The decoder module for a wire name (imported on first use)."""
-    name = WIRES[wire].decoder
-    return sys.modules.get(name) or importlib.import_module(name)
+def wire_names() -> tuple[str, ...]:
+    """The names of every wire: the built-in ones, then those registered since."""
+    return tuple(dict.fromkeys((*BUILT_IN, *WIRES)))
+
+
+def wires() -> dict[str, Wire]:
+    """Every wire by name, the built-in ones loaded."""
+    return {name: wire_named(name) for name in wire_names()}

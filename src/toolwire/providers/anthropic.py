@@ -17,6 +17,10 @@ from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
+from ..tools.spell import anthropic_tools
+from ..wire_size import HTTPX
+from . import register
+from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
 
 # Base64ImageSourceParam.media_type and Base64PDFSourceParam.media_type: these literals only.
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
@@ -128,3 +132,14 @@ def _no_shape(file: File) -> CapabilityError:
         "PDFs (bytes, http URL, file id) and text documents (bytes). Only a capabilities override "
         'routes it here: set its tool_result to "error" or remove that source.'
     )
+
+
+WIRE = register(Wire(
+    "anthropic", spell=encode, decoder=Decoder.of_module("toolwire.decoders.anthropic"),
+    # API error "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"; no published
+    # length limit: 64, every other wire's bound (Anthropic's own ids are ~30 characters).
+    ids=id_rule(r"[a-zA-Z0-9_-]+", 64, "toolu_", 24, "Messages API validation"),
+    # Anthropic tool docs: name "must match the regex ^[a-zA-Z0-9_-]{1,64}$".
+    names=name_rule(NAME_64, 64, NOT_NAME_64, "Anthropic tool use docs"),
+    tools=anthropic_tools, size=HTTPX,  # anthropic _utils/_json.openapi_dumps: httpx's defaults
+))  # fmt: skip

@@ -10,8 +10,9 @@ json, image, document, video) and ``reasoningContent`` (``reasoningText{text, si
 ``fetch_urls`` allows, else refuses the file).
 
 The planner lays out each model family (table rows in capabilities.toml) and applies the
-Converse rules (providers.WIRES["bedrock"]: roles alternate, no blank text, a text block
-beside a document, a user message first); this module spells the plan:
+Converse rules (``WIRE`` below: roles alternate, no blank text, a text block beside a
+document, a user message first, only the media types Converse has a format for); this
+module spells the plan:
 
 - A tool turn is one user message: every ``toolResult`` first, in call order, then the parts
   that share it (Nova's sibling documents and videos, a merged user message).
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
@@ -42,7 +44,11 @@ from ..messages import Assistant, User, base_type
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import BytesSource, UrlSource
+from ..tools.spell import bedrock_tools
+from ..wire_size import DEFAULT
+from . import register
 from .bedrock_names import DocumentNames
+from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -68,12 +74,13 @@ VIDEO_FORMATS = {
     "video/x-ms-wmv": "wmv",
     "video/3gpp": "three_gp",
 }
-_BLOCKS = {"image": IMAGE_FORMATS, "document": DOCUMENT_FORMATS, "video": VIDEO_FORMATS}
+#: Every media type Converse has a block for, with its format name (``Wire.formats``).
+FORMATS = MappingProxyType({**IMAGE_FORMATS, **DOCUMENT_FORMATS, **VIDEO_FORMATS})
 
 
 def encode(plan: Plan) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has system text)."""
-    spell = _Speller(plan, plan.names)
+    spell = _Speller(plan.names)
     messages: list[dict[str, Any]] = []
     marked = set(plan.cache.steps) if plan.cache is not None else set()
     ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
@@ -98,7 +105,6 @@ def encode(plan: Plan) -> dict[str, Any]:
             messages.append({"role": "user", "content": content})
         if index in marked:
             ends[index] = messages[-1]
-    _check_starts_with_user(messages)
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
@@ -117,21 +123,10 @@ def _cache_marks(kwargs: dict[str, Any], plan: Plan, ends: dict[int, dict[str, A
         ends[index]["content"].append(point)
 
 
-def _check_starts_with_user(messages: list[dict[str, Any]]) -> None:
-    """Converse: "A conversation must start with a user message"; blank text does not count."""
-    if not messages or messages[0]["role"] != "user":
-        raise ConversationError(
-            "Bedrock Converse needs a user message with content first, and this conversation has "
-            "none before the first assistant message (blank text is left out: the service "
-            "rejects it). Start the messages with a User message holding text or a file."
-        )
-
-
 @dataclass
 class _Speller:
     """Spells parts for one request; holds the document names handed out so far."""
 
-    plan: Plan
     tools: ToolNames
     names: DocumentNames = field(default_factory=DocumentNames)
 
@@ -146,11 +141,8 @@ class _Speller:
             if in_tool_result and _is_json_object(part.value):
                 return {"json": part.value}
             return {"text": part.compact()}
-        medium, media_type = part.kind, part.media_type
-        formats = _BLOCKS.get(medium)
-        if formats is None or media_type not in formats:
-            raise self._no_format(part)
-        block: dict[str, Any] = {"format": formats[media_type]}
+        medium = part.kind  # the plan sends only FORMATS' types (plan.wire_rules)
+        block: dict[str, Any] = {"format": FORMATS[part.media_type]}
         if medium == "document":
             block["name"] = self.names.take(part.identifier)
         block["source"] = _source(part)
@@ -187,19 +179,6 @@ class _Speller:
             else:
                 blocks.append({"text": part.text})
         return blocks
-
-    def _no_format(self, file: File) -> CapabilityError:
-        """Only a capabilities override routes a media type here that Converse has no format
-        for; say which formats exist."""
-        accepted = "; ".join(
-            f"{kind} formats {', '.join(dict.fromkeys(formats.values()))}"
-            for kind, formats in _BLOCKS.items()
-        )
-        return CapabilityError(
-            f"{self.plan.target}: Bedrock Converse has no format for {file.media_type} (file "
-            f"{file.identifier}); it takes {accepted}. Only a capabilities override routes it "
-            'here: set this type\'s tool_result to "error" in the override.'
-        )
 
 
 def _reasoning(part: Thinking) -> list[dict[str, Any]]:
@@ -247,3 +226,23 @@ def _has_type_key(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_type_key(v) for v in value)
     return False
+
+
+WIRE = register(Wire(
+    "bedrock", spell=encode, decoder=Decoder.of_module("toolwire.decoders.bedrock"),
+    # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64. Claude
+    # on Bedrock is served by Anthropic's backend, whose rule is [a-zA-Z0-9_-]+: an id with
+    # "." or ":" passes botocore and fails at the model. The intersection is the safe rule
+    # (ids Bedrock issues, tooluse_…, pass unchanged).
+    ids=id_rule(
+        r"[a-zA-Z0-9_-]{1,64}", 64, "tooluse_", 24, "botocore ToolUseId ∩ Anthropic tool_use.id"
+    ),
+    # botocore bedrock-runtime 2023-09-30 ToolName: pattern [a-zA-Z0-9_-]+, 1-64.
+    names=name_rule(NAME_64, 64, NOT_NAME_64, "botocore ToolName"),
+    tools=bedrock_tools, size=DEFAULT,  # botocore: json.dumps defaults
+    tool_choices=frozenset(("auto", "required", "tool")),  # ToolChoice: auto | any | tool
+    # Converse (CAPABILITIES.md): "A conversation must start with a user message", roles
+    # alternate, blank text is rejected, a message with a document needs a text block.
+    roles_alternate=True, rejects_blank_text=True, documents_need_text=True,
+    starts_with_user=True, formats=FORMATS,
+))  # fmt: skip

@@ -27,16 +27,18 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import b64
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Json, Text, Thinking
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import UrlSource
-from .spelling import arguments_json, error_text
-
-WIRE = "cohere"
+from ..tools.spell import cohere_tools
+from ..wire_size import HTTPX
+from . import register
+from .spelling import error_text, function_call
+from .wire import ANY_TEXT, SURROGATES, Decoder, Wire, id_rule, name_rule
 
 
 def encode(plan: Plan) -> dict[str, Any]:
@@ -76,7 +78,7 @@ def _user_item(part: Text | File) -> dict[str, Any]:
 
 
 def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
-    calls = [_tool_call(call, names) for call in message.tool_calls]
+    calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     items: list[dict[str, Any]] = []
     tool_plan: str | None = None
     for part in message.content:
@@ -97,14 +99,6 @@ def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     if calls:
         result["tool_calls"] = calls
     return result if len(result) > 1 else None
-
-
-def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    return {
-        "id": names.call_id(call.id),
-        "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
-    }
 
 
 def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
@@ -132,6 +126,18 @@ def _tool_item(part: Text | Json | File) -> dict[str, Any]:
 
 def _no_route(file: File, where: str) -> CapabilityError:
     return CapabilityError(
-        f"the {WIRE} wire cannot carry {file.media_type} (file {file.identifier}) in {where}; "
+        f"the {WIRE.name} wire cannot carry {file.media_type} (file {file.identifier}) in {where}; "
         'only a capabilities override routes it here: set its tool_result to "error"'
     )
+
+
+WIRE = register(Wire(
+    "cohere", spell=encode, decoder=Decoder.of_module("toolwire.decoders.cohere"),
+    # cohere 7.3.1 ToolCallV2.id and ToolCallV2Function.name: strings, no published rule
+    # (any UTF-8 text; a name is not empty).
+    ids=id_rule(None, None, "call_", 24, "cohere ToolCallV2.id"),
+    names=name_rule(ANY_TEXT, None, SURROGATES, "cohere ToolCallV2Function.name"),
+    tools=cohere_tools, size=HTTPX,  # cohere's httpx client
+    tool_choices=frozenset(("auto", "none", "required")),  # v2: REQUIRED | NONE only
+    separators=(", ", ": "),  # Cohere's models write json.dumps' default separators
+))  # fmt: skip

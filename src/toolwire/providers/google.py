@@ -53,6 +53,10 @@ from ..messages import Assistant, User, base_type
 from ..plan import Plan, PlannedResult, ToolTurn, see_text
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import BytesSource, ProviderFileSource, UrlSource
+from ..tools.spell import google_tools
+from ..wire_size import DEFAULT
+from . import register
+from .wire import Decoder, Wire, id_rule, name_rule
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
 SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
@@ -208,3 +212,17 @@ def _signature(text: str, where: str) -> bytes:
             f"the thought signature of {where} is not base64 text ({exc}); signatures must be "
             "kept exactly as toolwire.decoders returned them"
         ) from exc
+
+
+WIRE = register(Wire(
+    "google", spell=encode, decoder=Decoder.of_module("toolwire.decoders.google"),
+    # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
+    ids=id_rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
+    # google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore.
+    # Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum
+    # length of 128."
+    names=name_rule(
+        r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}", 128, r"[^a-zA-Z0-9_.:-]+", "FunctionDeclaration"
+    ),
+    tools=google_tools, size=DEFAULT,  # google-genai: json.dumps defaults
+))  # fmt: skip

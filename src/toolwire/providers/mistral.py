@@ -7,9 +7,9 @@ function: FunctionCall{name, arguments}}``. Role order follows mistral-common's
 ``MistralRequestValidator``: nothing but a tool or assistant message may follow a tool message,
 and nothing but a tool, user or assistant message may follow an assistant message. The planner
 puts a bridge assistant message before a user message that follows tool results (the target's
-followup and user_after_tool are "turn"); this encoder sends the system text as the first
-message, the one place a system message is always allowed, and refuses a plan that would share
-the tool results' message (a "sibling" or "merge" override), which this wire cannot express.
+followup and user_after_tool are "turn") and refuses a layout that would put a user message
+right after them (``Wire.user_follows_tool``: a "sibling" or "merge" override); this encoder
+sends the system text as the first message, the one place a system message is always allowed.
 
 Where this wire differs from the others:
 
@@ -38,9 +38,12 @@ from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .spelling import arguments_json, error_text
+from ..tools.spell import mistral_tools
+from ..wire_size import MISTRAL
+from . import register
+from .spelling import error_text, function_call
+from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
 
-WIRE = "mistral"
 #: How several text parts of one tool result are joined into one tool message text.
 JOIN = "\n\n"
 
@@ -59,9 +62,9 @@ def encode(plan: Plan) -> dict[str, Any]:
             if message is not None:
                 messages.append(message)
         elif isinstance(step, ToolTurn):
-            if step.extra:
-                raise _no_shared_message(step.extra)
             messages.extend(_tool(result, names) for result in step.results)
+            if step.extra:  # the plan puts none here (Wire.user_follows_tool)
+                messages.append(_user(step.extra))
     return wire_kwargs({"messages": messages}, plan)
 
 
@@ -74,7 +77,7 @@ def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     calls: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
-            calls.append(_tool_call(part, names))
+            calls.append(function_call(part, names, WIRE.separators))
         elif isinstance(part, Thinking):
             if not part.redacted and part.text:  # the plan kept only Mistral's own
                 chunks.append(_thinking(part))
@@ -98,14 +101,6 @@ def _thinking(part: Thinking) -> dict[str, Any]:
     if part.signature is not None:
         chunk["signature"] = part.signature
     return chunk
-
-
-def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    return {
-        "id": names.call_id(call.id),
-        "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
-    }
 
 
 def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
@@ -148,20 +143,26 @@ def _chunk(part: Text | Json | File) -> dict[str, Any]:
         audio = source.url if isinstance(source, UrlSource) else b64.b64(part)
         return {"type": "input_audio", "input_audio": audio}
     raise CapabilityError(
-        f"the {WIRE} wire has no content chunk for {part.media_type} (file {part.identifier}); "
+        f"the {WIRE.name} wire has no content chunk for {part.media_type} (file {part.identifier}); "
         'only a capabilities override routes it here: set its tool_result to "error"'
-    )
-
-
-def _no_shared_message(extra: tuple[Text | File, ...]) -> CapabilityError:
-    files = ", ".join(p.identifier for p in extra if isinstance(p, File)) or "user text"
-    return CapabilityError(
-        f"the {WIRE} wire has no message shared with tool results, and no user message may "
-        f"follow them directly ({files}); only a capabilities override asks for that: use "
-        'followup = user_after_tool = "turn" and tool_result "fallback" instead of "sibling"'
     )
 
 
 def _url(file: File) -> str:
     """An http(s) URL as given, else the bytes as a data URL (both accepted by Mistral)."""
     return file.source.url if isinstance(file.source, UrlSource) else b64.data_url(file)
+
+
+WIRE = register(Wire(
+    "mistral", spell=encode, decoder=Decoder.of_module("toolwire.decoders.mistral"),
+    # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
+    ids=id_rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
+    # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,
+    # with a maximum length of 64".
+    names=name_rule(NAME_64, 64, NOT_NAME_64, "mistral-common function name"),
+    tools=mistral_tools, size=MISTRAL,  # mistralai utils/serializers.marshal_json
+    separators=(", ", ": "),  # Mistral's models write json.dumps' default separators
+    # mistral-common MistralRequestValidator: nothing but a tool or assistant message may
+    # follow a tool message.
+    user_follows_tool=False,
+))  # fmt: skip

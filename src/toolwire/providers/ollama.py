@@ -30,9 +30,12 @@ from ..mediatypes import is_textual
 from ..messages import Assistant, User
 from ..plan import Plan, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
+from ..tools.spell import ollama_tools
+from ..wire_size import HTTPX
+from . import register
 from .spelling import error_text
+from .wire import ANY_TEXT, SURROGATES, Decoder, Wire, id_rule, name_rule
 
-WIRE = "ollama"
 #: How the text parts of one message are joined into its content string.
 JOIN = "\n\n"
 
@@ -79,7 +82,7 @@ def _message(
             texts.append(part.read_text())
         else:
             raise CapabilityError(
-                f"the {WIRE} wire carries only local images and text (file {part.identifier}, "
+                f"the {WIRE.name} wire carries only local images and text (file {part.identifier}, "
                 f"{part.media_type}, {part.source.describe()}); only a capabilities override "
                 'routes it here: set its tool_result to "error" or its sources to ["bytes"]'
             )
@@ -113,3 +116,14 @@ def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     if calls:
         result["tool_calls"] = calls
     return result if len(result) > 1 else None
+
+
+WIRE = register(Wire(
+    "ollama", spell=encode, decoder=Decoder.of_module("toolwire.decoders.ollama"),
+    ids=id_rule(None, None, "call_", 24, "ollama Message.ToolCall (no id)"),  # not sent
+    # No published rule: any UTF-8 text but the empty name (the client drops an empty
+    # tool_name).
+    names=name_rule(ANY_TEXT, None, SURROGATES, "ollama Message.ToolCall.Function.name"),
+    tools=ollama_tools, size=HTTPX,  # the ollama client's httpx
+    tool_choices=frozenset(("auto",)),  # the chat API takes no tool_choice
+))  # fmt: skip

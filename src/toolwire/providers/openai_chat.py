@@ -35,16 +35,18 @@ from pathlib import PurePath
 from typing import Any
 
 from .. import b64
-from ..content import File, Json, Text, ToolCall
+from ..content import File, Json, Text
 from ..errors import CapabilityError
 from ..mediatypes import ALL_EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
 from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
-from .spelling import arguments_json, error_text
-
-WIRE = "openai_chat"
+from ..tools.spell import openai_chat_tools
+from ..wire_size import HTTPX
+from . import register
+from .spelling import error_text, function_call
+from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
 
 # input_audio.format: the API names the two formats it decodes.
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
@@ -70,7 +72,7 @@ def encode(plan: Plan) -> dict[str, Any]:
                 spelled[-1] = with_breakpoint(spelled[-1], "content", "text")
             messages += spelled
     except CannotSpell as exc:
-        raise unspellable(plan, WIRE, exc) from None
+        raise unspellable(plan, WIRE.name, exc) from None
     return wire_kwargs({"messages": messages}, plan)
 
 
@@ -139,7 +141,7 @@ def _tool_text(part: Text | Json | File) -> str:
 
 def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
-    calls = [_tool_call(call, names) for call in message.tool_calls]
+    calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     if not texts and not calls:
         return []  # only thinking, which this wire cannot take back
     spelled: dict[str, Any] = {"role": "assistant"}
@@ -148,14 +150,6 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     if calls:
         spelled["tool_calls"] = calls
     return [spelled]
-
-
-def _tool_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
-    return {
-        "id": names.call_id(call.id),
-        "type": "function",
-        "function": {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)},
-    }
 
 
 def _user_content(parts: list[Text | File] | tuple[Text | File, ...]) -> Any:
@@ -200,3 +194,15 @@ def _file(file: File) -> dict[str, str]:
     if source.is_local:
         return {"file_data": b64.data_url(file), "filename": filename(file)}
     raise CannotSpell(f"{file.identifier} ({source.describe()}) as a file part")
+
+
+WIRE = register(Wire(
+    "openai_chat", spell=encode, decoder=Decoder.of_module("toolwire.decoders.openai_chat"),
+    # "Invalid 'messages[n].tool_calls[0].id': string too long. Expected … maximum length 40".
+    ids=id_rule(None, 40, "call_", 24, "Chat Completions API validation"),
+    # OpenAI function name: "a-z, A-Z, 0-9, or contain underscores and dashes, with a
+    # maximum length of 64".
+    names=name_rule(NAME_64, 64, NOT_NAME_64, "OpenAI function name"),
+    tools=openai_chat_tools, size=HTTPX,  # openai (and groq) _utils/_json.openapi_dumps: httpx's defaults
+    separators=(",", ":"),  # OpenAI's models write compact arguments
+))  # fmt: skip

@@ -39,12 +39,19 @@ from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import FUNCTION_CALL_ITEM_PREFIX, ToolNames, wire_kwargs
+from ..plan.ids import ToolNames, wire_kwargs
 from ..sources import ProviderFileSource, UrlSource
+from ..tools.spell import openai_responses_tools
+from ..wire_size import HTTPX
+from . import register
+from .openai_chat import WIRE as CHAT
 from .openai_chat import CannotSpell, filename, unspellable, with_breakpoint
 from .spelling import arguments_json, error_text
+from .wire import Decoder, Wire, id_rule
 
-WIRE = "openai_responses"
+#: function_call item ids begin with ``fc`` (the API: "Expected an ID that begins with 'fc'");
+#: any other ``ToolCall.signature`` is left out of the item.
+FUNCTION_CALL_ITEM_PREFIX = "fc"
 
 
 def encode(plan: Plan) -> dict[str, Any]:
@@ -60,7 +67,7 @@ def encode(plan: Plan) -> dict[str, Any]:
                 spelled[-1] = with_breakpoint(spelled[-1], key, "input_text")
             items += spelled
     except CannotSpell as exc:
-        raise unspellable(plan, WIRE, exc) from None
+        raise unspellable(plan, WIRE.name, exc) from None
     kwargs: dict[str, Any] = {"input": items}
     if plan.system is not None:
         kwargs["instructions"] = plan.system
@@ -96,7 +103,7 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
 
 def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
     item = {"type": "function_call", "call_id": names.call_id(call.id)}
-    item |= {"name": names.name(call.name), "arguments": arguments_json(call, WIRE)}
+    item |= {"name": names.name(call.name), "arguments": arguments_json(call, WIRE.separators)}
     signature = call.signature  # the plan kept only OpenAI's own
     if signature and signature.startswith(FUNCTION_CALL_ITEM_PREFIX):
         item["id"] = signature
@@ -167,3 +174,13 @@ def _file_source(file: File) -> dict[str, str]:
     if source.is_local:
         return {"file_data": b64.data_url(file), "filename": filename(file)}
     raise CannotSpell(f"{file.identifier} ({source.describe()}) as an input_file")
+
+
+WIRE = register(Wire(
+    "openai_responses", spell=encode, decoder=Decoder.of_module("toolwire.decoders.openai_responses"),
+    # "Invalid 'input[n].call_id': string too long. Expected … maximum length 64"; any text.
+    ids=id_rule(None, 64, "call_", 24, "Responses API validation"),
+    names=CHAT.names,  # the same function-name rule as Chat Completions
+    tools=openai_responses_tools, size=HTTPX,
+    separators=CHAT.separators,
+))  # fmt: skip

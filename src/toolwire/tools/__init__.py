@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .errors import ToolDefinitionError
 from .mcp import tools_from_mcp
-from .spell import SPELLERS, ToolChoice, spell
+from .spell import ToolChoice, spell
 from .tool import Tool
 
-__all__ = ["SPELLERS", "Tool", "ToolChoice", "ToolDefinitionError", "spell", "tools_from_mcp"]
+__all__ = ["Tool", "ToolChoice", "ToolDefinitionError", "spell", "tools_from_mcp"]

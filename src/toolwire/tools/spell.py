@@ -1,7 +1,10 @@
-"""Tool definitions and ``tool_choice`` in each wire's own shape: one function per wire.
+"""Tool definitions and ``tool_choice`` in each wire's own shape: one dialect function per
+wire shape, named by the wire (``Wire.tools``, declared in providers/<wire>.py).
 
-``spell(tools, tool_choice, caps)`` returns the fragment of the SDK call's keyword arguments
-that carries them; ``encode`` merges it into the request (Gemini's into ``config``).
+``spell(tools, tool_choice, caps)`` checks the tools and the choice against the target's wire
+and returns the fragment of the SDK call's keyword arguments that carries them; ``encode``
+merges it into the request (Gemini's into ``config``). A dialect only spells: the names and
+the choice reach it checked.
 
 - anthropic (Messages API "Tool use"): ``tools[{name, description, input_schema}]``;
   ``tool_choice`` ``{"type": "auto" | "none" | "any" | "tool", "name"}``.
@@ -17,32 +20,30 @@ that carries them; ``encode`` merges it into the request (Gemini's into ``config
 - mistral (mistralai ``Tool``, ``ToolChoice``), cohere (Cohere v2 ``ToolV2``; tool_choice
   ``REQUIRED`` | ``NONE`` only), ollama (``ollama.Tool``; no tool_choice at all).
 
-A name the wire forbids is refused (``ids.NAME_RULES``, the rule replayed tool
-calls are held to), and so is a tool_choice the wire has no spelling for.
+A name the wire forbids is refused (``Wire.names``, the rule replayed tool calls are held
+to), and so is a tool_choice the wire has no spelling for (``Wire.tool_choices``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..capability import Capabilities
 from ..errors import suggest
-
-try:  # the id and name rules move from providers/ to plan/ ("pipeline", issue 16)
-    from ..plan.ids import NAME_RULES, accepted_name, accepts
-except ImportError:  # pragma: no cover - before that move
-    from ..providers.ids import NAME_RULES, accepted_name, accepts  # type: ignore[no-redef]
+from ..plan.ids import accepted_name, accepts
 from .errors import ToolDefinitionError
 from .gemini import gemini_parameters
 from .ollama import ollama_parameters
 from .strict import strict_parameters
 from .tool import Tool
 
+if TYPE_CHECKING:
+    from ..providers import Wire
+
 ToolChoice = Literal["auto", "none", "required"] | str
 #: A normalised choice: "auto", "none", "required", or ("tool", name).
 Choice = str | tuple[str, str]
-Speller = Callable[[list[Tool], Choice | None], dict[str, Any]]
 
 
 def spell(
@@ -63,12 +64,17 @@ def spell(
                 f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
                 "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
             )
-    _check_names(tools, caps)
-    return SPELLERS[caps.wire](tools, _choice(tool_choice, tools))
+    from ..providers import wire_named
+
+    wire = wire_named(caps.wire)
+    _check_names(tools, caps, wire)
+    choice = _choice(tool_choice, tools)
+    _check_choice(choice, wire)
+    return wire.tools(tools, choice)
 
 
-def _check_names(tools: list[Tool], caps: Capabilities) -> None:
-    rule = NAME_RULES[caps.wire]
+def _check_names(tools: list[Tool], caps: Capabilities, wire: Wire) -> None:
+    rule = wire.names
     seen: set[str] = set()
     for tool in tools:
         if tool.name in seen:
@@ -98,9 +104,21 @@ def _choice(tool_choice: ToolChoice | None, tools: list[Tool]) -> Choice | None:
     return ("tool", tool_choice)
 
 
-def _lacks(wire: str, choice: Choice, advice: str) -> ToolDefinitionError:
+def _check_choice(choice: Choice | None, wire: Wire) -> None:
+    """A choice the wire's dialect has no spelling for is refused, saying what it takes."""
+    kind = choice[0] if isinstance(choice, tuple) else choice
+    if kind is None or kind in wire.tool_choices:
+        return
     shown = choice[1] if isinstance(choice, tuple) else choice
-    return ToolDefinitionError(f"{wire} has no tool_choice {shown!r}. {advice}")
+    taken = [_SHOWN[c] for c in _SHOWN if c in wire.tool_choices]
+    advice = "leave tools out of this request instead" if kind == "none" else "leave it unset"
+    raise ToolDefinitionError(
+        f"{wire.name} has no tool_choice {shown!r}: it takes {' or '.join(taken) or 'none'}; "
+        f"{advice}."
+    )
+
+
+_SHOWN = {"auto": "'auto'", "none": "'none'", "required": "'required'", "tool": "a tool's name"}
 
 
 def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
@@ -110,7 +128,7 @@ def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
 # --- one function per wire -------------------------------------------------------------------
 
 
-def _anthropic(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def anthropic_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     specs = [
         _described({"name": t.name}, t.description) | {"input_schema": t.parameters} for t in tools
     ]
@@ -130,7 +148,7 @@ def _openai_parameters(tool: Tool) -> dict[str, Any]:
     return strict_parameters(schema, tool.name) if tool.strict else schema
 
 
-def _openai_responses(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def openai_responses_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     specs = [
         _described({"type": "function", "name": t.name}, t.description)
         | {"parameters": _openai_parameters(t), "strict": t.strict}
@@ -149,7 +167,7 @@ def _function(tool: Tool, parameters: dict[str, Any], strict: bool) -> dict[str,
     return {"type": "function", "function": function | ({"strict": True} if strict else {})}
 
 
-def _openai_chat(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def openai_chat_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     out: dict[str, Any] = {"tools": [_function(t, _openai_parameters(t), t.strict) for t in tools]}
     if choice is not None:
         out["tool_choice"] = (
@@ -160,7 +178,7 @@ def _openai_chat(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return out
 
 
-def _google(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def google_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     declarations = []
     for tool in tools:
         declaration = _described({"name": tool.name}, tool.description)
@@ -178,7 +196,7 @@ def _google(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return {"config": config}
 
 
-def _bedrock(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def bedrock_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     specs = [
         {
             "toolSpec": _described({"name": t.name}, t.description)
@@ -186,17 +204,15 @@ def _bedrock(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
         }
         for t in tools
     ]
-    config: dict[str, Any] = {"tools": specs}
-    if choice == "none":
-        raise _lacks("bedrock", choice, "Leave tools out of this request instead.")
+    config: dict[str, Any] = {"tools": specs}  # Converse has no "none" (Wire.tool_choices)
     if isinstance(choice, tuple):
         config["toolChoice"] = {"tool": {"name": choice[1]}}
-    elif choice is not None:
+    elif choice in ("auto", "required"):
         config["toolChoice"] = {"auto": {}} if choice == "auto" else {"any": {}}
     return {"toolConfig": config}
 
 
-def _mistral(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def mistral_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
     if choice is not None:
         out["tool_choice"] = (
@@ -207,33 +223,17 @@ def _mistral(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return out
 
 
-def _cohere(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def cohere_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
-    if isinstance(choice, tuple):
-        raise _lacks("cohere", choice, "Cohere v2 takes 'required', 'none' or 'auto' only.")
-    if choice in ("none", "required"):
+    if choice in ("none", "required"):  # "auto" is Cohere's default; no tool by name
         out["tool_choice"] = choice.upper()
     return out
 
 
-def _ollama(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    if choice not in (None, "auto"):
-        raise _lacks("ollama", choice, "Ollama's chat API takes no tool_choice; leave it unset.")
+def ollama_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+    # Ollama's chat API takes no tool_choice: "auto" (its behaviour) is the only one spelled.
     specs = [_function(t, ollama_parameters(t.parameters, t.name), False) for t in tools]
     return {"tools": specs}
-
-
-#: wire name -> its speller (a dict, not an if-ladder; the wires of providers.WIRES).
-SPELLERS: dict[str, Speller] = {
-    "anthropic": _anthropic,
-    "openai_responses": _openai_responses,
-    "openai_chat": _openai_chat,
-    "google": _google,
-    "bedrock": _bedrock,
-    "mistral": _mistral,
-    "cohere": _cohere,
-    "ollama": _ollama,
-}
 
 
 def mark_tools(fragment: dict[str, Any], marks: str) -> dict[str, Any]:

@@ -170,7 +170,7 @@ def test_the_upper_bound_holds_for_any_text_and_call_arguments(
     model = TARGETS[target]
     call = ToolCall(id="c0", name=name, arguments={"q": argument, "n": [argument, {"k": 1}]})
     messages = [
-        User(content=said or "Go."),
+        User(content=said if said.strip() else "Go."),  # Converse: a user message with content
         Assistant(content=[tw.Text(text=said or "ok"), call]),
         ToolResult.of("c0", name, argument or "(empty)"),
     ]

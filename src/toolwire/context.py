@@ -212,8 +212,6 @@ def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) ->
     in tool results (user messages are never edited): the files whose Decision names a
     ``limit`` in the plan ``encode`` makes (``plan_request``), so what ``fit`` returns is
     within every budget the plan applies — bytes, images, PDF pages, a cell's ``max_count``."""
-    from .errors import ConversationError
-    from .plan.budgets import RequestTooLargeError
     from .request import plan_request
 
     target = f"{caps.provider}:{caps.model}"
@@ -221,8 +219,8 @@ def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) ->
         planned = plan_request(
             messages, target, on_unsupported="text", capabilities=caps, fit_images=fit_images
         )
-    except (ConversationError, RequestTooLargeError):
-        return messages  # the reductions below shorten the text; encode says what is wrong
+    except ToolwireError:  # a text too large, a corrupt image: the reductions below go on,
+        return messages  # and encode says what is wrong
     left: dict[int, list[bool]] = {}  # message index -> per file, in order: left out
     for decision in planned.decisions:
         out = decision.limit is not None and decision.mode == "text"

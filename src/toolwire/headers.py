@@ -14,9 +14,8 @@ import struct
 _SOF_MARKERS = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
-#: How far into a JPEG its frame header is looked for, and through how many segments: a real
-#: file's frame follows its metadata segments (each at most 64 KB) within a few of them.
-JPEG_WINDOW = 4 * 1024 * 1024
+#: Through how many segments a JPEG's frame header is looked for: a real file's frame follows
+#: its metadata segments (each at most 64 KB; extended XMP runs to dozens of them).
 JPEG_SEGMENTS = 256
 _FILL = re.compile(rb"\xff+")
 
@@ -24,12 +23,12 @@ _FILL = re.compile(rb"\xff+")
 def image_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a PNG, GIF, JPEG, WebP or BMP header, or None.
 
-    A JPEG's segments are walked to its frame header within ``JPEG_WINDOW`` bytes and
-    ``JPEG_SEGMENTS`` segments, runs of fill bytes skipped in C: hostile bytes (40 MB of
-    0xFF) cost a bounded walk, never one step per byte."""
+    A JPEG's segments are walked to its frame header through at most ``JPEG_SEGMENTS``
+    segments, runs of fill bytes skipped in C: hostile bytes (40 MB of 0xFF) cost a bounded
+    walk, never one step per byte."""
     try:
         if data.startswith(b"\xff\xd8"):  # JPEG (photos, first): segments walked to the frame
-            i, end = 2, min(len(data), JPEG_WINDOW) - 9  # (its stored size, not EXIF-rotated)
+            i, end = 2, len(data) - 9  # (its stored size, not EXIF-rotated)
             for _ in range(JPEG_SEGMENTS):
                 if i >= end or data[i] != 0xFF:
                     return None

@@ -22,6 +22,7 @@ Other formats (BMP, TIFF, HEIC…) are left as they are, with a note.
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import threading
@@ -32,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from . import headers
 from .capability_schema import Cell
 from .content import File, Text
-from .errors import InvalidFileError, MissingDependencyError
+from .errors import InvalidFileError, MissingDependencyError, ToolwireError
 from .messages import ContentOutput
 from .sources import BytesSource
 
@@ -51,6 +52,9 @@ SHRINK_STEPS = 8
 CACHE_BYTES = 64 * 1024 * 1024
 
 _cache: OrderedDict[tuple[Any, ...], tuple[bytes, str, str]] = OrderedDict()
+#: Fits that failed, by content and limits, with their error (at most ``FAILURES_KEPT``).
+_failed: OrderedDict[tuple[Any, ...], ToolwireError] = OrderedDict()
+FAILURES_KEPT = 1024
 _cache_lock = threading.Lock()
 
 
@@ -108,6 +112,9 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     key = (file.source.sha256(), file.media_type, *limits)
     with _cache_lock:
         cached = _cache.get(key)
+        failed = _failed.get(key)
+    if failed is not None:  # these bytes failed before: the same error, without the work
+        raise copy.copy(failed)
     if cached is None:
         try:
             cached = _fit_in_worker(data, file.media_type, cell, file.identifier)
@@ -116,15 +123,34 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
             if over_bytes or size is None or fitted_size(*size, hard) != size:
                 raise
             return file, "not resized: Pillow is not installed (pip install 'toolwire[files]')"
+        except ToolwireError as exc:
+            _remember_failure(key, exc)
+            raise
         _remember(key, cached)
     out, out_type, note = cached
     return File.from_bytes(out, out_type, name=file.name or file.identifier), note
 
 
 def clear_cache() -> None:
-    """Forget fitted images (tests, or to free memory)."""
+    """Forget fitted images and failed fits (tests, or to free memory)."""
     with _cache_lock:
         _cache.clear()
+        _failed.clear()
+
+
+def _remember_failure(key: tuple[Any, ...], exc: ToolwireError) -> None:
+    """Keep a failed fit by content and limits (a corrupt or crafted image, a worker that ran
+    out of time or memory), so an agent loop pays for it once; not a busy worker pool, which
+    is about this process, not the bytes."""
+    from .readers.isolation import WorkersBusyError
+
+    if isinstance(exc, WorkersBusyError):
+        return
+    kept = copy.copy(exc)  # the message and class, without traceback, cause or context
+    with _cache_lock:
+        _failed[key] = kept
+        while len(_failed) > FAILURES_KEPT:
+            _failed.popitem(last=False)
 
 
 def _remember(key: tuple[Any, ...], value: tuple[bytes, str, str]) -> None:

@@ -382,13 +382,12 @@ def _sniff_text(data: bytes, name: str | None) -> str:
             return "application/json"
         except (ValueError, RecursionError):  # RecursionError: hostile nesting, "[[[[…"
             pass
-    elif start[:1] in (b"{", b"[") and data[-1024:].rstrip()[-1:] in (b"}", b"]"):
-        return "application/json"  # too large to parse here: it opens and closes as JSON does
     return "text/plain"
 
 
-#: Text up to this size is parsed to tell JSON from plain text; a larger one is told by how it
-#: opens and closes (parsed, JSON takes up to 80 times its size in memory).
+#: Text up to this size is parsed to tell JSON from plain text (parsed, JSON takes up to 80
+#: times its size in memory); a larger text without a telling name is plain text (a log that
+#: opens and closes with brackets is no JSON). Pass ``media_type=`` to say otherwise.
 JSON_SNIFF_BYTES = 256 * 1024
 
 

@@ -149,7 +149,7 @@ def plan_request(
     fetch = _fetcher(fetch_urls)
     if uploads is not None:
         messages = uploads.resolve(messages, model, capabilities=capabilities)
-    reserve = 0
+    reserve, before = 0, None
     while True:
         laid_out = plan(
             messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
@@ -159,8 +159,9 @@ def plan_request(
         size, over = _over_budget(laid_out)
         if not over:
             return replace(laid_out, size=size)
-        if not laid_out.decisions:  # no file to leave out: the text alone is too large
-            raise too_large(caps, size or 0)
+        if not laid_out.decisions or (laid_out.decisions, size) == before:
+            raise too_large(caps, size or 0)  # nothing left to leave out: the text is too large
+        before = (laid_out.decisions, size)
         reserve += over + HEADROOM
 
 

@@ -174,16 +174,20 @@ def planned(
 ) -> Plan | None:
     """The plan ``encode(..., on_unsupported="text")`` (or ``"convert"``) makes of
     ``messages``, so per-request limits (the oldest files beyond them become text, images
-    re-fitted to the bytes left) are priced as they are sent. A list that is no whole
-    conversation (a lone tool result, priced on its own) has no plan (None): its files are
-    routed one by one."""
+    re-fitted to the bytes left) are priced as they are sent. Images are fitted (decoded, in
+    the read worker) only where the target has a byte budget that their size decides; else
+    they are routed as fitted, and priced by their headers. A list that is no whole
+    conversation (a lone tool result, priced on its own), or one the plan refuses (a text too
+    large, a corrupt image), has no plan (None): its files are routed one by one."""
     from .request import plan_request
 
     policy: OnUnsupported = "convert" if on_unsupported == "convert" else "text"
+    fitted = fit_images and bool(caps.budgets.max_request_bytes)
+    routing = caps if fitted or not fit_images else _within_bytes(caps)
     try:
-        return plan_request(messages, model, on_unsupported=policy, capabilities=caps,
-                            converters=dict(converters), fit_images=fit_images)  # fmt: skip
-    except ConversationError:
+        return plan_request(messages, model, on_unsupported=policy, capabilities=routing,
+                            converters=dict(converters), fit_images=fitted)  # fmt: skip
+    except ToolwireError:
         return None
 
 

@@ -181,10 +181,15 @@ def load(path: Path, trust: list[str] | None = None) -> list[Any]:
 
     from ..errors import ToolwireError
     from ..messages import load_conversation
-    from ..store.trust import foreign
+    from ..store.trust import MAX_JSON_VALUES, foreign, values
 
     try:
         data = path.read_bytes()
+        if values(data, MAX_JSON_VALUES) > MAX_JSON_VALUES:  # counted before it is parsed
+            raise ToolwireError(
+                f"{path}: holds more than {MAX_JSON_VALUES:,} JSON values; parsed, it would take "
+                "far more memory than its text, so it is refused"
+            )
         return foreign(load_conversation(data), str(path), trust or [])
     except OSError as exc:
         raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc

@@ -38,6 +38,7 @@ from ..errors import MissingDependencyError, ToolwireError
 from ..mediatypes import DOCX, PPTX
 from ..messages import ContentOutput
 from ..readers.common import Options, label
+from ..readers.isolation import WorkersBusyError
 from . import descriptions, video
 from .images import FORMATS, to_image
 from .jobs import ConvertJob, Outcome, job_for, run
@@ -88,6 +89,14 @@ _memo: Memo[Conversion] = Memo()
 _failed: Memo[ToolwireError] = Memo(1024 * 1024)
 
 
+def stripped(exc: ToolwireError) -> ToolwireError:
+    """A copy of ``exc`` to keep: its message and class, without the traceback, cause and
+    context that would keep the file's bytes and the callers' frames alive."""
+    kept = copy.copy(exc)
+    kept.__traceback__ = kept.__cause__ = kept.__context__ = None
+    return kept
+
+
 def clear_cache() -> None:
     """Forget every kept conversion and failure (the next call converts again)."""
     _memo.clear()
@@ -128,10 +137,10 @@ def convert(
         job = job_for(file, file.read(), options=options, image_types=types, budget=budget)
         try:
             found = _conversion(run(converter, job), _missing(file, converter, frames, target))
-        except MissingDependencyError:
-            raise  # about this process, not these bytes: installing the extra fixes it
+        except (MissingDependencyError, WorkersBusyError):
+            raise  # about this process, not these bytes: an extra to install, a busy pool
         except ToolwireError as exc:
-            _failed.put(key, exc, len(str(exc)) + 100)
+            _failed.put(key, stripped(exc), len(str(exc)) + 100)
             raise
         _memo.put(key, found, _size(found))
     return _fitted(found, target)

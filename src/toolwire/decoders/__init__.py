@@ -54,13 +54,21 @@ def decode(response: object, model: str) -> Assistant:
 def as_dict(response: Any) -> dict[str, Any]:
     """The response as JSON data: SDK pydantic objects are dumped in JSON mode (so the object
     and its ``model_dump(mode="json")`` decode alike), dicts pass through."""
-    if isinstance(response, dict):
-        data = response
-    elif hasattr(response, "model_dump"):
-        data = response.model_dump(mode="json", by_alias=False, exclude_none=True)
-    elif hasattr(response, "to_dict"):
-        data = response.to_dict()
-    else:
+    try:
+        if isinstance(response, dict):
+            data = response
+        elif hasattr(response, "model_dump"):
+            data = response.model_dump(mode="json", by_alias=False, exclude_none=True)
+        elif hasattr(response, "to_dict"):
+            data = response.to_dict()
+        else:
+            data = None
+    except (ValueError, TypeError, RecursionError) as exc:  # nested past the SDK's own depth
+        raise DecodeError(
+            f"cannot read the {type(response).__name__} as JSON data ({exc}); a reply nested "
+            "this deep is not one toolwire keeps"
+        ) from exc
+    if not isinstance(data, dict):
         raise DecodeError(
             f"cannot decode a {type(response).__name__}: pass the SDK's response object or "
             "its JSON dict"

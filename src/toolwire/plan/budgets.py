@@ -113,13 +113,13 @@ def left_out(
     if _within(total, limits, reserve):
         return Outcome()  # nothing binds: nothing walked
     media = [medium for measures in found for medium in measures.media]
-    if not media:
-        return Outcome()
     text = 0
-    if limits.max_request_bytes:
+    if limits.max_request_bytes:  # the text first: no medium left out can make it fit
         text = sum(measures.text for measures in found) + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
+    if not media:
+        return Outcome()
     media, shrunk = _shrink(media, caps, text)
     walk = _Walk(limits, text, caps, fit)
     for medium in reversed(media):

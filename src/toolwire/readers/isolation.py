@@ -160,7 +160,7 @@ class _Pool:
             while not self._idle and len(self._busy) + self._starting >= self.settings.workers:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ResourceLimitError(
+                    raise WorkersBusyError(
                         f"{job.name} was not read: all {self.settings.workers} read workers "
                         f"stayed busy with other files for {current.queue_seconds:g} s. Read "
                         "fewer files at once, or raise the wait with TOOLWIRE_READ_QUEUE_SECONDS "
@@ -306,6 +306,11 @@ class _Replies(pickle.Unpickler):
             if isinstance(found, type) and issubclass(found, ToolwireError):
                 return found
         raise pickle.UnpicklingError(f"{module}.{name} is not something a read worker sends")
+
+
+class WorkersBusyError(ResourceLimitError):
+    """No read worker was free in time: about this process's load, not the file's bytes (so
+    nothing that remembers failures by content keeps it)."""
 
 
 class WorkerTraceback(Exception):

@@ -72,7 +72,28 @@ def to_stored(message: Any, blob_root: str, where: str) -> Stored:
         body = dumps(data, separators=(",", ":"))
     except (ValueError, RecursionError) as exc:  # e.g. a Json value nested too deeply
         raise StoreError(f"{where} cannot be stored as JSON: {exc}") from exc
+    _loadable(body, where)
     return Stored(role=data["role"], body=body, blobs=pending)
+
+
+def _loadable(body: str, where: str) -> None:
+    """A row ``load`` could not read back is refused here, as it is written (store.trust's
+    limits: a row's bytes, its JSON values)."""
+    from .trust import MAX_JSON_VALUES, MAX_ROW_BYTES, values
+
+    size = len(body.encode("utf-8", "surrogatepass"))
+    if size > MAX_ROW_BYTES:
+        raise StoreError(
+            f"{where} is {size:,} bytes as a stored row, over the {MAX_ROW_BYTES:,} a stored "
+            "message may take (so load could not read it back); return a large output as a "
+            "File, which is stored apart"
+        )
+    found = values(body, MAX_JSON_VALUES)
+    if found > MAX_JSON_VALUES:
+        raise StoreError(
+            f"{where} holds {found:,} JSON values, over the {MAX_JSON_VALUES:,} a stored message "
+            "may hold (so load could not read it back); return a large table as a File (CSV)"
+        )
 
 
 def as_data(message: Any) -> Any:

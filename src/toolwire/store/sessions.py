@@ -233,12 +233,16 @@ class SessionStore:
 
     # --- reading ------------------------------------------------------------------------
 
-    def load(self, session_id: str, *, verify: bool = True) -> list[Message]:
+    def load(
+        self, session_id: str, *, verify: bool = True, max_values: int = MAX_JSON_VALUES
+    ) -> list[Message]:
         """The session's messages in order; every blob is read and checked against its hash.
 
         With ``verify=False`` no blob is read here: each File's bytes are read (object
         storage: fetched) and checked when the File is first read, and a failure then names
-        the session, message, file and hash as it would here.
+        the session, message, file and hash as it would here. A row over ``max_values`` JSON
+        values is refused before it is parsed (rows are written within the same limits;
+        raise it for a row an older toolwire wrote).
         """
         _check_id(session_id)
         rows, sizes = self._rows.messages(session_id)
@@ -246,7 +250,7 @@ class SessionStore:
             (f"session {session_id!r}, message {position}", body, sizes.get(key, {}))
             for key, position, body in rows
         ]
-        messages = [self._message(where, body, size) for where, body, size in located]
+        messages = [self._message(where, body, size, max_values) for where, body, size in located]
         pairs = [(where, m) for (where, _, _), m in zip(located, messages, strict=True)]
         if verify:
             self._fetch(pairs)
@@ -298,7 +302,9 @@ class SessionStore:
 
     # --- internals ----------------------------------------------------------------------
 
-    def _message(self, where: str, body: object, sizes: dict[str, int]) -> Message:
+    def _message(
+        self, where: str, body: object, sizes: dict[str, int], max_values: int = MAX_JSON_VALUES
+    ) -> Message:
         """A row's message, its Files confined to what a store trusts (``trust.confine``)."""
         if isinstance(body, str | bytes | bytearray) and len(body) > trust.MAX_ROW_BYTES:
             raise StoreError(
@@ -306,7 +312,7 @@ class SessionStore:
                 f"{trust.MAX_ROW_BYTES:,} a stored message may take (its files are stored apart)"
             )
         try:
-            message = codec.from_stored(trust.load_json(body, "its body"), self._root)
+            message = codec.from_stored(trust.load_json(body, "its body", max_values), self._root)
         except (ValueError, RecursionError, ToolwireError) as exc:
             raise StoreError(f"{where} is unreadable: {trust.reason(exc)}") from exc
         confined: Message = trust.confine(message, where, self._root, sizes)

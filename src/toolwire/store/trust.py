@@ -81,6 +81,8 @@ def values(text: str | bytes | bytearray, limit: int) -> int:
     outside its strings, and one more. Counted in C (``count`` and one regular expression),
     never by walking the text in Python, and the strings are left out only where the quick
     count over the whole text (base64 holds no such character) passes ``limit``."""
+    if not isinstance(text, str) and json.detect_encoding(text) != "utf-8":
+        text = bytes(text).decode(json.detect_encoding(text), "replace")  # as json.loads reads it
     if isinstance(text, str):
         quick = _structure(text, "[", "{", ",")
         return quick if quick <= limit else _structure(_STRINGS_STR.sub('""', text), "[", "{", ",")
@@ -94,9 +96,10 @@ def _structure(text: Any, *marks: Any) -> int:
     return sum(int(text.count(mark)) for mark in marks) + 1
 
 
-#: A JSON string (the unrolled form: one pass, no backtracking over a string's characters).
-_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
-_STRINGS_STR = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+#: A JSON string, or an unterminated one to the end: possessive, so a match never gives back
+#: what it took, and always matching, so no quote is tried again (linear in the text).
+_STRINGS = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\Z)')
+_STRINGS_STR = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\Z)')
 
 
 def export_document(data: Any, max_bytes: int, max_values: int = MAX_JSON_VALUES) -> dict[str, Any]:

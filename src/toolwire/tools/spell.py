@@ -70,7 +70,16 @@ def spell(
     _check_names(tools, caps, wire)
     choice = _choice(tool_choice, tools)
     _check_choice(choice, wire)
-    return wire.tools(tools, choice)
+    try:
+        return wire.tools(tools, choice)
+    except (TypeError, AttributeError, ValueError, KeyError) as exc:
+        # a keyword of the wrong shape (``properties`` a list, ``required`` a number, …): the
+        # dialects rewrite JSON Schema, and hostile listings are not one
+        raise ToolDefinitionError(
+            f"the tools' parameters are not JSON Schema the {wire.name} dialect can rewrite: a "
+            f"keyword has the wrong shape ({type(exc).__name__}: {exc}). Check each tool's "
+            "properties (an object), required (a list of names), enum and anyOf/allOf (lists)."
+        ) from exc
 
 
 def _check_names(tools: list[Tool], caps: Capabilities, wire: Wire) -> None:

@@ -180,13 +180,12 @@ def _fit_in_worker(data: bytes, media_type: str, cell: Cell, name: str) -> tuple
     from .readers import isolation
 
     output = isolation.run(fit_job, FitJob(name, media_type, data, cell))  # type: ignore[type-var]
-    try:
-        note, fitted = output.value
-        assert isinstance(note, Text) and isinstance(fitted, File)
-        assert fitted.media_type in _OUT_TYPES.values()
+    parts = output.value
+    expected = _OUT_TYPES[RESIZABLE[media_type]]  # PNG stays PNG, a GIF becomes a PNG, …
+    note, fitted = (parts[0], parts[1]) if len(parts) == 2 else (None, None)
+    if isinstance(note, Text) and isinstance(fitted, File) and fitted.media_type == expected:
         return fitted.read(), fitted.media_type, note.text
-    except (ValueError, AssertionError) as exc:
-        raise InvalidFileError(f"{name}: the image worker sent an invalid reply") from exc
+    raise InvalidFileError(f"{name}: the image worker sent an invalid reply")
 
 
 def fit_job(job: FitJob) -> ContentOutput:

@@ -438,21 +438,3 @@ def test_text_fallbacks_of_every_example_decode_headers_only_no_media_library():
 )
 def test_read_text_decodes_utf8_utf16_with_bom_and_falls_back_to_latin1(data, text):
     assert File.from_bytes(data, media_type="text/plain").read_text() == text
-
-
-@given(st.text())
-def test_text_part_is_the_text_pydantic_validates(value: str) -> None:
-    """The planner's ``text_part`` is the very value ``Text(text=)`` makes — equal, hashed
-    alike, frozen, serialised alike — so no shortcut around validation may creep back."""
-    from toolwire.content import text_part
-
-    made, validated = text_part(value), Text(text=value)
-    assert made == validated and hash(made) == hash(validated)
-    assert vars(made) == vars(validated) and set(vars(made)) == set(Text.model_fields)
-    assert made.model_fields_set == validated.model_fields_set
-    assert made.model_dump() == validated.model_dump()
-    assert made.model_dump_json() == validated.model_dump_json()
-    assert Text.model_validate_json(made.model_dump_json()) == made
-    assert made.model_copy(update={"text": "x"}) == Text(text="x")
-    with pytest.raises(ValidationError):
-        made.text = "changed"  # type: ignore[misc]

@@ -160,6 +160,20 @@ def test_the_view_shows_a_document_converted_to_text_where_its_text_went() -> No
     assert "text fallback of memo.docx" in html or "memo.docx converted" in html
 
 
+def test_a_request_the_byte_budget_measured_is_spelled_once() -> None:
+    """With tools, the plan's bound cannot prove the body within Anthropic's 32 MB: the body is
+    spelled to measure it, and those are the request's keyword arguments (not spelled again)."""
+    tool = tw.Tool("shot", "Take a screenshot.", {"type": "object", "properties": {}})
+    planned = tw.plan_request(
+        tool_turns([small_png(1)]), "anthropic:claude-sonnet-4-5", tools=[tool]
+    )
+    assert planned.spelled is not None and planned.size is not None
+    request = tw.spell(planned)
+    assert request.kwargs is planned.spelled and request.wire_bytes == planned.size
+    unmeasured = tw.plan_request(tool_turns([small_png(1)]), "openai:gpt-5")  # no byte budget
+    assert unmeasured.spelled is None and tw.spell(unmeasured).kwargs["input"]
+
+
 def test_a_repeated_file_names_the_first_copy_as_data() -> None:
     photo = tw.File.from_path(EXAMPLES / "photo.png")
     first, second = tw.plan_request(tool_turns([photo, photo]), "openai:gpt-5").decisions

@@ -17,6 +17,7 @@ from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.ids import wire_text
+from .plan.values import budgets_bound
 from .providers import wire_named
 from .wire_size import wire_bytes
 
@@ -64,11 +65,7 @@ class Request:
     def budgets_bound(self) -> dict[str, int]:
         """Per request budget that changed a file (left it out, re-fitted it or shrank its
         conversion: ``Decision.limit``), how many files it changed; empty when none did."""
-        bound: dict[str, int] = {}
-        for decision in self.decisions:
-            if decision.limit is not None:
-                bound[decision.limit.name] = bound.get(decision.limit.name, 0) + 1
-        return bound
+        return budgets_bound(self.decisions)
 
 
 def encode(
@@ -156,9 +153,9 @@ def plan_request(
             cache=cache, tools=bool(tools), converters=converters, reserve=reserve,
         )  # fmt: skip
         laid_out = replace(laid_out, tools=tuple(tools), tool_choice=tool_choice)
-        size, over = _over_budget(laid_out)
+        size, over, spelled = _over_budget(laid_out)
         if not over:
-            return replace(laid_out, size=size)
+            return replace(laid_out, size=size, spelled=spelled)
         if not laid_out.decisions or (laid_out.decisions, size) == before:
             raise too_large(caps, size or 0)  # nothing left to leave out: the text is too large
         before = (laid_out.decisions, size)
@@ -167,11 +164,12 @@ def plan_request(
 
 def spell(plan: Plan) -> Request:
     """The Request that ``plan`` describes: its steps spelled by the target's wire, with the
-    tool definitions and cache marks it holds. Decides nothing."""
+    tool definitions and cache marks it holds. Decides nothing; where the byte budget already
+    spelled the plan to measure it, those keyword arguments are the request's."""
     caps = plan.caps
     request = Request(
         f"{caps.provider}:{caps.model}",
-        _kwargs(plan),
+        plan.spelled if plan.spelled is not None else _kwargs(plan),
         list(plan.decisions),
         wire=caps.wire,
         size=plan.size,
@@ -201,20 +199,22 @@ def _tools(
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 
-def _over_budget(laid_out: Plan) -> tuple[int | None, int]:
-    """The body's size (when a byte budget applies) and by how much it breaks the budget;
-    not measured when an upper bound of it is within the budget (``Plan.bound``, plan.tally:
-    every file as routed, no text fallback or conversion of unknown size, no tools)."""
+def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None]:
+    """The body's size (when a byte budget applies), by how much it breaks the budget, and
+    the keyword arguments spelled to measure it; not measured when an upper bound of it is
+    within the budget (``Plan.bound``, plan.tally: every file as routed, no text fallback or
+    conversion of unknown size, no tools)."""
     caps = laid_out.caps
     limit = caps.budgets.max_request_bytes
     if not limit:
-        return None, 0
+        return None, 0, None
     bound = laid_out.bound
     if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
-            return None, 0
-    size = wire_bytes(_kwargs(laid_out), laid_out.wire.size) + HEADROOM
-    return size - HEADROOM, max(0, size - limit)
+            return None, 0, None
+    kwargs = _kwargs(laid_out)
+    size = wire_bytes(kwargs, laid_out.wire.size)
+    return size, max(0, size + HEADROOM - limit), kwargs
 
 
 #: Decision modes whose files ``Plan.bound`` measures as sent.

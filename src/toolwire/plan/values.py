@@ -10,8 +10,9 @@ a bridging assistant message.) Files *left out* are the oldest beyond a request 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, text_part
@@ -189,21 +190,29 @@ class Plan:
     tool_choice: ToolChoice | None = None
     #: The body's size in bytes as the SDK sends it, where the byte budget measured it.
     size: int | None = None
+    #: The keyword arguments the byte budget spelled to measure them, so that ``spell`` does
+    #: not spell the same plan again (None where nothing was measured).
+    spelled: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def budgets_bound(self) -> dict[str, int]:
         """Per request budget that changed a file (``Decision.limit``: left out, re-fitted or
         its conversion shrunk), how many files it changed; empty when none did."""
-        bound: dict[str, int] = {}
-        for decision in self.decisions:
-            if decision.limit is not None:
-                bound[decision.limit.name] = bound.get(decision.limit.name, 0) + 1
-        return bound
+        return budgets_bound(self.decisions)
 
     @property
     def target(self) -> str:
         """``provider:model`` for messages."""
         return f"{self.caps.provider}:{self.caps.model}"
+
+
+def budgets_bound(decisions: Sequence[Decision]) -> dict[str, int]:
+    """How many of ``decisions`` each request budget changed (their ``limit``)."""
+    bound: dict[str, int] = {}
+    for decision in decisions:
+        if decision.limit is not None:
+            bound[decision.limit.name] = bound.get(decision.limit.name, 0) + 1
+    return bound
 
 
 def see_text(file: File) -> str:

@@ -89,7 +89,7 @@ def _is_blank(part: Any) -> bool:
     redacted data (such a reasoning block is rejected, and an assistant message left with
     no block at all is left out, never sent empty)."""
     kind = type(part)
-    if kind is Thinking or kind is not Text and base_type(part) is Thinking:
+    if isinstance(part, Thinking):
         return not part.signature if part.redacted else not part.text
     if kind is not Text and (kind is File or base_type(part) is not Text):
         return False

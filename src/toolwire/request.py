@@ -169,7 +169,7 @@ def spell(plan: Plan) -> Request:
     caps = plan.caps
     request = Request(
         f"{caps.provider}:{caps.model}",
-        plan.spelled if plan.spelled is not None else _kwargs(plan),
+        cast(dict[str, Any], plan.spelled) if plan.spelled is not None else _kwargs(plan),
         list(plan.decisions),
         wire=caps.wire,
         size=plan.size,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, text_part
@@ -192,7 +192,7 @@ class Plan:
     size: int | None = None
     #: The keyword arguments the byte budget spelled to measure them, so that ``spell`` does
     #: not spell the same plan again (None where nothing was measured).
-    spelled: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    spelled: dict[str, object] | None = field(default=None, compare=False, repr=False)
 
     @property
     def budgets_bound(self) -> dict[str, int]:

@@ -235,7 +235,7 @@ def test_gemini_3_plans_ask_for_a_signature_on_the_first_replayed_call() -> None
 @pytest.mark.parametrize("wire", BUILT_IN)
 def test_one_registry_entry_gives_each_wire_its_encoder_and_its_decoder(wire: str) -> None:
     found = wires()[wire]
-    assert found.spell is importlib.import_module(f"toolwire.providers.{wire}").encode
+    assert found.step is importlib.import_module(f"toolwire.providers.{wire}").step
     decoder = importlib.import_module(f"toolwire.decoders.{wire}")
     assert callable(found.decoder.decode) and callable(found.decoder.describe_stop)
     assert found.decoder.decode.__name__ == f"{decoder.__name__}.decode"

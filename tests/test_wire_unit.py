@@ -20,11 +20,11 @@ import pytest
 import toolwire as tw
 from toolwire.capability import capabilities, providers
 from toolwire.errors import CapabilityError, ConversationError
-from toolwire.plan import Plan, ToolTurn, plan
+from toolwire.plan import Plan, Step, ToolTurn, plan
 from toolwire.plan.ids import accepted_id, accepted_name
 from toolwire.providers import BUILT_IN, WIRES, Rule, Wire, register, wire_named, wires
 from toolwire.providers.spelling import arguments_json
-from toolwire.providers.wire import TOOL_CHOICES, Decoder, id_rule, name_rule
+from toolwire.providers.wire import TOOL_CHOICES, Decoder, Spelling, id_rule, name_rule
 from toolwire.wire_size import HTTPX, Style, wire_bytes
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -34,25 +34,28 @@ caps_module = importlib.import_module("toolwire.capability")
 # --- a toy wire, declared here and nowhere else ------------------------------------------------
 
 
-def spell_toy(plan: Plan) -> dict[str, Any]:
-    """The toy API: ``{"messages": [{"role", "text"}]}``; a file is written as its identifier,
-    a call as ``name#id``."""
-    names, messages = plan.names, []
-    for step in plan.steps:
-        if isinstance(step, ToolTurn):
-            for result in step.results:
-                said = f"{names.name(result.name)}#{names.call_id(result.call_id)}"
-                messages.append({"role": "tool", "text": f"{said}: {_text(result.parts)}"})
-            if step.extra:  # parts the plan put after the results (here: merged user parts)
-                messages.append({"role": "user", "text": _text(step.extra)})
-        elif isinstance(step, tw.Assistant):
-            calls = [f"{names.name(c.name)}#{names.call_id(c.id)}" for c in step.tool_calls]
-            texts = [p.text for p in step.content if isinstance(p, tw.Text)]
-            messages.append({"role": "assistant", "text": " ".join([*texts, *calls])})
-        elif isinstance(step, tw.User):
-            messages.append({"role": "user", "text": _text(step.parts)})
-        else:
-            messages.append({"role": "system", "text": step.text})
+def toy_step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """The toy API's messages, ``{"role", "text"}``, of one step; a file is written as its
+    identifier, a call as ``name#id``."""
+    if isinstance(step, ToolTurn):
+        messages = []
+        for result in step.results:
+            said = f"{spelling.name(result.name)}#{spelling.call_id(result.call_id)}"
+            messages.append({"role": "tool", "text": f"{said}: {_text(result.parts)}"})
+        if step.extra:  # parts the plan put after the results (here: merged user parts)
+            messages.append({"role": "user", "text": _text(step.extra)})
+        return messages
+    if isinstance(step, tw.Assistant):
+        calls = [f"{spelling.name(c.name)}#{spelling.call_id(c.id)}" for c in step.tool_calls]
+        texts = [p.text for p in step.content if isinstance(p, tw.Text)]
+        return [{"role": "assistant", "text": " ".join([*texts, *calls])}]
+    if isinstance(step, tw.User):
+        return [{"role": "user", "text": _text(step.parts)}]
+    return [{"role": "system", "text": step.text}]
+
+
+def toy_finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """The toy API's body: ``{"messages": [...]}``."""
     return {"messages": messages}
 
 
@@ -70,7 +73,8 @@ def decode_toy(data: dict[str, Any], issuer: str) -> tw.Assistant:
 
 TOY = Wire(
     "toy",
-    spell=spell_toy,
+    step=toy_step,
+    finish=toy_finish,
     decoder=Decoder(decode_toy, lambda data: f"stop={data.get('stop')}"),
     ids=id_rule(r"[0-9a-f]{8}", 8, "", 8, "toy API ids"),
     names=name_rule(r"[a-z0-9_]{1,32}", 32, r"[^a-z0-9_]+", "toy API names"),
@@ -203,9 +207,11 @@ def test_a_name_stands_for_one_wire(toy: Wire) -> None:
 def test_every_built_in_wire_declares_every_fact_in_its_own_module(name: str) -> None:
     module = importlib.import_module(f"toolwire.providers.{name}")
     wire = wire_named(name)
-    assert wire is module.WIRE and wire.name == name and wire.spell is module.encode
+    assert wire is module.WIRE and wire.name == name and wire.step is module.step
     for field in dataclasses.fields(Wire):
-        assert getattr(wire, field.name) is not None or field.name == "formats", field.name
+        assert getattr(wire, field.name) is not None or field.name in ("formats", "mark"), (
+            field.name
+        )
     assert isinstance(wire.ids, Rule) and isinstance(wire.names, Rule)
     assert isinstance(wire.size, Style) and "auto" in wire.tool_choices <= TOOL_CHOICES
     decoder = importlib.import_module(f"toolwire.decoders.{name}")

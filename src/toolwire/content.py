@@ -11,10 +11,9 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     ModelWrapValidatorHandler,
     ValidationInfo,
@@ -23,6 +22,7 @@ from pydantic import (
 )
 
 from . import headers
+from .digest import Digested
 from .errors import InvalidFileError, ToolwireError
 from .mediatypes import check_declared, check_head, is_textual, kind_of, normalise
 from .sources import BytesSource, PathSource, ProviderFileSource, Source, UrlSource
@@ -48,7 +48,7 @@ else:
     JsonValue = Annotated[Any, "JSON data"]
 
 
-class Text(BaseModel):
+class Text(Digested):
     """Plain text."""
 
     model_config = _FROZEN
@@ -81,7 +81,7 @@ def json_data(value: object, owner: str) -> JsonValue:
     return data
 
 
-class Json(BaseModel):
+class Json(Digested):
     """A JSON-serialisable value, kept structured until a wire needs it as text.
 
     The value is stored as plain JSON data (see ``json_data``); one JSON cannot carry raises
@@ -102,7 +102,7 @@ class Json(BaseModel):
         return json.dumps(self.value, separators=(",", ":"), ensure_ascii=False)
 
 
-class Thinking(BaseModel):
+class Thinking(Digested):
     """A model's reasoning, with the provider's signature so it can be sent back verbatim.
 
     ``redacted`` thinking carries only opaque data (in ``signature``); ``provider`` names who
@@ -119,7 +119,7 @@ class Thinking(BaseModel):
     id: str | None = None
 
 
-class ToolCall(BaseModel):
+class ToolCall(Digested):
     """A model's request to call a tool.
 
     ``signature`` carries an opaque per-call token (Gemini thought signatures as base64 text,
@@ -139,7 +139,7 @@ class ToolCall(BaseModel):
     invalid_arguments: str | None = None
 
 
-class File(BaseModel):
+class File(Digested):
     """One file of any medium: image, document, audio or video.
 
     Build it with ``File.from_bytes``, ``from_path``, ``from_url`` or ``from_provider_file``;
@@ -151,6 +151,7 @@ class File(BaseModel):
     """
 
     model_config = _FROZEN
+    _holds_only_json: ClassVar[bool] = False  # by its source's sha256, not its bytes' JSON
     type: Literal["file"] = "file"
     source: Source
     media_type: str

@@ -59,6 +59,8 @@ from .wire_size import StringSizes
 PLAN_LIMIT = 32
 RUN_LIMIT = 32
 PAGES_LIMIT = 4096
+SPELLED_LIMIT = 65536
+SPELLED_CHARS = 256 * 1024 * 1024
 
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
@@ -78,6 +80,7 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.sizes = StringSizes()
+        self.spelled = SpelledSteps()
         self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
 
@@ -87,6 +90,7 @@ class Memo:
         self.last.clear()
         self.measures.clear()
         self.sizes.clear()
+        self.spelled.clear()
         self._fitted.clear()
 
     def fitted(
@@ -239,6 +243,69 @@ class LastPlans:
         last = self.plans.get(key)
         if last is not None and last.tie is tie:  # not a newer plan whose anchor took the id
             self.plans.pop(key, None)
+
+
+class SpelledSteps:
+    """Each step's spelling per wire, by the step's content digest (``Wire.spell``), with
+    what it asked of its request (ids, names: ``providers.wire.Spelling``). Bound:
+    ``SPELLED_LIMIT`` steps and ``SPELLED_CHARS`` characters of strings (base64 included),
+    least recently used out; a step over a quarter of that is not kept.
+
+    The items kept are a copy of those a request was given, and a later request is given
+    the kept ones: a caller who edits a request's newest messages in place (a cache mark on
+    the last block) edits only that request. Items of older steps are shared with later
+    requests of the same history: copy a request (``Request.to_json``) to edit those.
+    """
+
+    def __init__(self) -> None:
+        self.steps: OrderedDict[tuple[str, bytes, bool], tuple[list[Any], Any, int]] = OrderedDict()
+        self.chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[Any], Any] | None:
+        found = self.steps.get(key)
+        if found is None:
+            return None
+        with self._lock:
+            if key in self.steps:
+                self.steps.move_to_end(key)
+        return found[0], found[1]
+
+    def keep(self, key: tuple[str, bytes, bool], items: list[Any], asked: Any) -> None:
+        chars = _chars(items)
+        if chars > SPELLED_CHARS // 4:
+            return
+        with self._lock:
+            old = self.steps.pop(key, None)
+            self.chars += chars - (old[2] if old is not None else 0)
+            self.steps[key] = (_copied(items), asked, chars)
+            while len(self.steps) > SPELLED_LIMIT or self.chars > SPELLED_CHARS:
+                self.chars -= self.steps.popitem(last=False)[1][2]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.steps.clear()
+            self.chars = 0
+
+
+def _chars(value: Any) -> int:
+    """The characters (and bytes) of every string ``value`` holds, keys included."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(len(key) + _chars(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return sum(map(_chars, value))
+    return 0
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with every dict and list copied (strings and bytes are shared: immutable)."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
 
 
 #: The process's memo.

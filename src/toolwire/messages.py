@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Self, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from .content import File, Json, JsonValue, Text, Thinking, ToolCall, json_data
+from .digest import Digested
 from .errors import ToolwireError
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
@@ -25,8 +26,10 @@ UserPart = Annotated[Text | File, Field(discriminator="type")]
 AssistantPart = Annotated[Text | Thinking | ToolCall, Field(discriminator="type")]
 
 
-class _HoldsParts(BaseModel):
+class _HoldsParts(Digested):
     """A model whose parts are a tuple, kept so by ``model_copy`` too."""
+
+    _holds_only_json: ClassVar[bool] = False  # its digest is built from its parts' digests
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """A copy with ``update`` applied and checked as the constructor checks its arguments
@@ -36,7 +39,7 @@ class _HoldsParts(BaseModel):
         return type(self)(**dict(copied)) if update else copied
 
 
-class TextOutput(BaseModel):
+class TextOutput(Digested):
     """A tool returned a string."""
 
     model_config = _FROZEN
@@ -44,7 +47,7 @@ class TextOutput(BaseModel):
     value: str
 
 
-class JsonOutput(BaseModel):
+class JsonOutput(Digested):
     """A tool returned structured data."""
 
     model_config = _FROZEN
@@ -65,7 +68,7 @@ class ContentOutput(_HoldsParts):
     value: tuple[Part, ...]
 
 
-class ErrorTextOutput(BaseModel):
+class ErrorTextOutput(Digested):
     """A tool failed, with a message."""
 
     model_config = _FROZEN
@@ -73,7 +76,7 @@ class ErrorTextOutput(BaseModel):
     value: str
 
 
-class ErrorJsonOutput(BaseModel):
+class ErrorJsonOutput(Digested):
     """A tool failed, with structured details."""
 
     model_config = _FROZEN
@@ -86,7 +89,7 @@ class ErrorJsonOutput(BaseModel):
         return json_data(value, "ErrorJsonOutput")
 
 
-class ExecutionDeniedOutput(BaseModel):
+class ExecutionDeniedOutput(Digested):
     """The tool was not run (a user or policy refused it)."""
 
     model_config = _FROZEN
@@ -207,7 +210,7 @@ def _texts(parts: Sequence[Any]) -> Any:
     return tuple(Text(text=p) if isinstance(p, str) else p for p in parts)
 
 
-class System(BaseModel):
+class System(Digested):
     """System instructions."""
 
     model_config = _FROZEN
@@ -282,10 +285,11 @@ class Assistant(_HoldsParts):
         return calls
 
 
-class ToolResult(BaseModel):
+class ToolResult(Digested):
     """The result of one tool call, answered by ``call_id``."""
 
     model_config = _FROZEN
+    _holds_only_json: ClassVar[bool] = False  # its output's digest, not its files' JSON
     role: Literal["tool"] = "tool"
     call_id: str
     name: str

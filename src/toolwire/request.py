@@ -16,7 +16,7 @@ from .messages import Message
 from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
-from .plan.ids import wire_text
+from .plan.ids import wire_kwargs, wire_text
 from .plan.values import budgets_bound
 from .providers import wire_named
 from .wire_size import wire_bytes
@@ -182,7 +182,7 @@ def spell(plan: Plan) -> Request:
 
 def _kwargs(plan: Plan) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan``."""
-    kwargs: dict[str, Any] = plan.wire.spell(plan)
+    kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled), plan)
     if plan.tools or plan.tool_choice is not None:
         kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
     return kwargs

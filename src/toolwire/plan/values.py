@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from functools import cached_property
+from typing import TYPE_CHECKING, Literal
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, text_part
+from ..digest import digest_of
 from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
@@ -134,7 +136,8 @@ def render_reason(basis: str, repeats: Repeat | None = None) -> str:
     return f"{basis}; repeats file {repeats.identifier} of message {repeats.message_index}"
 
 
-class PlannedResult(NamedTuple):
+@dataclass(frozen=True)
+class PlannedResult:
     """One tool result as the target will receive it.
 
     ``error_flag``: the wire's own error flag is set (an error output, on a target whose
@@ -149,11 +152,17 @@ class PlannedResult(NamedTuple):
     error_flag: bool = False
 
 
-class ToolTurn(NamedTuple):
+@dataclass(frozen=True)
+class ToolTurn:
     """All results of one tool turn, plus parts that share their provider message."""
 
     results: tuple[PlannedResult, ...]
     extra: tuple[Text | File, ...] = ()
+
+    @cached_property
+    def digest(self) -> bytes:
+        """The content digest (``toolwire.digest``): the key of its spelling (memo.Memo)."""
+        return digest_of(self)
 
 
 Step = System | User | Assistant | ToolTurn

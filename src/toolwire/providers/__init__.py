@@ -38,7 +38,7 @@ def register(wire: Wire) -> Wire:
     if taken is not None and taken is not wire:
         raise CapabilityError(
             f"a wire named {wire.name!r} is already registered (spelled by "
-            f"{taken.spell.__module__}); give yours another name"
+            f"{taken.step.__module__}); give yours another name"
         )
     WIRES[wire.name] = wire
     return wire

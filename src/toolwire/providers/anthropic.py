@@ -13,43 +13,41 @@ from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
-from ..messages import Assistant, System, User
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..messages import Assistant, User
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
 from ..tools.spell import anthropic_tools
 from ..wire_size import HTTPX
 from . import register
-from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
+from .wire import NAME_64, NOT_NAME_64, Decoder, Spelling, Wire, id_rule, name_rule
 
 # Base64ImageSourceParam.media_type and Base64PDFSourceParam.media_type: these literals only.
 _IMAGE_TYPES = ("image/jpeg", "image/png", "image/gif", "image/webp")
 _PDF_TYPES = ("application/pdf",)
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages (none for system text: ``finish`` places it)."""
+    if isinstance(step, User):
+        return [{"role": "user", "content": [_block(p) for p in step.parts]}]
+    if isinstance(step, Assistant):
+        content = _assistant(step, spelling)
+        return [{"role": "assistant", "content": content}] if content else []
+    if isinstance(step, ToolTurn):
+        blocks = [_tool_result(r, spelling) for r in step.results]
+        blocks += [_block(p) for p in step.extra]
+        return [{"role": "user", "content": blocks}]
+    return []
+
+
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """``messages`` (and ``system`` when the conversation has one)."""
-    names = plan.names
-    messages: list[dict[str, Any]] = []
-    for step in plan.steps:
-        if isinstance(step, System):
-            continue
-        if isinstance(step, User):
-            messages.append({"role": "user", "content": [_block(p) for p in step.parts]})
-        elif isinstance(step, Assistant):
-            content = _assistant(step, names)
-            if content:
-                messages.append({"role": "assistant", "content": content})
-        elif isinstance(step, ToolTurn):
-            blocks = [_tool_result(r, names) for r in step.results]
-            blocks += [_block(p) for p in step.extra]
-            messages.append({"role": "user", "content": blocks})
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system is not None:
         kwargs["system"] = plan.system
     if plan.cache is not None:
         kwargs = _cache_marks(kwargs, plan)
-    return wire_kwargs(kwargs, plan)
+    return kwargs
 
 
 def _cache_marks(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
@@ -63,7 +61,7 @@ def _cache_marks(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
     return kwargs
 
 
-def _tool_result(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _tool_result(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     block: dict[str, Any] = {
         "type": "tool_result",
         "tool_use_id": names.call_id(result.call_id),
@@ -74,7 +72,7 @@ def _tool_result(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
     return block
 
 
-def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, Thinking):
@@ -135,7 +133,7 @@ def _no_shape(file: File) -> CapabilityError:
 
 
 WIRE = register(Wire(
-    "anthropic", spell=encode, decoder=Decoder.of_module("toolwire.decoders.anthropic"),
+    "anthropic", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.anthropic"),
     # API error "tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"; no published
     # length limit: 64, every other wire's bound (Anthropic's own ids are ~30 characters).
     ids=id_rule(r"[a-zA-Z0-9_-]+", 64, "toolu_", 24, "Messages API validation"),

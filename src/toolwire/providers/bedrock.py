@@ -33,22 +33,19 @@ module spells the plan:
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError, ConversationError
 from ..mediatypes import DOCX, XLSX
-from ..messages import Assistant, User, base_type
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..messages import Assistant, User
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import BytesSource, UrlSource
 from ..tools.spell import bedrock_tools
 from ..wire_size import DEFAULT
 from . import register
-from .bedrock_names import DocumentNames
-from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
+from .wire import NAME_64, NOT_NAME_64, Decoder, Spelling, Wire, id_rule, name_rule
 
 # botocore ImageFormat, DocumentFormat and VideoFormat enums, by media type.
 IMAGE_FORMATS = {"image/png": "png", "image/jpeg": "jpeg", "image/gif": "gif", "image/webp": "webp"}
@@ -78,107 +75,78 @@ VIDEO_FORMATS = {
 FORMATS = MappingProxyType({**IMAGE_FORMATS, **DOCUMENT_FORMATS, **VIDEO_FORMATS})
 
 
-def encode(plan: Plan) -> dict[str, Any]:
-    """``messages`` (and ``system`` when the conversation has system text)."""
-    spell = _Speller(plan.names)
-    messages: list[dict[str, Any]] = []
-    marked = set(plan.cache.steps) if plan.cache is not None else set()
-    ends: dict[int, dict[str, Any]] = {}  # marked step -> its message (plan.cache)
-    step: Any
-    kind: Any
-    for index, step in enumerate(plan.steps):
-        kind = type(step)
-        if kind is not ToolTurn and kind is not Assistant and kind is not User:
-            kind = base_type(step)  # a subclass
-        if kind is ToolTurn:  # most steps of an agent's history; the plan's own type
-            content = []
-            for result in step.results:
-                content.append(spell.tool_result(result))
-            for part in step.extra:
-                content.append(spell.part(part))
-            messages.append({"role": "user", "content": content})
-        elif kind is Assistant:
-            messages.append({"role": "assistant", "content": spell.assistant(step)})
-        elif kind is User:
-            text = step.content
-            content = [{"text": text}] if type(text) is str else [spell.part(p) for p in text]
-            messages.append({"role": "user", "content": content})
-        if index in marked:
-            ends[index] = messages[-1]
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages (none for system text: ``finish`` places it)."""
+    match step:
+        case ToolTurn():
+            content = [_tool_result(r, spelling) for r in step.results]
+            content += [_part(p, spelling) for p in step.extra]
+            return [{"role": "user", "content": content}]
+        case Assistant():
+            return [{"role": "assistant", "content": _assistant(step, spelling)}]
+        case User():
+            return [{"role": "user", "content": [_part(p, spelling) for p in step.parts]}]
+    return []
+
+
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """``messages`` (and ``system`` when the conversation has system text, closed by a
+    ``cachePoint`` where the plan marks it)."""
     kwargs: dict[str, Any] = {"messages": messages}
     if plan.system:
         kwargs["system"] = [{"text": plan.system}]
-    if plan.cache is not None:
-        _cache_marks(kwargs, plan, ends)
-    return wire_kwargs(kwargs, plan)
+        if plan.cache is not None and plan.cache.system:
+            kwargs["system"].append({"cachePoint": {"type": "default"}})
+    return kwargs
 
 
-def _cache_marks(kwargs: dict[str, Any], plan: Plan, ends: dict[int, dict[str, Any]]) -> None:
-    """The plan's cache points as ``cachePoint`` blocks: after the system text, and closing
-    the user message of each marked step, beside its ``toolResult`` blocks (never inside)."""
-    point = {"cachePoint": {"type": "default"}}
-    if plan.cache is not None and plan.cache.system:
-        kwargs["system"].append(point)
-    for index in plan.cache.steps if plan.cache is not None else ():
-        ends[index]["content"].append(point)
+def mark(message: dict[str, Any]) -> dict[str, Any]:
+    """A marked step's message closed by a ``cachePoint`` block, beside its ``toolResult``
+    blocks (never inside)."""
+    return {**message, "content": [*message["content"], {"cachePoint": {"type": "default"}}]}
 
 
-@dataclass
-class _Speller:
-    """Spells parts for one request; holds the document names handed out so far."""
-
-    tools: ToolNames
-    names: DocumentNames = field(default_factory=DocumentNames)
-
-    def part(self, part: Any, in_tool_result: bool = False) -> dict[str, Any]:
-        """A Text, Json or File block (dispatched by type: ``part`` is one of them)."""
-        kind: Any = type(part)
-        if kind is not Text and kind is not File:
-            kind = base_type(part)  # a Json, or a subclass of a part
-        if kind is Text:
+def _part(
+    part: Text | Json | File, spelling: Spelling, in_tool_result: bool = False
+) -> dict[str, Any]:
+    """A Text, Json or File block."""
+    match part:
+        case Text():
             return {"text": part.text}
-        if kind is Json:
-            if in_tool_result and _is_json_object(part.value):
-                return {"json": part.value}
+        case Json() if in_tool_result and _is_json_object(part.value):
+            return {"json": part.value}
+        case Json():
             return {"text": part.compact()}
-        medium = part.kind  # the plan sends only FORMATS' types (plan.wire_rules)
-        block: dict[str, Any] = {"format": FORMATS[part.media_type]}
-        if medium == "document":
-            block["name"] = self.names.take(part.identifier)
-        block["source"] = _source(part)
-        return {medium: block}
+    medium = part.kind  # the plan sends only FORMATS' types (plan.wire_rules)
+    block: dict[str, Any] = {"format": FORMATS[part.media_type]}
+    if medium == "document":
+        block["name"] = spelling.document_name(part.identifier)
+    block["source"] = _source(part)
+    return {medium: block}
 
-    def tool_result(self, result: PlannedResult) -> dict[str, Any]:
-        content = []
-        for part in result.parts:
-            content.append(self.part(part, True))
-        block: dict[str, Any] = {
-            "toolUseId": self.tools.call_id(result.call_id),
-            "content": content,
-        }
-        if result.error_flag:
-            block["status"] = "error"
-        return {"toolResult": block}
 
-    def assistant(self, message: Assistant) -> list[dict[str, Any]]:
-        blocks: list[dict[str, Any]] = []
-        part: Any
-        kind: Any
-        for part in message.content:
-            kind = type(part)
-            if kind is Text:
-                blocks.append({"text": part.text})
-                continue
-            if kind is not ToolCall:
-                kind = base_type(part)
-            if kind is Thinking:  # the plan kept only what this family can verify
+def _tool_result(result: PlannedResult, spelling: Spelling) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "toolUseId": spelling.call_id(result.call_id),
+        "content": [_part(p, spelling, in_tool_result=True) for p in result.parts],
+    }
+    if result.error_flag:
+        block["status"] = "error"
+    return {"toolResult": block}
+
+
+def _assistant(message: Assistant, spelling: Spelling) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for part in message.content:
+        match part:
+            case Thinking():  # the plan kept only what this family can verify
                 blocks.extend(_reasoning(part))
-            elif kind is ToolCall:
-                use = {"toolUseId": self.tools.call_id(part.id), "name": self.tools.name(part.name)}
+            case ToolCall():
+                use = {"toolUseId": spelling.call_id(part.id), "name": spelling.name(part.name)}
                 blocks.append({"toolUse": {**use, "input": part.arguments}})
-            else:
+            case _:
                 blocks.append({"text": part.text})
-        return blocks
+    return blocks
 
 
 def _reasoning(part: Thinking) -> list[dict[str, Any]]:
@@ -229,7 +197,7 @@ def _has_type_key(value: Any) -> bool:
 
 
 WIRE = register(Wire(
-    "bedrock", spell=encode, decoder=Decoder.of_module("toolwire.decoders.bedrock"),
+    "bedrock", step=step, finish=finish, mark=mark, decoder=Decoder.of_module("toolwire.decoders.bedrock"),
     # botocore bedrock-runtime 2023-09-30 ToolUseId: pattern [a-zA-Z0-9_.:-]+, 1-64. Claude
     # on Bedrock is served by Anthropic's backend, whose rule is [a-zA-Z0-9_-]+: an id with
     # "." or ":" passes botocore and fails at the model. The intersection is the safe rule

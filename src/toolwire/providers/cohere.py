@@ -31,34 +31,34 @@ from ..content import File, Json, Text, Thinking
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import UrlSource
 from ..tools.spell import cohere_tools
 from ..wire_size import HTTPX
 from . import register
 from .spelling import error_text, function_call
-from .wire import ANY_TEXT, SURROGATES, Decoder, Wire, id_rule, name_rule
+from .wire import ANY_TEXT, SURROGATES, Decoder, Spelling, Wire, id_rule, name_rule
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages (none for system text: ``finish`` places it first)."""
+    match step:
+        case User():
+            return [_user(step.parts)]
+        case Assistant():
+            message = _assistant(step, spelling)
+            return [message] if message is not None else []
+        case ToolTurn():
+            items = [_tool(result, spelling) for result in step.results]
+            return items + ([_user(step.extra)] if step.extra else [])
+    return []
+
+
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = plan.names
-    messages: list[dict[str, Any]] = []
     if plan.system is not None:
-        messages.append({"role": "system", "content": plan.system})
-    for step in plan.steps:
-        if isinstance(step, User):
-            messages.append(_user(step.parts))
-        elif isinstance(step, Assistant):
-            message = _assistant(step, names)
-            if message is not None:
-                messages.append(message)
-        elif isinstance(step, ToolTurn):
-            messages.extend(_tool(result, names) for result in step.results)
-            if step.extra:  # only a capabilities override merges files into a tool turn here
-                messages.append(_user(step.extra))
-    return wire_kwargs({"messages": messages}, plan)
+        messages = [{"role": "system", "content": plan.system}, *messages]
+    return {"messages": messages}
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
@@ -77,7 +77,7 @@ def _user_item(part: Text | File) -> dict[str, Any]:
     raise _no_route(part, "a user message (text and images only)")
 
 
-def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     items: list[dict[str, Any]] = []
     tool_plan: str | None = None
@@ -101,7 +101,7 @@ def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
     return result if len(result) > 1 else None
 
 
-def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _tool(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     items = [_tool_item(part) for part in result.parts]
     if result.is_error:
         if items[0]["type"] == "text":
@@ -132,7 +132,7 @@ def _no_route(file: File, where: str) -> CapabilityError:
 
 
 WIRE = register(Wire(
-    "cohere", spell=encode, decoder=Decoder.of_module("toolwire.decoders.cohere"),
+    "cohere", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.cohere"),
     # cohere 7.3.1 ToolCallV2.id and ToolCallV2Function.name: strings, no published rule
     # (any UTF-8 text; a name is not empty).
     ids=id_rule(None, None, "call_", 24, "cohere ToolCallV2.id"),

@@ -50,13 +50,12 @@ from typing import Any
 from ..content import File, Text, Thinking, ToolCall
 from ..errors import ConversationError
 from ..messages import Assistant, User, base_type
-from ..plan import Plan, PlannedResult, ToolTurn, see_text
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
 from ..sources import BytesSource, ProviderFileSource, UrlSource
 from ..tools.spell import google_tools
 from ..wire_size import DEFAULT
 from . import register
-from .wire import Decoder, Wire, id_rule, name_rule
+from .wire import Decoder, Spelling, Wire, id_rule, name_rule
 
 #: Gemini's documented placeholder signature, as the bytes whose base64 text it is.
 SKIP_SIGNATURE = base64.urlsafe_b64decode("skip_thought_signature_validator")
@@ -65,35 +64,26 @@ JOIN = "\n\n"
 _FILES_API = "https://generativelanguage.googleapis.com/v1beta/"
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's contents (none for system text: ``finish`` places it)."""
+    match step:
+        case ToolTurn():
+            parts = [{"function_response": _function_response(r, spelling)} for r in step.results]
+            return [{"role": "user", "parts": parts}, *([_user(step.extra)] if step.extra else [])]
+        case Assistant():
+            content = _model(step, spelling.sign_first_call, spelling)
+            return [content] if content is not None else []
+        case User():
+            return [_user(step.parts)]
+    return []
+
+
+def finish(plan: Plan, contents: list[dict[str, Any]]) -> dict[str, Any]:
     """``contents`` (and ``config.system_instruction`` when the conversation has one)."""
-    names = plan.names
-    contents: list[dict[str, Any]] = []
-    kind: Any
-    for step in plan.steps:
-        if type(step) is ToolTurn:  # most steps of an agent's history; the plan's own type
-            parts = []
-            for result in step.results:
-                parts.append({"function_response": _function_response(result, names)})
-            contents.append({"role": "user", "parts": parts})
-            if step.extra:
-                contents.append(_user(step.extra))
-            continue
-        kind = type(step)
-        if kind is not Assistant and kind is not User:
-            kind = base_type(step)
-        if kind is Assistant:
-            content = _model(step, plan.sign_first_call, names)  # type: ignore[arg-type]
-            if content is not None:
-                contents.append(content)
-        elif kind is User:
-            text = step.content  # type: ignore[union-attr]
-            user = [{"text": text}] if type(text) is str else [_user_part(p) for p in text]
-            contents.append({"role": "user", "parts": user})
     kwargs: dict[str, Any] = {"contents": contents}
     if plan.system:
         kwargs["config"] = {"system_instruction": plan.system}
-    return wire_kwargs(kwargs, plan)
+    return kwargs
 
 
 def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
@@ -127,7 +117,7 @@ def _file_uri(file_id: str) -> str:
     return _FILES_API + (file_id if file_id.startswith("files/") else "files/" + file_id)
 
 
-def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _function_response(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     values: list[Any] = []
     nested: list[dict[str, Any]] = []
     json = False
@@ -161,7 +151,7 @@ def _function_response(result: PlannedResult, names: ToolNames) -> dict[str, Any
     return response
 
 
-def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[str, Any] | None:
+def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[str, Any] | None:
     parts: list[dict[str, Any]] = []
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     first_call: dict[str, Any] | None = None
@@ -196,7 +186,7 @@ def _model(message: Assistant, sign_first_call: bool, names: ToolNames) -> dict[
     return {"role": "model", "parts": parts} if parts else None
 
 
-def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
+def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
     spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
     block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
     if call.signature is not None:  # the plan kept only this issuer's signatures
@@ -215,7 +205,7 @@ def _signature(text: str, where: str) -> bytes:
 
 
 WIRE = register(Wire(
-    "google", spell=encode, decoder=Decoder.of_module("toolwire.decoders.google"),
+    "google", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.google"),
     # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
     ids=id_rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
     # google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore.

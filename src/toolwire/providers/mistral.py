@@ -35,44 +35,44 @@ from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
 from ..tools.spell import mistral_tools
 from ..wire_size import MISTRAL
 from . import register
 from .spelling import error_text, function_call
-from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
+from .wire import NAME_64, NOT_NAME_64, Decoder, Spelling, Wire, id_rule, name_rule
 
 #: How several text parts of one tool result are joined into one tool message text.
 JOIN = "\n\n"
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages (none for system text: ``finish`` places it first)."""
+    match step:
+        case User():
+            return [_user(step.parts)]
+        case Assistant():
+            message = _assistant(step, spelling)
+            return [message] if message is not None else []
+        case ToolTurn():
+            items = [_tool(result, spelling) for result in step.results]
+            return items + ([_user(step.extra)] if step.extra else [])
+    return []
+
+
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = plan.names
-    messages: list[dict[str, Any]] = []
     if plan.system is not None:
-        messages.append({"role": "system", "content": plan.system})
-    for step in plan.steps:
-        if isinstance(step, User):
-            messages.append(_user(step.parts))
-        elif isinstance(step, Assistant):
-            message = _assistant(step, names)
-            if message is not None:
-                messages.append(message)
-        elif isinstance(step, ToolTurn):
-            messages.extend(_tool(result, names) for result in step.results)
-            if step.extra:  # the plan puts none here (Wire.user_follows_tool)
-                messages.append(_user(step.extra))
-    return wire_kwargs({"messages": messages}, plan)
+        messages = [{"role": "system", "content": plan.system}, *messages]
+    return {"messages": messages}
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
     return {"role": "user", "content": [_chunk(part) for part in parts]}
 
 
-def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for part in message.content:
@@ -103,7 +103,7 @@ def _thinking(part: Thinking) -> dict[str, Any]:
     return chunk
 
 
-def _tool(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _tool(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     texts = [_text(part) for part in result.parts if not isinstance(part, File)]
     content: str | list[dict[str, Any]]
     if len(texts) == len(result.parts):
@@ -154,7 +154,7 @@ def _url(file: File) -> str:
 
 
 WIRE = register(Wire(
-    "mistral", spell=encode, decoder=Decoder.of_module("toolwire.decoders.mistral"),
+    "mistral", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.mistral"),
     # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
     ids=id_rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
     # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,

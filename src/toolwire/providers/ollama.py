@@ -28,38 +28,39 @@ from ..content import File, Json, Text, Thinking
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
-from ..plan import Plan, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, Step, ToolTurn
 from ..tools.spell import ollama_tools
 from ..wire_size import HTTPX
 from . import register
 from .spelling import error_text
-from .wire import ANY_TEXT, SURROGATES, Decoder, Wire, id_rule, name_rule
+from .wire import ANY_TEXT, SURROGATES, Decoder, Spelling, Wire, id_rule, name_rule
 
 #: How the text parts of one message are joined into its content string.
 JOIN = "\n\n"
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages (none for system text: ``finish`` places it first)."""
+    match step:
+        case User():
+            return [_message("user", step.parts)]
+        case Assistant():
+            message = _assistant(step, spelling)
+            return [message] if message is not None else []
+        case ToolTurn():
+            items = [
+                _message("tool", r.parts, {"tool_name": spelling.name(r.name)}, error=r.is_error)
+                for r in step.results
+            ]
+            return items + ([_message("user", step.extra)] if step.extra else [])
+    return []
+
+
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
     """``messages``: the system text first, then every step in the plan's order."""
-    names = plan.names
-    messages: list[dict[str, Any]] = []
     if plan.system is not None:
-        messages.append({"role": "system", "content": plan.system})
-    for step in plan.steps:
-        if isinstance(step, User):
-            messages.append(_message("user", step.parts))
-        elif isinstance(step, Assistant):
-            message = _assistant(step, names)
-            if message is not None:
-                messages.append(message)
-        elif isinstance(step, ToolTurn):
-            for result in step.results:
-                tool = {"tool_name": names.name(result.name)}
-                messages.append(_message("tool", result.parts, tool, error=result.is_error))
-            if step.extra:  # only a capabilities override merges files into a tool turn here
-                messages.append(_message("user", step.extra))
-    return wire_kwargs({"messages": messages}, plan)
+        messages = [{"role": "system", "content": plan.system}, *messages]
+    return {"messages": messages}
 
 
 def _message(
@@ -97,7 +98,7 @@ def _message(
     return message
 
 
-def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     thoughts = [
         p.text
@@ -119,7 +120,7 @@ def _assistant(message: Assistant, names: ToolNames) -> dict[str, Any] | None:
 
 
 WIRE = register(Wire(
-    "ollama", spell=encode, decoder=Decoder.of_module("toolwire.decoders.ollama"),
+    "ollama", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.ollama"),
     ids=id_rule(None, None, "call_", 24, "ollama Message.ToolCall (no id)"),  # not sent
     # No published rule: any UTF-8 text but the empty name (the client drops an empty
     # tool_name).

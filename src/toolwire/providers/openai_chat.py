@@ -36,17 +36,15 @@ from typing import Any
 
 from .. import b64
 from ..content import File, Json, Text
-from ..errors import CapabilityError
 from ..mediatypes import ALL_EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
 from ..tools.spell import openai_chat_tools
 from ..wire_size import HTTPX
 from . import register
 from .spelling import error_text, function_call
-from .wire import NAME_64, NOT_NAME_64, Decoder, Wire, id_rule, name_rule
+from .wire import NAME_64, NOT_NAME_64, CannotSpell, Decoder, Spelling, Wire, id_rule, name_rule
 
 # input_audio.format: the API names the two formats it decodes.
 _AUDIO_FORMATS = {"audio/wav": "wav", "audio/mpeg": "mp3"}
@@ -55,25 +53,19 @@ _SUFFIXES = {
 }
 
 
-class CannotSpell(Exception):
-    """A file the plan routed somewhere this wire has no shape for (a capability override
-    claimed more than the wire can carry). Encoders turn it into a CapabilityError."""
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's messages: system, user, assistant or tool messages."""
+    return _messages(step, spelling)
 
 
-def encode(plan: Plan) -> dict[str, Any]:
-    """``messages``: system, user, assistant and tool messages in conversation order."""
-    names = plan.names
-    marked = set(plan.cache.steps) if plan.cache is not None else set()
-    messages: list[dict[str, Any]] = []
-    try:
-        for index, step in enumerate(plan.steps):
-            spelled = _messages(step, names)
-            if index in marked and spelled:  # the plan's cache point (plan.cache)
-                spelled[-1] = with_breakpoint(spelled[-1], "content", "text")
-            messages += spelled
-    except CannotSpell as exc:
-        raise unspellable(plan, WIRE.name, exc) from None
-    return wire_kwargs({"messages": messages}, plan)
+def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """``messages`` in conversation order."""
+    return {"messages": messages}
+
+
+def mark(message: dict[str, Any]) -> dict[str, Any]:
+    """A marked step's last message with the cache breakpoint (plan.cache)."""
+    return with_breakpoint(message, "content", "text")
 
 
 def with_breakpoint(item: dict[str, Any], key: str, text_type: str) -> dict[str, Any]:
@@ -86,14 +78,6 @@ def with_breakpoint(item: dict[str, Any], key: str, text_type: str) -> dict[str,
     return {**item, key: [*value[:-1], {**value[-1], **mark}]}
 
 
-def unspellable(plan: Plan, wire: str, exc: CannotSpell) -> CapabilityError:
-    """The error for a plan the wire cannot spell: it names the target, the file and the fix."""
-    return CapabilityError(
-        f"{plan.target}: the capabilities route {exc}, but the {wire} wire cannot carry it there. "
-        f"Remove or correct the capabilities override for {plan.caps.provider}."
-    )
-
-
 def filename(file: File) -> str:
     """The identifier, with its media type's extension added when it has none."""
     name = file.identifier
@@ -103,7 +87,7 @@ def filename(file: File) -> str:
     return name
 
 
-def _messages(step: Any, names: ToolNames) -> list[dict[str, Any]]:
+def _messages(step: Step, names: Spelling) -> list[dict[str, Any]]:
     if isinstance(step, System):
         return [{"role": "system", "content": step.text}]
     if isinstance(step, User):
@@ -123,7 +107,7 @@ def _text_content(texts: list[str]) -> str | list[dict[str, Any]]:
     return [{"type": "text", "text": text} for text in texts]
 
 
-def _tool_message(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _tool_message(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     texts = [_tool_text(part) for part in result.parts]
     if result.is_error:
         texts[0] = error_text(texts[0])
@@ -139,7 +123,7 @@ def _tool_text(part: Text | Json | File) -> str:
     raise CannotSpell(f"{part.identifier} ({part.media_type}) into a tool message (text only)")
 
 
-def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     if not texts and not calls:
@@ -197,7 +181,7 @@ def _file(file: File) -> dict[str, str]:
 
 
 WIRE = register(Wire(
-    "openai_chat", spell=encode, decoder=Decoder.of_module("toolwire.decoders.openai_chat"),
+    "openai_chat", step=step, finish=finish, mark=mark, decoder=Decoder.of_module("toolwire.decoders.openai_chat"),
     # "Invalid 'messages[n].tool_calls[0].id': string too long. Expected … maximum length 40".
     ids=id_rule(None, 40, "call_", 24, "Chat Completions API validation"),
     # OpenAI function name: "a-z, A-Z, 0-9, or contain underscores and dashes, with a

@@ -38,43 +38,40 @@ from typing import Any
 from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import Assistant, System, User
-from ..plan import Plan, PlannedResult, ToolTurn
-from ..plan.ids import ToolNames, wire_kwargs
+from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
 from ..tools.spell import openai_responses_tools
 from ..wire_size import HTTPX
 from . import register
 from .openai_chat import WIRE as CHAT
-from .openai_chat import CannotSpell, filename, unspellable, with_breakpoint
+from .openai_chat import filename, with_breakpoint
 from .spelling import arguments_json, error_text
-from .wire import Decoder, Wire, id_rule
+from .wire import CannotSpell, Decoder, Spelling, Wire, id_rule
 
 #: function_call item ids begin with ``fc`` (the API: "Expected an ID that begins with 'fc'");
 #: any other ``ToolCall.signature`` is left out of the item.
 FUNCTION_CALL_ITEM_PREFIX = "fc"
 
 
-def encode(plan: Plan) -> dict[str, Any]:
+def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
+    """One step's input items (none for system text: ``finish`` places it)."""
+    return _items(step, spelling)
+
+
+def finish(plan: Plan, items: list[dict[str, Any]]) -> dict[str, Any]:
     """``input`` items in conversation order, and ``instructions`` when there is system text."""
-    names = plan.names
-    marked = set(plan.cache.steps) if plan.cache is not None else set()
-    items: list[dict[str, Any]] = []
-    try:
-        for index, step in enumerate(plan.steps):
-            spelled = _items(step, names)
-            if index in marked and spelled:  # the plan's cache point (plan.cache)
-                key = "output" if "output" in spelled[-1] else "content"
-                spelled[-1] = with_breakpoint(spelled[-1], key, "input_text")
-            items += spelled
-    except CannotSpell as exc:
-        raise unspellable(plan, WIRE.name, exc) from None
     kwargs: dict[str, Any] = {"input": items}
     if plan.system is not None:
         kwargs["instructions"] = plan.system
-    return wire_kwargs(kwargs, plan)
+    return kwargs
 
 
-def _items(step: Any, names: ToolNames) -> list[dict[str, Any]]:
+def mark(item: dict[str, Any]) -> dict[str, Any]:
+    """A marked step's last item with the cache breakpoint (plan.cache)."""
+    return with_breakpoint(item, "output" if "output" in item else "content", "input_text")
+
+
+def _items(step: Step, names: Spelling) -> list[dict[str, Any]]:
     if isinstance(step, System):
         return []  # in ``instructions``
     if isinstance(step, User):
@@ -88,7 +85,7 @@ def _items(step: Any, names: ToolNames) -> list[dict[str, Any]]:
     return items
 
 
-def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
+def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
@@ -101,7 +98,7 @@ def _assistant(message: Assistant, names: ToolNames) -> list[dict[str, Any]]:
     return items
 
 
-def _function_call(call: ToolCall, names: ToolNames) -> dict[str, Any]:
+def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
     item = {"type": "function_call", "call_id": names.call_id(call.id)}
     item |= {"name": names.name(call.name), "arguments": arguments_json(call, WIRE.separators)}
     signature = call.signature  # the plan kept only OpenAI's own
@@ -118,7 +115,7 @@ def _reasoning(thinking: Thinking) -> dict[str, Any]:
     return item
 
 
-def _function_output(result: PlannedResult, names: ToolNames) -> dict[str, Any]:
+def _function_output(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     content = [_content(part, in_output=True) for part in result.parts]
     if result.is_error:
         if content[0]["type"] == "input_text":
@@ -177,7 +174,7 @@ def _file_source(file: File) -> dict[str, str]:
 
 
 WIRE = register(Wire(
-    "openai_responses", spell=encode, decoder=Decoder.of_module("toolwire.decoders.openai_responses"),
+    "openai_responses", step=step, finish=finish, mark=mark, decoder=Decoder.of_module("toolwire.decoders.openai_responses"),
     # "Invalid 'input[n].call_id': string too long. Expected … maximum length 64"; any text.
     ids=id_rule(None, 64, "call_", 24, "Responses API validation"),
     names=CHAT.names,  # the same function-name rule as Chat Completions

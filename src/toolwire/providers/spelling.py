@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..content import ToolCall
 
 if TYPE_CHECKING:
-    from ..plan.ids import ToolNames
+    from .wire import Spelling
 
 ERROR_PREFIX = "Error: "
 
@@ -36,7 +36,7 @@ def arguments_json(call: ToolCall, separators: tuple[str, str]) -> str:
     return json.dumps(call.arguments, separators=separators, ensure_ascii=False)
 
 
-def function_call(call: ToolCall, names: ToolNames, separators: tuple[str, str]) -> dict[str, Any]:
+def function_call(call: ToolCall, names: Spelling, separators: tuple[str, str]) -> dict[str, Any]:
     """A chat-completions ``tool_calls`` entry (openai_chat, mistral, cohere): the id and name
     the plan gives the call, its arguments as JSON text in the wire's style."""
     return {

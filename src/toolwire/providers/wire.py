@@ -7,9 +7,9 @@ it accepts, its layout rules, how its SDK serialises the body, its tool-definiti
 The planner applies them; ``spell`` only writes the plan in the wire's shape.
 
 Each built-in wire declares its ``Wire`` once, in ``toolwire/providers/<name>.py`` beside
-its ``encode`` function, and registers it (``providers.register``). A wire of your own:
+its ``step`` and ``finish`` functions, and registers it (``providers.register``). A wire of your own:
 
->>> register(Wire("toy", spell=spell_toy, decoder=Decoder(decode_toy, lambda data: "end"),
+>>> register(Wire("toy", step=toy_step, finish=toy_finish, decoder=Decoder(decode_toy, str),
 ...     ids=id_rule(None, None, "call_", 24, "toy API"),
 ...     names=name_rule(ANY_TEXT, None, SURROGATES, "toy API"),
 ...     tools=openai_chat_tools, size=HTTPX))                              # doctest: +SKIP
@@ -23,14 +23,17 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from ..errors import CapabilityError
 from ..wire_size import Style
 
 if TYPE_CHECKING:
     from ..messages import Assistant
-    from ..plan.values import Plan
+    from ..plan.ids import ToolNames
+    from ..plan.values import Plan, Step
     from ..tools.tool import Tool
+    from .bedrock_names import DocumentNames
 
 #: A wire's tool-definition dialect: the tools and the normalised tool_choice ("auto", "none",
 #: "required", ("tool", name) or None) → the keyword-argument fragment that carries them.
@@ -114,8 +117,12 @@ class Wire:
 
     #: The name targets give in capabilities.toml (``wire = "bedrock"``).
     name: str
-    #: ``spell(plan) -> dict``: the plan in the wire's shape.
-    spell: Callable[[Plan], dict[str, Any]]
+    #: ``step(step, spelling) -> items``: one step of a plan in the wire's shape (its
+    #: messages, contents or input items), reading nothing but the step and ``spelling``.
+    step: Callable[[Step, Spelling], list[dict[str, Any]]]
+    #: ``finish(plan, items) -> kwargs``: the SDK call's keyword arguments around the items:
+    #: the system text, and cache marks made for the whole request.
+    finish: Callable[[Plan, list[dict[str, Any]]], dict[str, Any]]
     #: The reply read back (``tw.decode``).
     decoder: Decoder
     #: Tool-call ids the wire accepts; others are rewritten stably (plan.ids).
@@ -148,3 +155,111 @@ class Wire:
     #: format; None: every type the table routes. The plan refuses a file of another type
     #: (only a capabilities override routes one).
     formats: Mapping[str, str] | None = None
+    #: ``mark(item) -> item``: a copy of a marked step's last item closed by a cache mark
+    #: (plan.cache); None where the wire's marks are placed by ``finish``.
+    mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+
+    def spell(self, plan: Plan, kept: KeptSpellings | None = None) -> dict[str, Any]:
+        """``plan`` in this wire's shape: each step spelled (or its spelling found in
+        ``kept``: the same step spelled before, for the same wire), then ``finish``. Lone
+        surrogates are left in: ``plan.ids.wire_kwargs`` replaces them where the plan found
+        any (``Plan.scrub``)."""
+        spelling = Spelling(plan.names, plan.sign_first_call)
+        marked = plan.cache.steps if plan.cache is not None and self.mark is not None else ()
+        items: list[dict[str, Any]] = []
+        for index, step in enumerate(plan.steps):
+            try:
+                spelled = self._step(step, spelling, kept)
+            except CannotSpell as exc:
+                raise CapabilityError(
+                    f"{plan.target}: the capabilities route {exc}, but the {self.name} wire "
+                    "cannot carry it there. Remove or correct the capabilities override for "
+                    f"{plan.caps.provider}."
+                ) from None
+            if spelled is None:  # a kept spelling answered another request's names: afresh
+                return self.spell(plan)
+            if index in marked and spelled and self.mark is not None:
+                spelled = [*spelled[:-1], self.mark(spelled[-1])]
+            items += spelled
+        return self.finish(plan, items)
+
+    def _step(
+        self, step: Step, spelling: Spelling, kept: KeptSpellings | None
+    ) -> list[dict[str, Any]] | None:
+        """One step's items: kept ones where the names they were spelled with are this
+        request's too (None where not), else spelled now (and kept)."""
+        if kept is None:
+            return self.step(step, spelling)
+        key = (self.name, step.digest, spelling.sign_first_call)
+        found = kept.get(key)
+        if found is not None:
+            items, asked = found
+            return items if spelling.answers(asked) else None
+        spelling.asked = []
+        items = self.step(step, spelling)
+        kept.keep(key, items, tuple(spelling.asked))
+        spelling.asked = None
+        return items
+
+
+class CannotSpell(Exception):
+    """A file the plan routed where this wire has no shape for it: only a capabilities
+    override claims more than a wire can carry. ``Wire.spell`` makes it a CapabilityError
+    naming the target and the file."""
+
+
+class KeptSpellings(Protocol):
+    """Where spelled steps are kept between requests (``memo.SpelledSteps``)."""
+
+    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[dict[str, Any]], Asked] | None: ...
+
+    def keep(
+        self, key: tuple[str, bytes, bool], items: list[dict[str, Any]], asked: Asked
+    ) -> None: ...
+
+
+#: What a step's spelling asked of its request (``Spelling``): (question, value, answer).
+Asked = tuple[tuple[str, str, str], ...]
+
+
+class Spelling:
+    """What spelling one step may read besides the step: the request's tool-call ids and
+    tool names (plan.ids), the document names handed out so far (Bedrock: unique within a
+    request), and whether a model turn's first call must carry a thought signature.
+
+    While ``asked`` is a list, every answer is noted in it, so that a step's kept spelling
+    is reused only where this request answers the same (``answers``).
+    """
+
+    def __init__(self, names: ToolNames, sign_first_call: bool) -> None:
+        self.names = names
+        self.sign_first_call = sign_first_call
+        self.documents: DocumentNames | None = None
+        self.asked: list[tuple[str, str, str]] | None = None
+
+    def call_id(self, original: str) -> str:
+        """The tool-call id this request sends for ``original``."""
+        return self._noted("call_id", original, self.names.call_id(original))
+
+    def name(self, original: str) -> str:
+        """The tool name this request sends for ``original``."""
+        return self._noted("name", original, self.names.name(original))
+
+    def document_name(self, identifier: str) -> str:
+        """The next free document name for ``identifier`` in this request (Bedrock's rule:
+        providers.bedrock_names)."""
+        if self.documents is None:
+            from .bedrock_names import DocumentNames
+
+            self.documents = DocumentNames()
+        return self._noted("document_name", identifier, self.documents.take(identifier))
+
+    def answers(self, asked: Asked) -> bool:
+        """Whether this request answers each question of ``asked`` as it was answered (the
+        document names asked are taken here too, in order, as spelling the step would)."""
+        return all(getattr(self, question)(value) == answer for question, value, answer in asked)
+
+    def _noted(self, question: str, value: str, answer: str) -> str:
+        if self.asked is not None:
+            self.asked.append((question, value, answer))
+        return answer

@@ -242,16 +242,15 @@ def test_one_registry_entry_gives_each_wire_its_encoder_and_its_decoder(wire: st
     assert found.decoder.describe_stop.__name__ == f"{decoder.__name__}.describe_stop"
 
 
-# --- repeats without hashing what cannot repeat -----------------------------------------------
+# --- repeats ----------------------------------------------------------------------------------
 
 
-def test_in_memory_files_of_a_length_no_other_file_has_are_not_hashed_to_find_repeats() -> None:
+def test_a_file_repeats_only_the_first_file_of_the_same_content() -> None:
     alone = File.from_bytes(b"%PDF-1.4 alone", "application/pdf", name="alone.pdf")
     twin_a = File.from_bytes(b"%PDF-1.4 twin", "application/pdf", name="a.pdf")
     twin_b = File.from_bytes(b"%PDF-1.4 twin", "application/pdf", name="b.pdf")
     other = File.from_bytes(b"%PDF-1.4 twix", "application/pdf", name="c.pdf")  # same length
     decisions = plan([User([alone, twin_a, twin_b, other])], CLAUDE).decisions
-    assert alone.source.known_sha256() is None  # never hashed: it cannot repeat anything
     assert [d.reason.endswith("repeats file a.pdf of message 0") for d in decisions] == [
         False, False, True, False,
     ]  # fmt: skip

@@ -45,12 +45,16 @@ What it keeps, how much, and for how long — the one place these bounds are sta
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import partial
+from operator import itemgetter
 from typing import Any
 
 from .b64 import Base64Cache
@@ -65,11 +69,6 @@ SPELLED_CHARS = 256 * 1024 * 1024
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
 _Mark = tuple[int, int, int, tuple[int, ...]]
-#: A resumed plan: the first message index to plan again, and the steps, decisions (with the
-#: source of each decision's file), group marks and budget tally (plan.tally) before it.
-Resumed = tuple[
-    int, tuple[Any, ...], tuple[Any, ...], tuple[Any, ...], tuple[_Mark, ...], tuple[int, ...]
-]
 
 
 class Memo:
@@ -145,34 +144,57 @@ class MeasureMemo:
 
 
 @dataclass(frozen=True)
+class Resumed:
+    """Where a kept plan lets planning go on: from message ``start``, with the steps,
+    decisions (and each decision's file's source), group marks and budget tally (plan.tally)
+    of the groups before it; ``passed``: what the passes after the layout made of those steps
+    (plan.passed), where the kept plan has it for exactly them, else None; ``clean``: no step
+    before it holds a lone surrogate."""
+
+    start: int
+    steps: tuple[Any, ...]
+    decisions: tuple[Any, ...]
+    sources: tuple[Any, ...]
+    marks: tuple[_Mark, ...]
+    tally: tuple[int, ...]
+    passed: Any
+    clean: bool
+    key: _Key
+
+
+@dataclass(frozen=True)
 class _LastPlan:
     owner: Any  # the Capabilities object it was planned for (its id is in the key)
-    refs: tuple[weakref.ref[Any], ...]  # the messages, weakly
+    digests: tuple[bytes, ...]  # the messages' content digests (toolwire.digest)
     marks: tuple[_Mark, ...]  # per message group: first index, steps, decisions, tally
     steps: tuple[Any, ...]
     decisions: tuple[Any, ...]
     sources: tuple[Any, ...]  # of each decision's file
-    tie: Any = None  # the weak reference to the anchor that drops the plan with it
+    passed: Any  # plan.passed.Passed of the steps before its last group
     clean: bool = False  # no step holds a lone surrogate
+
+
+_START = itemgetter(0)  # a group mark's first message index
 
 
 class LastPlans:
     """The latest plans per target and policy (one per history), for histories that grow."""
 
     def __init__(self) -> None:
-        #: (id(caps), *policy, id(anchor)) -> the plan; the most recently used last.
+        #: (id(caps), *policy, the digest of its messages' digests) -> the plan; most
+        #: recently used last.
         self.plans: OrderedDict[_Key, _LastPlan] = OrderedDict()
         self._lock = threading.Lock()
 
     def resume(
-        self, caps: Any, context: tuple[Hashable, ...], messages: Sequence[Any]
-    ) -> tuple[Resumed, _Key, bool] | None:
-        """Where to go on planning ``messages`` from the kept plan for this target and policy
-        that shares the most of their first groups: the first group whose messages (or the one
-        after them, which a group looks at to know where it ends) are not the very messages
-        planned, and the steps, decisions and group marks before it; with the plan's key (its
-        successor replaces it). A history that only grew re-plans its last group (what follows
-        may change it: a user message merged into a tool turn). None when nothing is shared."""
+        self, caps: Any, context: tuple[Hashable, ...], digests: tuple[bytes, ...]
+    ) -> Resumed | None:
+        """Where to go on planning messages with these content ``digests`` from the kept plan
+        for this target and policy that shares the most of their first groups: the first
+        group whose messages (or the one after them, which a group looks at to know where it
+        ends) are not the messages planned. A history that only grew re-plans its last group
+        (what follows may change it: a user message merged into a tool turn). None when
+        nothing is shared."""
         if not self.plans:  # a process's first encode: nothing kept (read without the lock)
             return None
         prefix = (id(caps), *context)
@@ -182,49 +204,47 @@ class LastPlans:
         for key, last in kept:
             if last.owner is not caps:
                 continue
-            same = 0
-            for ref, message in zip(last.refs, messages, strict=False):
-                if ref() is not message:
-                    break
-                same += 1
-            groups = sum(1 for mark in last.marks if mark[0] < same) - 1  # reusable before
+            same = _shared(last.digests, digests)
+            groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
             if groups > 0 and (best is None or groups > best[0]):
                 best = (groups, key, last)
         if best is None:
             return None
         groups, key, last = best
         start, steps, decisions, tally = last.marks[groups]
-        resumed = (
+        passed = last.passed if groups == len(last.marks) - 1 else None
+        return Resumed(
             start,
             last.steps[:steps],
             last.decisions[:decisions],
             last.sources[:decisions],
             last.marks[:groups],
             tally,
+            passed,
+            last.clean,
+            key,
         )
-        return resumed, key, last.clean
 
     def remember(
         self,
         caps: Any,
         context: tuple[Hashable, ...],
-        messages: Sequence[Any],
-        anchor: Any,
+        digests: tuple[bytes, ...],
         plan: tuple[Sequence[_Mark], Sequence[Any], Sequence[Any], Sequence[Any]],
+        passed: Any,
         replaces: _Key | None = None,
         clean: bool = False,
     ) -> None:
-        """Keep a finished plan (marks, steps, decisions, their sources) while ``anchor`` lives: the history's
-        last tool result, which no step refers to, so dropping the history drops the plan.
-        ``replaces``: the key of the plan it resumed (the same history, shorter); ``clean``:
-        no step holds a lone surrogate."""
+        """Keep a finished plan (marks, steps, decisions, their sources; ``passed``: the
+        passes after the layout over the steps before its last group) for the messages of
+        these ``digests``. ``replaces``: the key of the plan it resumed (the same history,
+        shorter); ``clean``: no step holds a lone surrogate."""
         marks, steps, decisions, sources = plan
-        key = (id(caps), *context, id(anchor))
-        tie = weakref.ref(anchor, partial(self._forget, key))
-        refs = tuple(map(weakref.ref, messages))
+        key = (id(caps), *context, hashlib.sha256(b"".join(digests)).digest())
         entry = _LastPlan(
-            caps, refs, tuple(marks), tuple(steps), tuple(decisions), tuple(sources), tie, clean
-        )
+            caps, digests, tuple(marks), tuple(steps), tuple(decisions), tuple(sources), passed,
+            clean,
+        )  # fmt: skip
         with self._lock:
             if replaces is not None:
                 self.plans.pop(replaces, None)
@@ -237,12 +257,18 @@ class LastPlans:
         with self._lock:
             self.plans.clear()
 
-    def _forget(self, key: _Key, tie: Any) -> None:
-        # No lock: the collector may run this callback inside any allocation, including one
-        # made while the lock is held. Single dict operations are atomic; a lost race is a miss.
-        last = self.plans.get(key)
-        if last is not None and last.tie is tie:  # not a newer plan whose anchor took the id
-            self.plans.pop(key, None)
+
+def _shared(kept: tuple[Any, ...], new: tuple[Any, ...]) -> int:
+    """How many first values (digests, steps) the two share, compared as whole tuples first:
+    an agent's history only grows."""
+    if kept == new[: len(kept)]:
+        return len(kept)
+    same = 0
+    for old, value in zip(kept, new, strict=False):
+        if old != value:
+            break
+        same += 1
+    return same
 
 
 class SpelledSteps:
@@ -260,31 +286,54 @@ class SpelledSteps:
     def __init__(self) -> None:
         self.steps: OrderedDict[tuple[str, bytes, bool], tuple[list[Any], Any, int]] = OrderedDict()
         self.chars = 0
+        #: Per history, its latest request's steps spelled (``providers.wire.Run``): (wire,
+        #: signing, run), the most recent last.
+        self.runs: list[tuple[str, bool, Any]] = []
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, bytes, bool]) -> tuple[list[Any], Any] | None:
         found = self.steps.get(key)
         if found is None:
             return None
-        with self._lock:
-            if key in self.steps:
-                self.steps.move_to_end(key)
+        with contextlib.suppress(KeyError):  # another thread let it go meanwhile
+            self.steps.move_to_end(key)  # one C call: atomic, no lock needed
         return found[0], found[1]
 
-    def keep(self, key: tuple[str, bytes, bool], items: list[Any], asked: Any) -> None:
+    def keep(self, key: tuple[str, bytes, bool], items: list[Any], asked: Any) -> list[Any]:
+        copy: list[Any] = _copied(items)
         chars = _chars(items)
         if chars > SPELLED_CHARS // 4:
-            return
+            return copy
         with self._lock:
             old = self.steps.pop(key, None)
             self.chars += chars - (old[2] if old is not None else 0)
-            self.steps[key] = (_copied(items), asked, chars)
+            self.steps[key] = (copy, asked, chars)
             while len(self.steps) > SPELLED_LIMIT or self.chars > SPELLED_CHARS:
                 self.chars -= self.steps.popitem(last=False)[1][2]
+        return copy
+
+    def run(self, wire: str, sign: bool, steps: tuple[Any, ...]) -> tuple[int, Any] | None:
+        """The kept run of ``wire`` sharing the most first steps with ``steps`` (compared
+        as whole tuples first: equal steps are mostly the very same objects, kept by the
+        plan's own memo), and how many it shares; None when none shares one."""
+        best: tuple[int, Any] | None = None
+        for name, signs, run in list(self.runs):
+            if name == wire and signs == sign:
+                same = _shared(run.steps, steps)
+                if same and (best is None or same > best[0]):
+                    best = (same, run)
+        return best
+
+    def keep_run(self, wire: str, sign: bool, run: Any, replaces: Any) -> None:
+        with self._lock:
+            self.runs = [kept for kept in self.runs if kept[2] is not replaces]
+            self.runs.append((wire, sign, run))
+            del self.runs[:-RUN_LIMIT]
 
     def clear(self) -> None:
         with self._lock:
             self.steps.clear()
+            self.runs = []
             self.chars = 0
 
 

@@ -23,20 +23,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..capability import Capabilities
 from ..counts import oldest_left_out
 from ..errors import ToolwireError, UnsupportedContentError
-from ..messages import ToolResult, base_type
 from ..providers import wire_named
 from ..routes import Fetcher
-from ..sources import BytesSource
 from . import ids
 from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
 from .files import NO_BUDGET, Budget, Policy
 from .layout import Planner
+from .passed import NOTHING, Passed, passed
 from .tally import LONE, Tally, fits
 from .values import (
     BRIDGE_TEXT,
@@ -53,16 +53,17 @@ from .values import (
     ToolTurn,
     label_see,
     label_this,
-    render_reason,
     see_text,
-    system_text,
 )
-from .wire_rules import check_wire_rules, wire_rules
+from .wire_rules import check_wire_rules
+
+if TYPE_CHECKING:
+    from ..memo import Resumed
 
 __all__ = [
     "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnUnsupported", "Plan",
     "PlannedResult", "Position", "Repeat", "Resize", "Step", "ToolTurn", "label_see",
-    "label_this", "mark_repeats", "plan", "see_text",
+    "label_this", "plan", "see_text",
 ]  # fmt: skip
 
 
@@ -100,28 +101,36 @@ def plan(
     budget = NO_BUDGET
     if exact:
         policy, budget = _budgets(messages, policy, reserve, memo)
-    planner, scrub = _groups(messages, policy, budget, memo)  # route → … → budgets
+    digests = tuple(map(_DIGEST, messages)) if memo is not None else ()
+    planner, scrub, resumed = _groups(messages, digests, policy, budget, memo)  # route → …
     if not exact and not fits(planner.tally, caps):
         policy, budget = _budgets(messages, policy, reserve, memo)
         if budget.binds:  # the oldest files left out: laid out again
-            planner, scrub = _groups(messages, policy, budget, memo)
+            planner, scrub, resumed = _groups(messages, digests, policy, budget, memo)
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     wire = wire_named(caps.wire)
-    steps = wire_rules(tuple(planner.steps), wire)  # layout: the wire's rules
-    check_wire_rules(steps, wire, caps)
-    names = ids.ToolNames.of(steps, wire)  # ids: tool-call ids and names
+    before = resumed.passed if resumed and resumed.passed is not None else NOTHING
+    _, steps, decisions, _ = planner.marks[-1] if planner.marks else (0, 0, 0, ())
+    head = passed(  # the steps before the last group: what the next plan may start from
+        before, planner.steps[:steps], planner.decisions[:decisions],
+        planner.sources[:decisions], wire,
+    )  # fmt: skip
+    whole = passed(head, planner.steps, planner.decisions, planner.sources, wire)
+    check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
+    if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
+        _remember(digests, policy, planner, head, resumed, scrub, memo)
     return Plan(
         caps,
-        steps,
-        mark_repeats(planner.decisions, planner.sources),
-        names=names,
+        whole.ruled,
+        whole.marked,
+        names=ids.ToolNames.of(whole.ruled, wire),  # ids: tool-call ids and names
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
-        cache=cache_points(steps, caps, tools) if cache else None,  # cache points (plan.cache)
+        cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
-        system=system_text(steps),
+        system=whole.system_text,
     )
 
 
@@ -153,96 +162,66 @@ def _target(caps: Capabilities) -> str:
     return f"{caps.provider}:{caps.model}"
 
 
-def _groups(messages: list[Any], policy: Policy, budget: Budget, memo: Any) -> tuple[Planner, bool]:
-    """The layout of every group, and whether a step holds a lone surrogate (plan.ids).
+def _groups(
+    messages: list[Any], digests: tuple[bytes, ...], policy: Policy, budget: Budget, memo: Any
+) -> tuple[Planner, bool, Resumed | None | Literal[False]]:
+    """The layout of every group, whether a step holds a lone surrogate (plan.ids), and the
+    kept plan it resumed (None: none; False: a plan that is not kept).
 
     A history resumes from the kept plan it shares the most first groups with
-    (memo.LastPlans), with the tally of the groups before (plan.tally) and, if its steps held
-    no lone surrogate, without walking them again. The tally's count of messages holding one
-    answers for the steps unless a file became text toolwire made (a conversion or a text
-    fallback): every other string of a step is one of the messages' or ASCII."""
+    (memo.LastPlans, by the messages' content digests), with the tally of the groups before
+    (plan.tally) and, if its steps held no lone surrogate, without walking them again. The
+    tally's count of messages holding one answers for the steps unless a file became text
+    toolwire made (a conversion or a text fallback): every other string of a step is one of
+    the messages' or ASCII."""
     pages = memo.measures.pages if memo is not None else None
     planner = Planner(policy, budget, Tally(policy.caps, policy.fit, pages))
     reusable = (
         memo is not None and (budget is NO_BUDGET or not budget.binds) and policy.fetch is None
     )
-    context = (policy.on_unsupported, policy.fit, policy.converters)
-    found = memo.last.resume(policy.caps, context, messages) if reusable else None
-    start, replaces, checked = 0, None, 0
-    if found is not None:
-        (start, steps, decisions, sources, marks, tally), replaces, clean = found
-        planner.steps, planner.decisions = list(steps), list(decisions)
-        planner.sources, planner.marks = list(sources), list(marks)
-        planner.tally[:] = tally
-        checked = len(steps) if clean else 0
+    resumed = None
+    if reusable and messages:
+        resumed = memo.last.resume(policy.caps, _context(policy), digests)
+    start, checked, decided = 0, 0, 0
+    if resumed is not None:
+        start = resumed.start
+        planner.steps, planner.decisions = list(resumed.steps), list(resumed.decisions)
+        planner.sources, planner.marks = list(resumed.sources), list(resumed.marks)
+        planner.tally[:] = resumed.tally
+        checked = len(resumed.steps) if resumed.clean else 0
+        decided = len(resumed.decisions) if resumed.clean else 0
     planner.run(messages, start)
-    if _MADE_TEXT.isdisjoint([d.mode for d in planner.decisions]):
+    if _MADE_TEXT.isdisjoint([d.mode for d in planner.decisions[decided:]]):
         scrub = planner.tally[LONE] > 0
     else:
         scrub = ids.needs_scrub(planner.steps[checked:])
-    anchor = None  # the latest tool result: a kept plan is found by it (memo.LastPlans)
-    for message in reversed(messages):
-        if type(message) is ToolResult or base_type(message) is ToolResult:
-            anchor = message
-            break
-    if reusable and anchor is not None and not planner.unsupported:
-        layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
-        memo.last.remember(policy.caps, context, messages, anchor, layout, replaces, not scrub)
-    return planner, scrub
+    return planner, scrub, resumed if reusable else False
 
+
+def _context(policy: Policy) -> tuple[Any, ...]:
+    """The settings a kept plan is planned under, besides its target."""
+    return (policy.on_unsupported, policy.fit, policy.converters)
+
+
+def _remember(
+    digests: tuple[bytes, ...],
+    policy: Policy,
+    planner: Planner,
+    head: Passed,
+    resumed: Resumed | None,
+    scrub: bool,
+    memo: Any,
+) -> None:
+    """Keep the plan of a history that may grow (memo.LastPlans): its layout, and ``head``,
+    the passes after the layout over the steps before its last group."""
+    if planner.unsupported or not digests:
+        return
+    layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
+    replaces = resumed.key if resumed is not None else None
+    memo.last.remember(policy.caps, _context(policy), digests, layout, head, replaces, not scrub)
+
+
+_DIGEST = attrgetter("digest")  # a message's content digest (toolwire.digest)
 
 #: Modes whose text toolwire made from a file's contents (plan.convert, text fallbacks).
 _MADE_TEXT = frozenset(("text", "converted"))
-
-
-def mark_repeats(decisions: list[Decision], sources: list[Any]) -> tuple[Decision, ...]:
-    """The decisions, where content sent earlier in the request (same bytes, same URL or file
-    id) says which file of which message it repeats; ``sources``: each decision's file's.
-
-    The repeat is still sent, so every message stays self-contained: referring back to the
-    first copy on the wire differs per provider.
-    """
-    keys = _content_keys(sources)
-    if keys is None:  # every file in-memory bytes of a length no other has: no repeat
-        return tuple(decisions)
-    first: dict[tuple[str, Any], Decision] = {}
-    marked = []
-    for decision, key in zip(decisions, keys, strict=True):
-        earlier = first.get(key)
-        if earlier is None:
-            first[key] = decision
-        else:
-            repeat = Repeat(earlier.identifier, earlier.message_index)
-            decision = replace(
-                decision, repeats=repeat, reason=render_reason(decision.reason, repeat)
-            )
-        marked.append(decision)
-    return tuple(marked)
-
-
-def _content_keys(sources: list[Any]) -> list[tuple[str, Any]] | None:
-    """A key per source, equal for the same content; None when no source can repeat another.
-    In-memory bytes of a length no other in-memory file has (and no other local file to
-    compare with) cannot repeat one: they are keyed by identity, and not hashed (the hash of
-    every file was most of a cold encode)."""
-    lengths: dict[int, int] = {}
-    alone = True  # so far, every source in-memory bytes of a length of its own
-    for source in sources:
-        if type(source) is BytesSource:
-            size = len(source.data)
-            alone = alone and size not in lengths
-            lengths[size] = lengths.get(size, 0) + 1
-        elif source.is_local:  # a local file of another kind: every length may repeat it
-            lengths, alone = {}, False
-            break
-        else:
-            alone = False
-    if alone:
-        return None
-    keys: list[tuple[str, Any]] = []
-    for source in sources:
-        if type(source) is BytesSource and lengths.get(len(source.data)) == 1:
-            keys.append(("alone", id(source)))
-        else:
-            keys.append(("local" if source.is_local else source.type, source.sha256()))
-    return keys

@@ -192,7 +192,7 @@ class Plan:
     #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;
     #: None where not measured): ``encode`` measures no body this bound keeps within budget.
     bound: int | None = None
-    #: All system texts joined, for wires with a separate system parameter (``system_text``).
+    #: All system texts joined, for wires with a separate system parameter (plan.passed).
     system: str | None = None
     #: The tool definitions and the tool choice the request spells (``encode(tools=…)``).
     tools: tuple[Tool, ...] = ()
@@ -235,13 +235,3 @@ def label_see(file: File) -> Text:
 
 def label_this(file: File) -> Text:
     return text_part(f"This is file {file.identifier}:")
-
-
-def system_text(steps: tuple[Step, ...]) -> str | None:
-    """All system texts of ``steps`` joined (``Plan.system``); None where there are none."""
-    texts = [
-        s.text
-        for s in steps
-        if type(s) is System or type(s) is not ToolTurn and isinstance(s, System)
-    ]
-    return "\n\n".join(texts) if texts else None

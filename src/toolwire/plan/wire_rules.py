@@ -176,20 +176,24 @@ def _labels(parts: Any) -> tuple[Text | File, ...] | None:
     return tuple(labelled)
 
 
-def check_wire_rules(steps: tuple[Step, ...], wire: Wire, caps: Capabilities) -> None:
+def check_wire_rules(
+    steps: tuple[Step, ...], wire: Wire, caps: Capabilities, start: int = 0
+) -> None:
     """Raise where the laid-out ``steps`` break a rule of ``wire`` that the layout cannot mend:
     ConversationError for a conversation that does not start with a user message
     (``starts_with_user``), CapabilityError for what only a capabilities override asks for —
     a user message or parts right after tool results (``user_follows_tool``), a file of a type
-    the wire has no format for (``formats``)."""
-    messages = [step for step in steps if not isinstance(step, System)]
-    if wire.starts_with_user and (not messages or isinstance(messages[0], Assistant)):
+    the wire has no format for (``formats``). Steps before ``start`` passed these checks in an
+    earlier plan of the same history (plan.passed): only the first is looked at again."""
+    first = next((step for step in steps if not isinstance(step, System)), None)
+    if wire.starts_with_user and (first is None or isinstance(first, Assistant)):
         raise ConversationError(
             f"the {wire.name} wire needs a user message with content first, and this "
             "conversation has none before the first assistant message (blank text is left out: "
             "the service rejects it). Start the messages with a User message holding text or a "
             "file."
         )
+    messages = [step for step in steps[start:] if not isinstance(step, System)]
     if not wire.user_follows_tool:
         for step, after in zip(messages, [*messages[1:], None], strict=True):
             if isinstance(step, ToolTurn) and step.extra:

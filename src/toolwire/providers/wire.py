@@ -160,16 +160,25 @@ class Wire:
     mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def spell(self, plan: Plan, kept: KeptSpellings | None = None) -> dict[str, Any]:
-        """``plan`` in this wire's shape: each step spelled (or its spelling found in
-        ``kept``: the same step spelled before, for the same wire), then ``finish``. Lone
-        surrogates are left in: ``plan.ids.wire_kwargs`` replaces them where the plan found
-        any (``Plan.scrub``)."""
+        """``plan`` in this wire's shape: each step spelled, then ``finish``. With ``kept``
+        (memo.SpelledSteps), what was spelled before for this wire is used again: the items
+        of the longest run of first steps an earlier request had (an agent's history only
+        grows), then each step's own kept items by its content digest. Lone surrogates are
+        left in: ``plan.ids.wire_kwargs`` replaces them where the plan found any
+        (``Plan.scrub``)."""
         spelling = Spelling(plan.names, plan.sign_first_call)
-        marked = plan.cache.steps if plan.cache is not None and self.mark is not None else ()
-        items: list[dict[str, Any]] = []
-        for index, step in enumerate(plan.steps):
+        steps = plan.steps
+        start, items, ends, keep = 0, [], [], []
+        found = kept.run(self.name, spelling.sign_first_call, steps) if kept is not None else None
+        if found is not None:
+            start, run = found
+            items = list(run.items[: run.ends[start - 1]])
+            ends, keep = list(run.ends[:start]), list(items)
+            spelling.replay(run.documents, start)
+        for index in range(start, len(steps)):
+            spelling.at = index
             try:
-                spelled = self._step(step, spelling, kept)
+                spelled = self._step(steps[index], spelling, kept)
             except CannotSpell as exc:
                 raise CapabilityError(
                     f"{plan.target}: the capabilities route {exc}, but the {self.name} wire "
@@ -178,28 +187,53 @@ class Wire:
                 ) from None
             if spelled is None:  # a kept spelling answered another request's names: afresh
                 return self.spell(plan)
-            if index in marked and spelled and self.mark is not None:
-                spelled = [*spelled[:-1], self.mark(spelled[-1])]
-            items += spelled
+            given, kept_items = spelled
+            items += given
+            keep += kept_items
+            ends.append(len(items))
+        if kept is not None and not spelling.renamed:
+            kept.keep_run(
+                self.name, spelling.sign_first_call,
+                Run(steps, tuple(ends), tuple(keep), tuple(spelling.documents)),
+                found[1] if found is not None else None,
+            )  # fmt: skip
+        if plan.cache is not None and self.mark is not None:
+            for index in plan.cache.steps:  # the plan's cache points (plan.cache)
+                if ends[index] > (ends[index - 1] if index else 0):
+                    items[ends[index] - 1] = self.mark(items[ends[index] - 1])
         return self.finish(plan, items)
 
     def _step(
         self, step: Step, spelling: Spelling, kept: KeptSpellings | None
-    ) -> list[dict[str, Any]] | None:
-        """One step's items: kept ones where the names they were spelled with are this
-        request's too (None where not), else spelled now (and kept)."""
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
+        """One step's items for the request, and the items kept for later requests: kept ones
+        where the names they were spelled with are this request's too (None where not), else
+        spelled now (and a copy kept)."""
         if kept is None:
-            return self.step(step, spelling)
+            items = self.step(step, spelling)
+            return items, items
         key = (self.name, step.digest, spelling.sign_first_call)
         found = kept.get(key)
         if found is not None:
             items, asked = found
-            return items if spelling.answers(asked) else None
+            return (items, items) if spelling.answers(asked) else None
         spelling.asked = []
         items = self.step(step, spelling)
-        kept.keep(key, items, tuple(spelling.asked))
+        copy = kept.keep(key, items, tuple(spelling.asked))
         spelling.asked = None
-        return items
+        return items, copy
+
+
+@dataclass(frozen=True)
+class Run:
+    """The spelling of a plan's steps, kept for the next request of the same history: the
+    items (as kept: copies, never those given to a caller), where each step's items end, and
+    the document names asked for (at which step)."""
+
+    steps: tuple[Step, ...]
+    ends: tuple[int, ...]
+    items: tuple[dict[str, Any], ...]
+    documents: tuple[tuple[int, tuple[str, str, str]], ...] = ()
 
 
 class CannotSpell(Exception):
@@ -209,13 +243,21 @@ class CannotSpell(Exception):
 
 
 class KeptSpellings(Protocol):
-    """Where spelled steps are kept between requests (``memo.SpelledSteps``)."""
+    """Where spellings are kept between requests (``memo.SpelledSteps``)."""
 
-    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[dict[str, Any]], Asked] | None: ...
+    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[dict[str, Any]], Asked] | None:
+        """The items kept for a step (wire, content digest, signing), and what it asked."""
 
     def keep(
         self, key: tuple[str, bytes, bool], items: list[dict[str, Any]], asked: Asked
-    ) -> None: ...
+    ) -> list[dict[str, Any]]:
+        """Keep a copy of a step's items; the copy."""
+
+    def run(self, wire: str, sign: bool, steps: tuple[Step, ...]) -> tuple[int, Run] | None:
+        """The kept run sharing the most first steps with ``steps``, and how many."""
+
+    def keep_run(self, wire: str, sign: bool, run: Run, replaces: Run | None) -> None:
+        """Keep a request's run, in place of the run it grew from (``replaces``)."""
 
 
 #: What a step's spelling asked of its request (``Spelling``): (question, value, answer).
@@ -234,8 +276,13 @@ class Spelling:
     def __init__(self, names: ToolNames, sign_first_call: bool) -> None:
         self.names = names
         self.sign_first_call = sign_first_call
-        self.documents: DocumentNames | None = None
         self.asked: list[tuple[str, str, str]] | None = None
+        #: A tool-call id or tool name was rewritten for this request (plan.ids).
+        self.renamed = False
+        #: Every document name handed out, with the index of the step it went to (``at``).
+        self.documents: list[tuple[int, tuple[str, str, str]]] = []
+        self.at = 0
+        self._taken: DocumentNames | None = None
 
     def call_id(self, original: str) -> str:
         """The tool-call id this request sends for ``original``."""
@@ -248,18 +295,29 @@ class Spelling:
     def document_name(self, identifier: str) -> str:
         """The next free document name for ``identifier`` in this request (Bedrock's rule:
         providers.bedrock_names)."""
-        if self.documents is None:
+        if self._taken is None:
             from .bedrock_names import DocumentNames
 
-            self.documents = DocumentNames()
-        return self._noted("document_name", identifier, self.documents.take(identifier))
+            self._taken = DocumentNames()
+        answer = self._taken.take(identifier)
+        self.documents.append((self.at, ("document_name", identifier, answer)))
+        return self._noted("document_name", identifier, answer)
 
     def answers(self, asked: Asked) -> bool:
         """Whether this request answers each question of ``asked`` as it was answered (the
         document names asked are taken here too, in order, as spelling the step would)."""
         return all(getattr(self, question)(value) == answer for question, value, answer in asked)
 
+    def replay(self, documents: tuple[tuple[int, tuple[str, str, str]], ...], before: int) -> None:
+        """Hand out again the document names a kept run gave its steps before ``before``."""
+        for at, asked in documents:
+            if at < before:
+                self.at = at
+                self.answers((asked,))
+
     def _noted(self, question: str, value: str, answer: str) -> str:
+        if answer != value and question != "document_name":
+            self.renamed = True
         if self.asked is not None:
             self.asked.append((question, value, answer))
         return answer

@@ -1,0 +1,119 @@
+"""The passes after the layout — the wire's rules, repeated files, the system text — as a
+value that grows with the conversation, so an agent's re-encode passes over its new steps
+only.
+
+``Passed`` is what those passes made of the first ``steps`` laid-out steps and ``decisions``
+decisions. ``passed(before, ...)`` carries it on over the steps and decisions after those: a
+plan resumed at a group (memo.LastPlans) starts from the ``Passed`` kept for the steps
+before it, so its cost follows the new groups, not the history. Carrying on gives what one
+pass over everything gives:
+
+- the wire's rules fold left to right and merge a step only into the last step that is not
+  system text, so the fold carries on from that step (``wire_rules`` of the ruled steps again
+  changes nothing: blank text is gone, labels are there, merged roles stay merged);
+- a repeated file is marked by the first decision with its content, and later files never
+  change an earlier mark;
+- the system texts are the ruled System steps' texts, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..messages import System
+from ..providers import Wire
+from .values import Decision, Repeat, Step, render_reason
+from .wire_rules import wire_rules
+
+
+@dataclass(frozen=True)
+class Passed:
+    """The passes after the layout over the first ``steps`` laid-out steps and the first
+    ``decisions`` decisions of a conversation."""
+
+    steps: int = 0
+    decisions: int = 0
+    #: The steps as the wire's rules want them (plan.wire_rules).
+    ruled: tuple[Step, ...] = ()
+    #: The decisions, those of repeated content marked (``Decision.repeats``).
+    marked: tuple[Decision, ...] = ()
+    #: The first decision of each content (``content_key``), in order.
+    firsts: Mapping[tuple[str, str], Decision] = field(default_factory=dict)
+    #: The texts of the System steps of ``ruled``.
+    system: tuple[str, ...] = ()
+
+    @property
+    def system_text(self) -> str | None:
+        """All system texts joined (``Plan.system``); None where there are none."""
+        return "\n\n".join(self.system) if self.system else None
+
+
+#: Nothing passed yet.
+NOTHING = Passed()
+
+
+def passed(
+    before: Passed,
+    steps: Sequence[Step],
+    decisions: Sequence[Decision],
+    sources: Sequence[Any],
+    wire: Wire,
+) -> Passed:
+    """``before`` carried on over ``steps[before.steps:]`` and ``decisions[before.decisions:]``
+    (``sources``: each decision's file's source)."""
+    new_steps = tuple(steps[before.steps :])
+    ruled, system = _ruled(before, new_steps, wire)
+    marked, firsts = _marked(before, decisions[before.decisions :], sources[before.decisions :])
+    return Passed(len(steps), len(decisions), ruled, marked, firsts, system)
+
+
+def _ruled(
+    before: Passed, new: tuple[Step, ...], wire: Wire
+) -> tuple[tuple[Step, ...], tuple[str, ...]]:
+    """The ruled steps and their system texts: the fold of the wire's rules carried on from
+    the last ruled step that is not system text (the one a new step may merge into)."""
+    ruled = before.ruled
+    last = len(ruled)
+    while last > 0 and isinstance(ruled[last - 1], System):
+        last -= 1
+    last = max(last - 1, 0)
+    trailing = sum(isinstance(step, System) for step in ruled[last:])
+    tail = wire_rules((*ruled[last:], *new), wire)
+    system = before.system[: len(before.system) - trailing] + tuple(
+        step.text for step in tail if isinstance(step, System)
+    )
+    return ruled[:last] + tail, system
+
+
+def _marked(
+    before: Passed, decisions: Sequence[Decision], sources: Sequence[Any]
+) -> tuple[tuple[Decision, ...], Mapping[tuple[str, str], Decision]]:
+    """The decisions, where content sent earlier in the request (same bytes, same URL or file
+    id) says which file of which message it repeats.
+
+    The repeat is still sent, so every message stays self-contained: referring back to the
+    first copy on the wire differs per provider.
+    """
+    if not decisions:
+        return before.marked, before.firsts
+    firsts = dict(before.firsts)
+    marked = list(before.marked)
+    for decision, source in zip(decisions, sources, strict=True):
+        key = content_key(source)
+        earlier = firsts.get(key)
+        if earlier is None:
+            firsts[key] = decision
+        else:
+            repeat = Repeat(earlier.identifier, earlier.message_index)
+            reason = render_reason(decision.reason, repeat)
+            decision = replace(decision, repeats=repeat, reason=reason)
+        marked.append(decision)
+    return tuple(marked), firsts
+
+
+def content_key(source: Any) -> tuple[str, str]:
+    """Equal for sources of the same content: local bytes (in memory or on disk) by their
+    sha256, a URL or a provider's file id by itself."""
+    return ("local" if source.is_local else source.type, source.sha256())

@@ -47,11 +47,10 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import hashlib
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import partial
 from operator import itemgetter
@@ -152,10 +151,10 @@ class Resumed:
     before it holds a lone surrogate."""
 
     start: int
-    steps: tuple[Any, ...]
-    decisions: tuple[Any, ...]
-    sources: tuple[Any, ...]
-    marks: tuple[_Mark, ...]
+    steps: list[Any]
+    decisions: list[Any]
+    sources: list[Any]
+    marks: list[_Mark]
     tally: tuple[int, ...]
     passed: Any
     clean: bool
@@ -165,11 +164,11 @@ class Resumed:
 @dataclass(frozen=True)
 class _LastPlan:
     owner: Any  # the Capabilities object it was planned for (its id is in the key)
-    digests: tuple[bytes, ...]  # the messages' content digests (toolwire.digest)
-    marks: tuple[_Mark, ...]  # per message group: first index, steps, decisions, tally
-    steps: tuple[Any, ...]
-    decisions: tuple[Any, ...]
-    sources: tuple[Any, ...]  # of each decision's file
+    messages: tuple[Any, ...]  # the messages planned (immutable values)
+    marks: list[_Mark]  # per message group: first index, steps, decisions, tally
+    steps: list[Any]
+    decisions: list[Any]
+    sources: list[Any]  # of each decision's file
     passed: Any  # plan.passed.Passed of the steps before its last group
     clean: bool = False  # no step holds a lone surrogate
 
@@ -181,15 +180,16 @@ class LastPlans:
     """The latest plans per target and policy (one per history), for histories that grow."""
 
     def __init__(self) -> None:
-        #: (id(caps), *policy, the digest of its messages' digests) -> the plan; most
-        #: recently used last.
+        #: (id(caps), *policy, (length, first and last message's digests)) -> the plan; most
+        #: recently used last. (Two histories alike in those keep one plan between them; a
+        #: plan is resumed only as far as its messages are equal.)
         self.plans: OrderedDict[_Key, _LastPlan] = OrderedDict()
         self._lock = threading.Lock()
 
     def resume(
-        self, caps: Any, context: tuple[Hashable, ...], digests: tuple[bytes, ...]
+        self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
     ) -> Resumed | None:
-        """Where to go on planning messages with these content ``digests`` from the kept plan
+        """Where to go on planning ``messages`` from the kept plan
         for this target and policy that shares the most of their first groups: the first
         group whose messages (or the one after them, which a group looks at to know where it
         ends) are not the messages planned. A history that only grew re-plans its last group
@@ -204,7 +204,7 @@ class LastPlans:
         for key, last in kept:
             if last.owner is not caps:
                 continue
-            same = _shared(last.digests, digests)
+            same = _shared(last.messages, messages)
             groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
             if groups > 0 and (best is None or groups > best[0]):
                 best = (groups, key, last)
@@ -213,7 +213,7 @@ class LastPlans:
         groups, key, last = best
         start, steps, decisions, tally = last.marks[groups]
         passed = last.passed if groups == len(last.marks) - 1 else None
-        return Resumed(
+        return Resumed(  # copies: the planner goes on in them
             start,
             last.steps[:steps],
             last.decisions[:decisions],
@@ -229,20 +229,21 @@ class LastPlans:
         self,
         caps: Any,
         context: tuple[Hashable, ...],
-        digests: tuple[bytes, ...],
-        plan: tuple[Sequence[_Mark], Sequence[Any], Sequence[Any], Sequence[Any]],
+        messages: tuple[Any, ...],
+        plan: tuple[list[_Mark], list[Any], list[Any], list[Any]],
         passed: Any,
         replaces: _Key | None = None,
         clean: bool = False,
     ) -> None:
-        """Keep a finished plan (marks, steps, decisions, their sources; ``passed``: the
+        """Keep a finished plan (marks, steps, decisions, their sources: the planner's own
+        lists, which it hands over and no longer changes; ``passed``: the
         passes after the layout over the steps before its last group) for the messages of
-        these ``digests``. ``replaces``: the key of the plan it resumed (the same history,
+        ``messages``. ``replaces``: the key of the plan it resumed (the same history,
         shorter); ``clean``: no step holds a lone surrogate."""
         marks, steps, decisions, sources = plan
-        key = (id(caps), *context, hashlib.sha256(b"".join(digests)).digest())
+        key = (id(caps), *context, (len(messages), messages[0].digest, messages[-1].digest))
         entry = _LastPlan(
-            caps, digests, tuple(marks), tuple(steps), tuple(decisions), tuple(sources), passed,
+            caps, messages, marks, steps, decisions, sources, passed,
             clean,
         )  # fmt: skip
         with self._lock:
@@ -259,8 +260,9 @@ class LastPlans:
 
 
 def _shared(kept: tuple[Any, ...], new: tuple[Any, ...]) -> int:
-    """How many first values (digests, steps) the two share, compared as whole tuples first:
-    an agent's history only grows."""
+    """How many first values (messages, steps) the two share: equal values, compared as whole
+    tuples first (an agent's history only grows), which takes the same object as equal without
+    looking into it; a message loaded anew is compared by its content."""
     if kept == new[: len(kept)]:
         return len(kept)
     same = 0

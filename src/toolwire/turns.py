@@ -6,6 +6,7 @@ Shared by the planner (which lays a turn out) and the token estimator (which cou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .content import File, Json, Text, text_part
@@ -26,7 +27,7 @@ EMPTY_RESULT_TEXT = "(no output)"
 
 
 def in_call_order(
-    messages: list[Any], start: int, end: int, calls: list[str] | None = None
+    messages: Sequence[Any], start: int, end: int, calls: list[str] | None = None
 ) -> list[tuple[int, ToolResult]]:
     """The results of messages[start:end], ordered as the preceding assistant called them
     (``calls``: its call ids, where the caller has read them already)."""

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..capability import Capabilities
@@ -90,7 +89,7 @@ def plan(
         raise ToolwireError(
             f'on_unsupported must be "error", "convert" or "text", not {on_unsupported!r}'
         )
-    messages = list(messages)
+    messages = tuple(messages)
     fetch = _once(fetch) if fetch is not None else None  # the layout may run twice
     policy = Policy(
         caps, on_unsupported, fetch, fit, tuple(converters.items()) if converters else ()
@@ -101,25 +100,22 @@ def plan(
     budget = NO_BUDGET
     if exact:
         policy, budget = _budgets(messages, policy, reserve, memo)
-    digests = tuple(map(_DIGEST, messages)) if memo is not None else ()
-    planner, scrub, resumed = _groups(messages, digests, policy, budget, memo)  # route → …
+    planner, scrub, resumed = _groups(messages, policy, budget, memo)  # route → … → budgets
     if not exact and not fits(planner.tally, caps):
         policy, budget = _budgets(messages, policy, reserve, memo)
         if budget.binds:  # the oldest files left out: laid out again
-            planner, scrub, resumed = _groups(messages, digests, policy, budget, memo)
+            planner, scrub, resumed = _groups(messages, policy, budget, memo)
     if planner.unsupported:
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     wire = wire_named(caps.wire)
     before = resumed.passed if resumed and resumed.passed is not None else NOTHING
     _, steps, decisions, _ = planner.marks[-1] if planner.marks else (0, 0, 0, ())
-    head = passed(  # the steps before the last group: what the next plan may start from
-        before, planner.steps[:steps], planner.decisions[:decisions],
-        planner.sources[:decisions], wire,
-    )  # fmt: skip
-    whole = passed(head, planner.steps, planner.decisions, planner.sources, wire)
+    layout = (planner.steps, planner.decisions, planner.sources)
+    head = passed(before, *layout, wire, upto=(steps, decisions))  # before the last group
+    whole = passed(head, *layout, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
-        _remember(digests, policy, planner, head, resumed, scrub, memo)
+        _remember(messages, policy, planner, head, resumed, scrub, memo)
     return Plan(
         caps,
         whole.ruled,
@@ -134,7 +130,9 @@ def plan(
     )
 
 
-def _budgets(messages: list[Any], policy: Policy, reserve: int, memo: Any) -> tuple[Policy, Budget]:
+def _budgets(
+    messages: Sequence[Any], policy: Policy, reserve: int, memo: Any
+) -> tuple[Policy, Budget]:
     """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
     out, the images they re-fit, the conversions they shrink."""
     caps = policy.caps
@@ -163,13 +161,13 @@ def _target(caps: Capabilities) -> str:
 
 
 def _groups(
-    messages: list[Any], digests: tuple[bytes, ...], policy: Policy, budget: Budget, memo: Any
+    messages: tuple[Any, ...], policy: Policy, budget: Budget, memo: Any
 ) -> tuple[Planner, bool, Resumed | None | Literal[False]]:
     """The layout of every group, whether a step holds a lone surrogate (plan.ids), and the
     kept plan it resumed (None: none; False: a plan that is not kept).
 
     A history resumes from the kept plan it shares the most first groups with
-    (memo.LastPlans, by the messages' content digests), with the tally of the groups before
+    (memo.LastPlans: equal messages, not the same objects), with the tally of the groups before
     (plan.tally) and, if its steps held no lone surrogate, without walking them again. The
     tally's count of messages holding one answers for the steps unless a file became text
     toolwire made (a conversion or a text fallback): every other string of a step is one of
@@ -181,12 +179,12 @@ def _groups(
     )
     resumed = None
     if reusable and messages:
-        resumed = memo.last.resume(policy.caps, _context(policy), digests)
+        resumed = memo.last.resume(policy.caps, _context(policy), messages)
     start, checked, decided = 0, 0, 0
     if resumed is not None:
         start = resumed.start
-        planner.steps, planner.decisions = list(resumed.steps), list(resumed.decisions)
-        planner.sources, planner.marks = list(resumed.sources), list(resumed.marks)
+        planner.steps, planner.decisions = resumed.steps, resumed.decisions
+        planner.sources, planner.marks = resumed.sources, resumed.marks
         planner.tally[:] = resumed.tally
         checked = len(resumed.steps) if resumed.clean else 0
         decided = len(resumed.decisions) if resumed.clean else 0
@@ -204,7 +202,7 @@ def _context(policy: Policy) -> tuple[Any, ...]:
 
 
 def _remember(
-    digests: tuple[bytes, ...],
+    messages: tuple[Any, ...],
     policy: Policy,
     planner: Planner,
     head: Passed,
@@ -214,14 +212,12 @@ def _remember(
 ) -> None:
     """Keep the plan of a history that may grow (memo.LastPlans): its layout, and ``head``,
     the passes after the layout over the steps before its last group."""
-    if planner.unsupported or not digests:
+    if planner.unsupported or not messages:
         return
     layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
     replaces = resumed.key if resumed is not None else None
-    memo.last.remember(policy.caps, _context(policy), digests, layout, head, replaces, not scrub)
+    memo.last.remember(policy.caps, _context(policy), messages, layout, head, replaces, not scrub)
 
-
-_DIGEST = attrgetter("digest")  # a message's content digest (toolwire.digest)
 
 #: Modes whose text toolwire made from a file's contents (plan.convert, text fallbacks).
 _MADE_TEXT = frozenset(("text", "converted"))

@@ -20,6 +20,7 @@ the first group that changed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,7 +77,7 @@ class Planner:
     unsupported: list[Unsupported] = field(default_factory=list)
     marks: list[Marks] = field(default_factory=list)
 
-    def run(self, messages: list[Any], start: int = 0) -> None:
+    def run(self, messages: Sequence[Any], start: int = 0) -> None:
         """Lay out ``messages[start:]``, one group after another, each message measured in the
         loop that lays it out (a cold encode pays for each function and table it touches)."""
         i, count = start, len(messages)
@@ -145,7 +146,7 @@ class Planner:
     # --- tool turns ------------------------------------------------------------------------
 
     def _lay_out_turn(
-        self, messages: list[Any], start: int, end: int, follow: bool, calls: list[str]
+        self, messages: Sequence[Any], start: int, end: int, follow: bool, calls: list[str]
     ) -> None:
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
@@ -416,7 +417,7 @@ def _calls(message: Any) -> list[str]:
     return [c.id for c in message.tool_calls] if base_type(message) is Assistant else []
 
 
-def _unanswered(messages: list[Any], i: int) -> ConversationError:
+def _unanswered(messages: Sequence[Any], i: int) -> ConversationError:
     """An assistant's tool calls must be answered before anything else follows."""
     missing = ", ".join(f"{c.id} ({c.name})" for c in messages[i - 1].tool_calls)
     return ConversationError(

@@ -60,13 +60,17 @@ def passed(
     decisions: Sequence[Decision],
     sources: Sequence[Any],
     wire: Wire,
+    upto: tuple[int, int] | None = None,
 ) -> Passed:
     """``before`` carried on over ``steps[before.steps:]`` and ``decisions[before.decisions:]``
-    (``sources``: each decision's file's source)."""
-    new_steps = tuple(steps[before.steps :])
+    (``sources``: each decision's file's source); with ``upto``, over the steps and decisions
+    before those two indices only."""
+    end_steps, end_decisions = upto if upto is not None else (len(steps), len(decisions))
+    new_steps = tuple(steps[before.steps : end_steps])
     ruled, system = _ruled(before, new_steps, wire)
-    marked, firsts = _marked(before, decisions[before.decisions :], sources[before.decisions :])
-    return Passed(len(steps), len(decisions), ruled, marked, firsts, system)
+    new = slice(before.decisions, end_decisions)
+    marked, firsts = _marked(before, decisions[new], sources[new])
+    return Passed(end_steps, end_decisions, ruled, marked, firsts, system)
 
 
 def _ruled(

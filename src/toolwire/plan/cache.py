@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from ..capability import Capabilities
 from ..messages import Assistant, System
-from .values import BRIDGE_TEXT, Step, ToolTurn
+from .values import BRIDGE, Step, ToolTurn
 
 
 @dataclass(frozen=True)
@@ -140,5 +140,4 @@ def _group_end(steps: tuple[Step, ...], start: int) -> int:
 
 
 def _is_bridge(step: Assistant) -> bool:
-    content = step.content
-    return len(content) == 1 and getattr(content[0], "text", None) == BRIDGE_TEXT
+    return step is BRIDGE  # the plan's own (plan.values.BRIDGE)

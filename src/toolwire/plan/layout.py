@@ -46,7 +46,7 @@ from .measure import PER_MESSAGE, PER_PART, call_sizes, part_sizes
 from .measure import plain_file as _plain_file
 from .tally import Tally
 from .values import (
-    BRIDGE_TEXT,
+    BRIDGE,
     Decision,
     Mode,
     PlannedResult,
@@ -239,9 +239,7 @@ class Planner:
         self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
         if pending:
             if placement == "turn":
-                self.steps.append(
-                    Assistant.model_construct(role="assistant", content=(text_part(BRIDGE_TEXT),))
-                )
+                self.steps.append(BRIDGE)
             self.steps.append(User.model_construct(role="user", content=tuple(pending)))
 
     # --- files ---------------------------------------------------------------------------

@@ -35,6 +35,10 @@ ConvertedTo = Literal["text", "pages", "frames", "image"]
 
 #: The minimal assistant message between a tool turn and a user turn, where roles alternate.
 BRIDGE_TEXT = "(continuing)"
+#: The minimal assistant message the plan adds between tool results and a user message the
+#: target takes only as a turn of its own: one object, so that a reader of the plan tells it
+#: from a message of the conversation that happens to say the same (``step is BRIDGE``).
+BRIDGE = Assistant.model_construct(role="assistant", content=(text_part(BRIDGE_TEXT),))
 
 
 #: Where a file's content went in the request (``Decision.position``): inside its tool

@@ -16,8 +16,9 @@ from typing import Any, Literal
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
-from ..messages import Assistant, System, ToolResult, User
+from ..messages import System, ToolResult, User
 from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_this
+from ..plan.values import BRIDGE
 from ..turns import output_parts
 
 #: How a part came to be where it is.
@@ -104,7 +105,6 @@ def _tool_group(
     originals = {m.call_id: m for m in messages[start:j]}
     turn: ToolTurn = steps[k]
     shown = [_tool_step(turn, originals, queues)]
-    after = messages[end] if end < len(messages) else None
     rest = steps[k + 1 : k + 3]
     carried = caps.followup != "merge" and any(
         d.mode == "fallback" or (d.mode == "converted" and _labelled(rest))
@@ -112,7 +112,7 @@ def _tool_group(
         if start <= d.message_index < j
     )  # the fallback files (or converted parts) travel in a user message of their own
     why = FALLBACK_ADDED if carried else AFTER_TOOL_ADDED
-    if rest and isinstance(rest[0], Assistant) and rest[0] is not after:
+    if rest and rest[0] is BRIDGE:  # the plan added it (plan.values.BRIDGE)
         shown.append(Step("assistant", (Block("", _parts(rest[0].content, queues)),), BRIDGE_ADDED))
         shown.append(_pending(rest[1], queues, why))
         return end, 3, shown

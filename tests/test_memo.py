@@ -301,17 +301,27 @@ def test_the_layouts_tally_answers_for_lone_surrogates_and_no_step_is_walked(
     assert walked == []  # no file became text: the messages' answer still holds
 
 
-def test_long_strings_sized_for_wire_bytes_are_kept_in_the_memo() -> None:
-    """Request.wire_bytes scans a file's base64 text once (the same str every encode): the
-    sizes live in the memo, and clear() forgets them."""
-    big = File.from_bytes(PHOTO * (1 + 70_000 // len(PHOTO)), "image/png", name="big.png")
-    messages = [User(["Look.", big])]
-    first = encode(messages, "anthropic:claude-sonnet-4-5", fit_images=False).wire_bytes
-    assert len(MEMO.sizes.sizes) == 1
-    assert encode(messages, "anthropic:claude-sonnet-4-5", fit_images=False).wire_bytes == first
-    assert len(MEMO.sizes.sizes) == 1
-    MEMO.clear()
-    assert not MEMO.sizes.sizes
+def test_a_byte_budget_measures_each_spelled_item_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where a byte budget measures the body (Bedrock Claude: 20 MB), each item is measured
+    when it is first spelled (Wire.spell keeps its size beside it): re-encoding a grown history
+    measures the new items only, and the size is the body's as its SDK sends it."""
+    import json
+
+    from toolwire import wire_size
+
+    model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    measured: list[int] = []
+    real = wire_size._measured
+    monkeypatch.setattr(wire_size, "_measured", lambda t, s: measured.append(len(t)) or real(t, s))
+    tone = File.from_bytes((EXAMPLES / "tone.wav").read_bytes(), "audio/wav", name="tone.wav")
+    messages = [User(["Hear.", tone]), *history(3)[1:]]  # its text fallback: no bound holds
+    encode(messages, model, on_unsupported="text")
+    first = len(measured)
+    messages += history(4)[-2:]
+    request = encode(messages, model, on_unsupported="text")
+    assert 0 < len(measured) - first < first  # the new assistant message and tool turn only
+    body = json.dumps(request.to_json()).encode()  # botocore: json.dumps defaults
+    assert request.size == len(body)
 
 
 def test_budget_measures_are_kept_per_history_and_leave_with_it() -> None:
@@ -342,3 +352,29 @@ def test_a_conversation_within_its_budgets_is_measured_in_the_layout_alone() -> 
     assert not MEMO.measures.runs
     assert request.size is None  # Plan.bound kept it within max_request_bytes unmeasured
     assert request.wire_bytes > 0
+
+
+@pytest.mark.parametrize("step", [1, 3])
+def test_a_count_budget_that_binds_resumes_and_encodes_exactly_what_a_fresh_plan_does(
+    step: int,
+) -> None:
+    """Bedrock takes 20 images a request: past that the oldest are left out, one more each
+    turn. A growing history resumes from the first group whose files fare otherwise under the
+    new count (plan.files.Budget.excess) and encodes what a fresh plan encodes, whether one
+    image or several arrived since, and after the history is cut back."""
+    model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
+    full = history(27)
+    lengths = [*range(37, len(full) + 1, 2 * step), 41]  # the threshold (20 images) in between
+    for length in lengths:
+        messages = full[:length]
+        reused = encode(messages, model, on_unsupported="text")
+        MEMO.clear()
+        fresh = encode(messages, model, on_unsupported="text")
+        assert (reused.kwargs, reused.decisions) == (fresh.kwargs, fresh.decisions), length
+        encode(full[: lengths[0]], model, on_unsupported="text")  # another, shorter plan kept
+        encode(messages, model, on_unsupported="text")  # remember it for the next, longer one
+    assert sum(d.limit is not None for d in fresh.decisions) == 0  # 20 images at 41 messages
+    left = encode(full, model, on_unsupported="text").decisions
+    assert [d.identifier for d in left if d.limit is not None] == [
+        f"shot-{i}.png" for i in range(7)
+    ]

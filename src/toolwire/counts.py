@@ -8,7 +8,7 @@ their text with ``on_unsupported="text"``) and routes the rest as usual.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities, Cell
@@ -19,15 +19,19 @@ if TYPE_CHECKING:
     from .plan.values import Limit
 
 
-def oldest_left_out(messages: Sequence[Any], caps: Capabilities) -> dict[Cell, int]:
+def oldest_left_out(
+    messages: Sequence[Any], caps: Capabilities, before: Mapping[Cell, int] | None = None
+) -> dict[Cell, int]:
     """Per cell with a ``max_count``: how many of the conversation's files, the oldest, are left out.
 
     A file no route can carry counts too; that only matters when it is itself replaced by text.
+    ``before``: the files per cell of earlier messages, counted before (``messages`` then
+    being the ones after them).
     """
     if not caps.has_count_limits:
         return {}
-    counts: dict[int, int] = {}  # by id: hashing a Cell's fields costs more than counting
-    cells: dict[int, Cell] = {}
+    counts: dict[int, int] = {id(c): n for c, n in (before or {}).items() if n}
+    cells: dict[int, Cell] = {id(c): c for c in (before or {})}
     for message in messages:
         kind = type(message)  # by type first: pydantic's isinstance is slow
         if kind is ToolResult or kind is not User and isinstance(message, ToolResult):

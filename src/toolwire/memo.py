@@ -36,10 +36,6 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a
   history's measures leave with its last message); a PDF's page count per source while it
   lives (``PAGES_LIMIT``, oldest out).
-- ``sizes``: long strings' sizes as JSON (``Request.wire_bytes``; ``wire_size.StringSizes``), by
-  identity: a file's base64 text is scanned once. Bound: ``wire_size.REMEMBERED_CHARS``
-  characters (256 MB) kept referenced, oldest out.
-
 ``clear()`` empties all of them (tests and benchmarks measure cold encodes with it).
 """
 
@@ -50,14 +46,13 @@ import contextlib
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
 from typing import Any
 
 from .b64 import Base64Cache
-from .wire_size import StringSizes
 
 PLAN_LIMIT = 32
 RUN_LIMIT = 32
@@ -77,7 +72,6 @@ class Memo:
         self.base64 = Base64Cache()
         self.last = LastPlans()
         self.measures = MeasureMemo()
-        self.sizes = StringSizes()
         self.spelled = SpelledSteps()
         self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
@@ -87,7 +81,6 @@ class Memo:
         self.base64.clear()
         self.last.clear()
         self.measures.clear()
-        self.sizes.clear()
         self.spelled.clear()
         self._fitted.clear()
 
@@ -171,6 +164,7 @@ class _LastPlan:
     sources: list[Any]  # of each decision's file
     passed: Any  # plan.passed.Passed of the steps before its last group
     clean: bool = False  # no step holds a lone surrogate
+    counts: Mapping[Any, int] = field(default_factory=dict)  # Budget.excess it was laid out in
 
 
 _START = itemgetter(0)  # a group mark's first message index
@@ -187,30 +181,33 @@ class LastPlans:
         self._lock = threading.Lock()
 
     def resume(
-        self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
+        self,
+        caps: Any,
+        context: tuple[Hashable, ...],
+        messages: tuple[Any, ...],
+        counts: Mapping[Any, int] | None = None,
+        same_counts: Callable[[tuple[int, ...], Mapping[Any, int], Mapping[Any, int]], bool]
+        | None = None,
     ) -> Resumed | None:
-        """Where to go on planning ``messages`` from the kept plan
-        for this target and policy that shares the most of their first groups: the first
-        group whose messages (or the one after them, which a group looks at to know where it
-        ends) are not the messages planned. A history that only grew re-plans its last group
-        (what follows may change it: a user message merged into a tool turn). None when
-        nothing is shared."""
-        if not self.plans:  # a process's first encode: nothing kept (read without the lock)
+        """Where to go on planning ``messages`` from the kept plan for this target and policy
+        that shares the most of their first groups: the first group whose messages (or the one
+        after them, which a group looks at to know where it ends) are not the messages
+        planned. A history that only grew re-plans its last group (what follows may change
+        it: a user message merged into a tool turn). None when nothing is shared.
+
+        ``counts``: how many of the oldest files per cell this plan's count budgets leave out
+        (plan.files.Budget.excess); a group is reused only where ``same_counts(tally before
+        it, the kept plan's counts, counts)`` says every file before it fares the same."""
+        found = self._best(caps, context, messages)
+        if found is None:
             return None
-        prefix = (id(caps), *context)
-        with self._lock:
-            kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]
-        best: tuple[int, _Key, _LastPlan] | None = None
-        for key, last in kept:
-            if last.owner is not caps:
-                continue
-            same = _shared(last.messages, messages)
-            groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
-            if groups > 0 and (best is None or groups > best[0]):
-                best = (groups, key, last)
-        if best is None:
-            return None
-        groups, key, last = best
+        groups, key, last = found
+        if same_counts is not None:
+            counts = counts or {}
+            while groups > 0 and not same_counts(last.marks[groups][3], last.counts, counts):
+                groups -= 1
+            if groups == 0:
+                return None
         start, steps, decisions, tally = last.marks[groups]
         passed = last.passed if groups == len(last.marks) - 1 else None
         return Resumed(  # copies: the planner goes on in them
@@ -225,6 +222,37 @@ class LastPlans:
             key,
         )
 
+    def counted(
+        self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
+    ) -> tuple[tuple[int, ...], int] | None:
+        """Where the kept plan these messages would resume from had a count budget leave
+        files out (then this plan measures its budgets before laying anything out): the
+        tally (plan.tally) of the messages it shares with them, and how many those are."""
+        found = self._best(caps, context, messages)
+        if found is None or not found[2].counts:
+            return None
+        start, _, _, tally = found[2].marks[found[0]]
+        return tally, start
+
+    def _best(
+        self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
+    ) -> tuple[int, _Key, _LastPlan] | None:
+        """The kept plan sharing the most first groups with ``messages``, and how many."""
+        if not self.plans:  # a process's first encode: nothing kept (read without the lock)
+            return None
+        prefix = (id(caps), *context)
+        with self._lock:
+            kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]
+        best: tuple[int, _Key, _LastPlan] | None = None
+        for key, last in kept:
+            if last.owner is not caps:
+                continue
+            same = _shared(last.messages, messages)
+            groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
+            if groups > 0 and (best is None or groups > best[0]):
+                best = (groups, key, last)
+        return best
+
     def remember(
         self,
         caps: Any,
@@ -234,17 +262,18 @@ class LastPlans:
         passed: Any,
         replaces: _Key | None = None,
         clean: bool = False,
+        counts: Mapping[Any, int] | None = None,
     ) -> None:
         """Keep a finished plan (marks, steps, decisions, their sources: the planner's own
         lists, which it hands over and no longer changes; ``passed``: the
         passes after the layout over the steps before its last group) for the messages of
         ``messages``. ``replaces``: the key of the plan it resumed (the same history,
-        shorter); ``clean``: no step holds a lone surrogate."""
+        shorter); ``clean``: no step holds a lone surrogate; ``counts``: the count budgets it
+        was laid out in (plan.files.Budget.excess)."""
         marks, steps, decisions, sources = plan
         key = (id(caps), *context, (len(messages), messages[0].digest, messages[-1].digest))
         entry = _LastPlan(
-            caps, messages, marks, steps, decisions, sources, passed,
-            clean,
+            caps, messages, marks, steps, decisions, sources, passed, clean, dict(counts or {}),
         )  # fmt: skip
         with self._lock:
             if replaces is not None:
@@ -286,22 +315,27 @@ class SpelledSteps:
     """
 
     def __init__(self) -> None:
-        self.steps: OrderedDict[tuple[str, bytes, bool], tuple[list[Any], Any, int]] = OrderedDict()
+        #: (wire, step digest, signing) -> (items, asked, characters, sizes).
+        self.steps: OrderedDict[
+            tuple[str, bytes, bool], tuple[list[Any], Any, int, list[int | None]]
+        ] = OrderedDict()
         self.chars = 0
         #: Per history, its latest request's steps spelled (``providers.wire.Run``): (wire,
         #: signing, run), the most recent last.
         self.runs: list[tuple[str, bool, Any]] = []
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[Any], Any] | None:
+    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[Any], Any, list[int | None]] | None:
         found = self.steps.get(key)
         if found is None:
             return None
         with contextlib.suppress(KeyError):  # another thread let it go meanwhile
             self.steps.move_to_end(key)  # one C call: atomic, no lock needed
-        return found[0], found[1]
+        return found[0], found[1], found[3]
 
-    def keep(self, key: tuple[str, bytes, bool], items: list[Any], asked: Any) -> list[Any]:
+    def keep(
+        self, key: tuple[str, bytes, bool], items: list[Any], asked: Any, sizes: list[int | None]
+    ) -> list[Any]:
         copy: list[Any] = _copied(items)
         chars = _chars(items)
         if chars > SPELLED_CHARS // 4:
@@ -309,7 +343,7 @@ class SpelledSteps:
         with self._lock:
             old = self.steps.pop(key, None)
             self.chars += chars - (old[2] if old is not None else 0)
-            self.steps[key] = (copy, asked, chars)
+            self.steps[key] = (copy, asked, chars, sizes)
             while len(self.steps) > SPELLED_LIMIT or self.chars > SPELLED_CHARS:
                 self.chars -= self.steps.popitem(last=False)[1][2]
         return copy

@@ -180,9 +180,9 @@ def spell(plan: Plan) -> Request:
     return request
 
 
-def _kwargs(plan: Plan) -> dict[str, Any]:
-    """The SDK call's keyword arguments for ``plan``."""
-    kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled), plan)
+def _kwargs(plan: Plan, sizes: dict[int, int] | None = None) -> dict[str, Any]:
+    """The SDK call's keyword arguments for ``plan`` (``sizes``: see ``Wire.spell``)."""
+    kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled, sizes), plan)
     if plan.tools or plan.tool_choice is not None:
         kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
     return kwargs
@@ -212,8 +212,9 @@ def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None
     if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0, None
-    kwargs = _kwargs(laid_out)
-    size = wire_bytes(kwargs, laid_out.wire.size)
+    sizes: dict[int, int] = {}  # each item's size, measured when it was first spelled
+    kwargs = _kwargs(laid_out, sizes)
+    size = wire_bytes(kwargs, laid_out.wire.size, sizes)
     return size, max(0, size + HEADROOM - limit), kwargs
 
 

@@ -19,7 +19,7 @@ the body posted, not exact.
 from __future__ import annotations
 
 import json
-from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,34 +38,6 @@ HTTPX = Style(",", ":", ascii=False)
 MISTRAL = Style(",", ":", ascii=True)
 DEFAULT = Style(", ", ": ", ascii=True)
 _SHORT = 256  # strings shorter than this are measured by json.dumps itself
-_LONG = 64 * 1024  # strings at least this long are remembered (an agent re-sends them)
-REMEMBERED_CHARS = 256 * 1024 * 1024
-
-
-class StringSizes:
-    """Long strings' sizes as JSON, by identity (owned by ``memo.Memo``): the base64 of a
-    file is the same str object every encode (toolwire.b64's cache), so it is scanned once.
-    Bounded like that cache: at most ``REMEMBERED_CHARS`` characters kept referenced."""
-
-    def __init__(self) -> None:
-        #: (id(string), ascii) -> (the string, its size as JSON).
-        self.sizes: OrderedDict[tuple[int, bool], tuple[str, int]] = OrderedDict()
-        self.kept = 0
-
-    def get(self, text: str, ascii_only: bool) -> int | None:
-        hit = self.sizes.get((id(text), ascii_only))
-        return hit[1] if hit is not None and hit[0] is text else None
-
-    def remember(self, text: str, ascii_only: bool, size: int) -> int:
-        self.sizes[(id(text), ascii_only)] = (text, size)
-        self.kept += len(text)
-        while self.kept > REMEMBERED_CHARS and self.sizes:
-            self.kept -= len(self.sizes.popitem(last=False)[1][0])
-        return size
-
-    def clear(self) -> None:
-        self.sizes.clear()
-        self.kept = 0
 
 
 def b64_length(n: int) -> int:
@@ -73,24 +45,30 @@ def b64_length(n: int) -> int:
     return 4 * ((n + 2) // 3)
 
 
-def wire_bytes(value: Any, style: Style) -> int:
-    """The UTF-8 length of ``json.dumps(value)`` in ``style`` (bytes as base64 text)."""
+def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None) -> int:
+    """The UTF-8 length of ``json.dumps(value)`` in ``style`` (bytes as base64 text);
+    ``known``: the sizes of dicts inside ``value`` measured before, by their id (while
+    ``value`` holds them: ``Wire.spell``)."""
     kind = type(value)
     if kind is str:
         return string_bytes(value, style)
     if kind is dict:
+        if known:
+            size = known.get(id(value))
+            if size is not None:
+                return size
         if not value:
             return 2
         size = 2 + len(style.item) * (len(value) - 1) + len(style.key) * len(value)
         for key, item in value.items():
             size += string_bytes(key, style) if type(key) is str else len(json.dumps(key)) + 2
-            size += wire_bytes(item, style)
+            size += wire_bytes(item, style, known)
         return size
     if kind is list or kind is tuple:
         if not value:
             return 2
         size = 2 + len(style.item) * (len(value) - 1)
-        return size + sum(wire_bytes(item, style) for item in value)
+        return size + sum(wire_bytes(item, style, known) for item in value)
     if kind is bytes or kind is bytearray or kind is memoryview:
         return b64_length(len(value)) + 2
     return len(json.dumps(value))
@@ -98,13 +76,6 @@ def wire_bytes(value: Any, style: Style) -> int:
 
 def string_bytes(text: str, style: Style) -> int:
     """The UTF-8 length of ``text`` as a JSON string literal in ``style``."""
-    if len(text) >= _LONG:
-        from .memo import MEMO
-
-        known = MEMO.sizes.get(text, style.ascii)
-        if known is not None:
-            return known
-        return MEMO.sizes.remember(text, style.ascii, _measured(text, style))
     return _measured(text, style)
 
 

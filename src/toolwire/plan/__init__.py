@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..capability import Capabilities
-from ..counts import oldest_left_out
+from ..counts import count_limit, oldest_left_out
 from ..errors import ToolwireError, UnsupportedContentError
 from ..providers import wire_named
 from ..routes import Fetcher
@@ -52,6 +52,7 @@ from .values import (
     ToolTurn,
     label_see,
     label_this,
+    limit_sentence,
     see_text,
 )
 from .wire_rules import check_wire_rules
@@ -97,11 +98,14 @@ def plan(
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))
+    counted = None  # a count budget bound in this history before: measured first here too
+    if memo is not None and fetch is None and messages and caps.has_count_limits:
+        counted = memo.last.counted(caps, _context(policy), messages)
     budget = NO_BUDGET
-    if exact:
-        policy, budget = _budgets(messages, policy, reserve, memo)
+    if exact or counted is not None:
+        policy, budget = _budgets(messages, policy, reserve, memo, counted)
     planner, scrub, resumed = _groups(messages, policy, budget, memo)  # route → … → budgets
-    if not exact and not fits(planner.tally, caps):
+    if not exact and counted is None and not fits(planner.tally, caps):
         policy, budget = _budgets(messages, policy, reserve, memo)
         if budget.binds:  # the oldest files left out: laid out again
             planner, scrub, resumed = _groups(messages, policy, budget, memo)
@@ -114,12 +118,13 @@ def plan(
     head = passed(before, *layout, wire, upto=(steps, decisions))  # before the last group
     whole = passed(head, *layout, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
+    marked = _recounted(whole.marked, budget.excess) if budget.excess else whole.marked
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
         _remember(messages, policy, planner, head, resumed, scrub, memo)
     return Plan(
         caps,
         whole.ruled,
-        whole.marked,
+        marked,
         names=ids.ToolNames.of(whole.ruled, wire),  # ids: tool-call ids and names
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
@@ -131,16 +136,28 @@ def plan(
 
 
 def _budgets(
-    messages: Sequence[Any], policy: Policy, reserve: int, memo: Any
+    messages: Sequence[Any],
+    policy: Policy,
+    reserve: int,
+    memo: Any,
+    counted: tuple[tuple[int, ...], int] | None = None,
 ) -> tuple[Policy, Budget]:
     """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
-    out, the images they re-fit, the conversions they shrink."""
+    out, the images they re-fit, the conversions they shrink. ``counted``: the tally of the
+    first messages (plan.tally counts each counted cell's files) and how many those are; the
+    files of the rest are counted here."""
     caps = policy.caps
     measures = memo.measures if memo is not None else None
     fitted = left_out(messages, caps, policy.fit, reserve, policy, measures)
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
-    budget = Budget(oldest_left_out(messages, caps), left=fitted.left, refit=fitted.refit,
-                    shrunk=fitted.shrunk)  # fmt: skip
+    if counted is None:
+        excess = oldest_left_out(messages, caps)
+    else:
+        tally, start = counted
+        slots = caps.counted_order
+        before = {c: tally[LONE + 1 + slots[id(c)]] for c in caps.counted_cells}
+        excess = oldest_left_out(messages[start:], caps, before)
+    budget = Budget(excess, left=fitted.left, refit=fitted.refit, shrunk=fitted.shrunk)
     return policy, budget
 
 
@@ -174,18 +191,21 @@ def _groups(
     the messages' or ASCII."""
     pages = memo.measures.pages if memo is not None else None
     planner = Planner(policy, budget, Tally(policy.caps, policy.fit, pages))
-    reusable = (
-        memo is not None and (budget is NO_BUDGET or not budget.binds) and policy.fetch is None
-    )
+    counted = not (budget.left or budget.refit or budget.shrunk)  # count budgets at most
+    reusable = memo is not None and counted and policy.fetch is None
     resumed = None
     if reusable and messages:
-        resumed = memo.last.resume(policy.caps, _context(policy), messages)
+        same = _same_counts(policy.caps)
+        resumed = memo.last.resume(policy.caps, _context(policy), messages, budget.excess, same)
     start, checked, decided = 0, 0, 0
     if resumed is not None:
         start = resumed.start
         planner.steps, planner.decisions = resumed.steps, resumed.decisions
         planner.sources, planner.marks = resumed.sources, resumed.marks
         planner.tally[:] = resumed.tally
+        if budget.excess:  # the files of each counted cell met before it (plan.files.Budget)
+            slots = policy.caps.counted_order
+            budget.met.update({c: resumed.tally[LONE + 1 + slots[id(c)]] for c in budget.excess})
         checked = len(resumed.steps) if resumed.clean else 0
         decided = len(resumed.decisions) if resumed.clean else 0
     planner.run(messages, start)
@@ -194,6 +214,43 @@ def _groups(
     else:
         scrub = ids.needs_scrub(planner.steps[checked:])
     return planner, scrub, resumed if reusable else False
+
+
+def _same_counts(
+    caps: Capabilities,
+) -> Callable[[tuple[int, ...], Mapping[Any, int], Mapping[Any, int]], bool]:
+    """Whether the files before a group fare the same under two count budgets (how many of
+    each cell's oldest files are left out: plan.files.Budget.excess), given the tally before
+    the group (plan.tally counts each counted cell's files): true where, per cell, as many of
+    the files before it are left out under both."""
+    slots = caps.counted_order
+
+    def same(tally: tuple[int, ...], kept: Mapping[Any, int], now: Mapping[Any, int]) -> bool:
+        for cell in kept.keys() | now.keys():
+            met = tally[LONE + 1 + slots[id(cell)]]
+            if min(met, kept.get(cell, 0)) != min(met, now.get(cell, 0)):
+                return False
+        return True
+
+    return same
+
+
+def _recounted(decisions: tuple[Decision, ...], excess: Mapping[Any, int]) -> tuple[Decision, ...]:
+    """The decisions, each file a count budget left out naming this request's count (how many
+    of how many: ``count_limit``). A group laid out for a shorter history and resumed here
+    left out the same files (``_same_counts``), with that history's count in its decisions."""
+    now = {(c.max_count or 0, c.evidence, count_limit(c, 0).counted): c for c in excess}
+    recounted = []
+    for decision in decisions:
+        old = decision.limit
+        if old is not None and old.name == "max_count":
+            cell = now.get((old.value, old.source, old.counted))
+            new = count_limit(cell, excess[cell]) if cell is not None else old
+            if new != old:
+                reason = decision.reason.replace(limit_sentence(old), limit_sentence(new))
+                decision = replace(decision, limit=new, reason=reason)
+        recounted.append(decision)
+    return tuple(recounted)
 
 
 def _context(policy: Policy) -> tuple[Any, ...]:
@@ -216,7 +273,10 @@ def _remember(
         return
     layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
     replaces = resumed.key if resumed is not None else None
-    memo.last.remember(policy.caps, _context(policy), messages, layout, head, replaces, not scrub)
+    memo.last.remember(
+        policy.caps, _context(policy), messages, layout, head, replaces, not scrub,
+        planner.budget.excess,
+    )  # fmt: skip
 
 
 #: Modes whose text toolwire made from a file's contents (plan.convert, text fallbacks).

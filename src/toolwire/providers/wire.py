@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import CapabilityError
-from ..wire_size import Style
+from ..wire_size import Style, wire_bytes
 
 if TYPE_CHECKING:
     from ..messages import Assistant
@@ -159,26 +159,34 @@ class Wire:
     #: (plan.cache); None where the wire's marks are placed by ``finish``.
     mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
-    def spell(self, plan: Plan, kept: KeptSpellings | None = None) -> dict[str, Any]:
+    def spell(
+        self,
+        plan: Plan,
+        kept: KeptSpellings | None = None,
+        sizes: dict[int, int] | None = None,
+    ) -> dict[str, Any]:
         """``plan`` in this wire's shape: each step spelled, then ``finish``. With ``kept``
         (memo.SpelledSteps), what was spelled before for this wire is used again: the items
         of the longest run of first steps an earlier request had (an agent's history only
-        grows), then each step's own kept items by its content digest. Lone surrogates are
-        left in: ``plan.ids.wire_kwargs`` replaces them where the plan found any
-        (``Plan.scrub``)."""
+        grows), then each step's own kept items by its content digest. With ``sizes``, each
+        item's size as its SDK sends it (``wire_size``) is filled in by the item's id, so
+        the body is measured without walking what was measured before (it holds the items,
+        so the ids stand for them while it lives). Lone surrogates are left in:
+        ``plan.ids.wire_kwargs`` replaces them where the plan found any (``Plan.scrub``)."""
         spelling = Spelling(plan.names, plan.sign_first_call)
-        steps = plan.steps
-        start, items, ends, keep = 0, [], [], []
+        steps, measure = plan.steps, sizes is not None
+        start, items, ends, keep, measured = 0, [], [], [], []
         found = kept.run(self.name, spelling.sign_first_call, steps) if kept is not None else None
-        if found is not None:
+        if found is not None and (not measure or None not in found[1].sizes):
             start, run = found
             items = list(run.items[: run.ends[start - 1]])
             ends, keep = list(run.ends[:start]), list(items)
+            measured = list(run.sizes[: len(items)])
             spelling.replay(run.documents, start)
         for index in range(start, len(steps)):
             spelling.at = index
             try:
-                spelled = self._step(steps[index], spelling, kept)
+                spelled = self._step(steps[index], spelling, kept, measure)
             except CannotSpell as exc:
                 raise CapabilityError(
                     f"{plan.target}: the capabilities route {exc}, but the {self.name} wire "
@@ -186,42 +194,50 @@ class Wire:
                     f"{plan.caps.provider}."
                 ) from None
             if spelled is None:  # a kept spelling answered another request's names: afresh
-                return self.spell(plan)
-            given, kept_items = spelled
+                return self.spell(plan, sizes=sizes)
+            given, kept_items, item_sizes = spelled
             items += given
             keep += kept_items
+            measured += item_sizes
             ends.append(len(items))
         if kept is not None and not spelling.renamed:
-            kept.keep_run(
-                self.name, spelling.sign_first_call,
-                Run(steps, tuple(ends), tuple(keep), tuple(spelling.documents)),
-                found[1] if found is not None else None,
-            )  # fmt: skip
+            run = Run(steps, tuple(ends), tuple(keep), tuple(spelling.documents), tuple(measured))
+            kept.keep_run(self.name, spelling.sign_first_call, run, found and found[1])
         if plan.cache is not None and self.mark is not None:
             for index in plan.cache.steps:  # the plan's cache points (plan.cache)
                 if ends[index] > (ends[index - 1] if index else 0):
                     items[ends[index] - 1] = self.mark(items[ends[index] - 1])
+                    measured[ends[index] - 1] = None
+        if sizes is not None:
+            sizes.update((id(i), n) for i, n in zip(items, measured, strict=True) if n is not None)
         return self.finish(plan, items)
 
     def _step(
-        self, step: Step, spelling: Spelling, kept: KeptSpellings | None
-    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]] | None:
-        """One step's items for the request, and the items kept for later requests: kept ones
-        where the names they were spelled with are this request's too (None where not), else
-        spelled now (and a copy kept)."""
+        self, step: Step, spelling: Spelling, kept: KeptSpellings | None, measure: bool
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[int | None]] | None:
+        """One step's items for the request, the items kept for later requests and each
+        item's size (None: not measured): kept ones where the names they were spelled with
+        are this request's too (None where not), else spelled now (and a copy kept)."""
         if kept is None:
             items = self.step(step, spelling)
-            return items, items
+            return items, items, self._sizes(items, measure)
         key = (self.name, step.digest, spelling.sign_first_call)
         found = kept.get(key)
-        if found is not None:
-            items, asked = found
-            return (items, items) if spelling.answers(asked) else None
+        if found is not None and (not measure or None not in found[2]):
+            items, asked, item_sizes = found
+            return (items, items, list(item_sizes)) if spelling.answers(asked) else None
         spelling.asked = []
         items = self.step(step, spelling)
-        copy = kept.keep(key, items, tuple(spelling.asked))
+        item_sizes = self._sizes(items, measure)
+        copy = kept.keep(key, items, tuple(spelling.asked), item_sizes)
         spelling.asked = None
-        return items, copy
+        return items, copy, item_sizes
+
+    def _sizes(self, items: list[dict[str, Any]], measure: bool) -> list[int | None]:
+        """Each item's size as the wire's SDK sends it, where asked (else None each)."""
+        if not measure:
+            return [None] * len(items)
+        return [wire_bytes(item, self.size) for item in items]
 
 
 @dataclass(frozen=True)
@@ -234,6 +250,8 @@ class Run:
     ends: tuple[int, ...]
     items: tuple[dict[str, Any], ...]
     documents: tuple[tuple[int, tuple[str, str, str]], ...] = ()
+    #: Each item's size as the wire's SDK sends it (None: not measured).
+    sizes: tuple[int | None, ...] = ()
 
 
 class CannotSpell(Exception):
@@ -245,11 +263,18 @@ class CannotSpell(Exception):
 class KeptSpellings(Protocol):
     """Where spellings are kept between requests (``memo.SpelledSteps``)."""
 
-    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[dict[str, Any]], Asked] | None:
-        """The items kept for a step (wire, content digest, signing), and what it asked."""
+    def get(
+        self, key: tuple[str, bytes, bool]
+    ) -> tuple[list[dict[str, Any]], Asked, list[int | None]] | None:
+        """The items kept for a step (wire, content digest, signing), what it asked, and each
+        item's size (None: not measured)."""
 
     def keep(
-        self, key: tuple[str, bytes, bool], items: list[dict[str, Any]], asked: Asked
+        self,
+        key: tuple[str, bytes, bool],
+        items: list[dict[str, Any]],
+        asked: Asked,
+        sizes: list[int | None],
     ) -> list[dict[str, Any]]:
         """Keep a copy of a step's items; the copy."""
 

@@ -15,7 +15,7 @@ from toolwire.capability import capabilities
 from toolwire.content import File, ToolCall
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
-from toolwire.plan import plan
+from toolwire.plan import measure, plan
 from toolwire.request import encode
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -324,14 +324,15 @@ def test_a_byte_budget_measures_each_spelled_item_once(monkeypatch: pytest.Monke
     assert request.size == len(body)
 
 
-def test_budget_measures_are_kept_per_history_and_leave_with_it() -> None:
+def test_budget_measures_are_kept_per_history_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """Where a budget may bind, the exact measures (plan.measure) are kept: two sessions sharing
-    one system prompt keep theirs apart (neither measures the other's messages again), and a
-    session's measures, which hold its files, leave with it."""
+    one system prompt keep theirs apart (neither measures the other's messages again), a
+    session loaded anew (equal messages, new objects) is measured anew and its budgets still
+    bind, and RUN_LIMIT bounds them (they hold the sessions' messages)."""
     from toolwire.messages import System
 
     system = System("Use the tools.")
-    first, second = [system, *history(2)], [system, *history(3)]
+    first, second = [system, *history(2, "Watch A.")], [system, *history(3, "Watch B.")]
     model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
     tight = capabilities(model, {"max_images_per_request": 1})
     for messages in (first, second, first, second):
@@ -339,9 +340,17 @@ def test_budget_measures_are_kept_per_history_and_leave_with_it() -> None:
     assert len(MEMO.measures.runs) == 2
     runs = list(MEMO.measures.runs.values())
     assert [len(run.found) for run in runs] == [len(first), len(second)]
-    del first, second, messages, runs
-    gc.collect()
-    assert not MEMO.measures.runs
+    measured: list[Any] = []
+    real = measure.of_message
+    monkeypatch.setattr(measure, "of_message", lambda m, *a: measured.append(m) or real(m, *a))
+    anew = [System("Use the tools."), *history(2, "Watch A.")]
+    left = encode(anew, model, capabilities=tight, on_unsupported="text").budgets_bound
+    # Measured anew: the budgets name the files they leave out by which File they are.
+    assert len(measured) == len(anew) and left == {"max_images_per_request": 1}
+    assert len(MEMO.measures.runs) == 2
+    monkeypatch.setattr(measure, "RUN_LIMIT", 1)
+    encode(second, model, capabilities=tight, on_unsupported="text")
+    assert len(MEMO.measures.runs) == 1
 
 
 def test_a_conversation_within_its_budgets_is_measured_in_the_layout_alone() -> None:

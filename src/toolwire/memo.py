@@ -1,12 +1,13 @@
 """The memo layer: every cache that serves re-encoding, in one object at the ``encode`` boundary.
 
-An agent re-encodes its whole, growing history after every model reply. Every earlier message is
-the very same frozen object as the last time, so most of an encode's work was done before.
-Messages are values, matched here by identity: they cannot change (frozen, their parts held in
-tuples), so a message seen before is the message as it was. Change one by building a new one
-(``model_copy``). The dicts and lists of JSON data inside a message (a ToolCall's ``arguments``,
-a Json part's or a JSON output's value) are the exception: edited in place after an encode,
-the payload would show the edit but a resumed plan's tally (sizes, lone surrogates) would not.
+An agent re-encodes its whole, growing history after every model reply, and a server may load
+that history anew from storage every turn. So what was planned and spelled for a message is
+kept by what the message holds, not by which object it is: a kept plan is matched by equal
+messages (the very same object is equal at once; a message loaded anew compares by content),
+and a step's spelling by the step's content digest (``toolwire.digest``). Messages are frozen
+and hold tuples, so nothing changes behind a cache; change one by building a new one
+(``model_copy``). The dicts and lists of JSON data inside a message (a ToolCall's
+``arguments``, a Json part's or a JSON output's value) are the exception: edit a copy.
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
 and the view pass to the planner. Planning functions take the memo (or a memoised function)
 as an argument and never import it; encoders reach the base64 cache through ``b64``.
@@ -21,21 +22,28 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   File; it leaves with its File and holds the fitted File, never the original. (The resized
   bytes themselves are kept by imagefit's own bounded cache.)
 - ``last``: the latest plans per target and policy, one per history (``PLAN_LIMIT`` in all,
-  least recently used out), each history's messages held weakly: an encode whose messages
-  begin with messages of a kept plan resumes from the first group they change (a history
-  that only grew: its last group). A plan leaves with its history's last tool result. Not
-  used with a URL fetcher (I/O) or when a request budget changes a file (that depends on the
-  rest of the conversation). Each group keeps the budgets' tally of the messages before it
-  (plan.tally), so a resumed history measures its new messages only; the tally also counts
-  the messages holding a lone surrogate. Where a file became text toolwire made, the steps
-  are walked for them instead: a plan found free of them says so, and a history resumed
-  from it has only its new steps walked.
+  least recently used out; each holds its messages and steps): an encode whose messages
+  begin with a kept plan's resumes from the first group they change (a history that only
+  grew: its last group), with what the passes after the layout made of the steps before
+  it (plan.passed). Not used with a URL fetcher (I/O) or where a byte, page or document
+  budget changes a file; where a count budget does (Bedrock's 20 images), the groups before
+  the first file it now treats otherwise are kept. Each group keeps the budgets' tally of
+  the messages before it (plan.tally), so a resumed history measures its new messages only;
+  the tally also counts the messages holding a lone surrogate. Where a file became text
+  toolwire made, the new steps are walked for them instead.
+- ``spelled``: each step's spelling per wire, by the step's content digest, with the
+  answers it was spelled with (ids, names: ``providers.wire.Spelling``) and each item's size
+  where a byte budget measured it (``SPELLED_LIMIT`` steps and ``SPELLED_CHARS`` characters,
+  least recently used out); and per history its latest request's run of spelled steps
+  (``RUN_LIMIT`` runs), so a grown history's request reuses the items of its first steps
+  at once. Items are kept as copies of those given to a caller.
 - ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
   limit): per history (its first two messages), target, fitter and converters, each
   message's measures and their sum
   (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a
   history's measures leave with its last message); a PDF's page count per source while it
   lives (``PAGES_LIMIT``, oldest out).
+
 ``clear()`` empties all of them (tests and benchmarks measure cold encodes with it).
 """
 
@@ -152,6 +160,8 @@ class Resumed:
     passed: Any
     clean: bool
     key: _Key
+    #: The count budgets its groups were laid out in (plan.files.Budget.excess).
+    counts: Mapping[Any, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -220,6 +230,7 @@ class LastPlans:
             passed,
             last.clean,
             key,
+            last.counts,
         )
 
     def counted(

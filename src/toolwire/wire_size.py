@@ -47,8 +47,8 @@ def b64_length(n: int) -> int:
 
 def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None) -> int:
     """The UTF-8 length of ``json.dumps(value)`` in ``style`` (bytes as base64 text);
-    ``known``: the sizes of dicts inside ``value`` measured before, by their id (while
-    ``value`` holds them: ``Wire.spell``)."""
+    ``known``: the sizes of dicts and lists inside ``value`` measured before, by their id
+    (while ``value`` holds them: ``Wire.spell``)."""
     kind = type(value)
     if kind is str:
         return string_bytes(value, style)
@@ -65,6 +65,10 @@ def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None)
             size += wire_bytes(item, style, known)
         return size
     if kind is list or kind is tuple:
+        if known:
+            size = known.get(id(value))
+            if size is not None:
+                return size
         if not value:
             return 2
         size = 2 + len(style.item) * (len(value) - 1)

@@ -113,18 +113,20 @@ def plan(
         raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
     wire = wire_named(caps.wire)
     before = resumed.passed if resumed and resumed.passed is not None else NOTHING
+    if resumed and resumed.counts != budget.excess:  # the kept groups' decisions: recounted
+        planner.decisions[: len(resumed.decisions)] = _recounted(resumed.decisions, budget.excess)
+        before = replace(before, marked=tuple(_recounted(before.marked, budget.excess)))
     _, steps, decisions, _ = planner.marks[-1] if planner.marks else (0, 0, 0, ())
     layout = (planner.steps, planner.decisions, planner.sources)
     head = passed(before, *layout, wire, upto=(steps, decisions))  # before the last group
     whole = passed(head, *layout, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
-    marked = _recounted(whole.marked, budget.excess) if budget.excess else whole.marked
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
         _remember(messages, policy, planner, head, resumed, scrub, memo)
     return Plan(
         caps,
         whole.ruled,
-        marked,
+        whole.marked,
         names=ids.ToolNames.of(whole.ruled, wire),  # ids: tool-call ids and names
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
@@ -235,22 +237,21 @@ def _same_counts(
     return same
 
 
-def _recounted(decisions: tuple[Decision, ...], excess: Mapping[Any, int]) -> tuple[Decision, ...]:
+def _recounted(decisions: Sequence[Decision], excess: Mapping[Any, int]) -> list[Decision]:
     """The decisions, each file a count budget left out naming this request's count (how many
     of how many: ``count_limit``). A group laid out for a shorter history and resumed here
     left out the same files (``_same_counts``), with that history's count in its decisions."""
-    now = {(c.max_count or 0, c.evidence, count_limit(c, 0).counted): c for c in excess}
+    now = {(c.max_count or 0, c.evidence): count_limit(c, n) for c, n in excess.items()}
     recounted = []
     for decision in decisions:
         old = decision.limit
         if old is not None and old.name == "max_count":
-            cell = now.get((old.value, old.source, old.counted))
-            new = count_limit(cell, excess[cell]) if cell is not None else old
+            new = now.get((old.value, old.source), old)
             if new != old:
                 reason = decision.reason.replace(limit_sentence(old), limit_sentence(new))
                 decision = replace(decision, limit=new, reason=reason)
         recounted.append(decision)
-    return tuple(recounted)
+    return recounted
 
 
 def _context(policy: Policy) -> tuple[Any, ...]:

@@ -155,30 +155,26 @@ def measures(
     fetch: Fetcher | None = None,
 ) -> tuple[Totals, Sequence[_Measured]]:
     """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
-    history (its first two messages: the first is often one system prompt every session
-    shares), target, fitter and converters: a history that grew (the same messages, then new
-    ones) measures its new messages only; one changed before its end, the messages from the
-    first it changed. A history's measures leave with its last message."""
+    history (its first two messages' digests: the first is often one system prompt every
+    session shares), target, fitter and converters: a history that grew (the same messages,
+    then new ones) measures its new messages only; one changed before its end, the messages
+    from the first it changed."""
     if memo is None or fetch is not None or not messages:  # downloads: measured afresh
         found = [of_message(m, caps, fit, convert, None, fetch) for m in messages]
         return _summed(Totals(), found), found
     runs, pages = memo.runs, memo.pages
-    second = id(messages[1]) if len(messages) > 1 else None
-    key = (id(caps), id(fit), _conversions(convert), id(messages[0]), second)
+    first, second = messages[0], messages[1] if len(messages) > 1 else None
+    heads = (getattr(first, "digest", None), getattr(second, "digest", None))
+    key = (id(caps), id(fit), _conversions(convert), heads)
     run = runs.pop(key, None)
     if run is None or run.caps is not caps or run.fit is not fit:
         run = _Run(caps, fit)
     kept = run.common(messages)
-    if kept < len(run.refs):
-        del run.refs[kept:], run.found[kept:]
+    if kept < len(run.messages):
+        run.messages, run.found = run.messages[:kept], run.found[:kept]
         run.total = _summed(Totals(), run.found)
     new = [of_message(m, caps, fit, convert, pages) for m in messages[kept:]]
-    try:
-        run.refs.extend(map(weakref.ref, messages[kept:]))
-        run.tie = weakref.ref(messages[-1], partial(_forget_run, runs, key))
-    except TypeError:  # not a message: plan refuses it
-        found = [*run.found, *new]
-        return _summed(Totals(), found), found
+    run.messages = (*run.messages, *messages[kept:])
     run.found += new
     run.total = _summed(run.total, new)
     runs[key] = run  # the newest last: the oldest of more than RUN_LIMIT runs is dropped
@@ -187,30 +183,23 @@ def measures(
     return run.total, run.found
 
 
-def _forget_run(runs: dict[Any, Any], key: Any, tie: Any) -> None:
-    """A history's last message is gone (the history with it, or it was cut): so are its
-    measures, which hold its files (unless a newer run took the key)."""
-    run = runs.get(key)
-    if run is not None and run.tie is tie:
-        runs.pop(key, None)
-
-
 class _Run:
-    """One history measured: each message's measures and their sum (each message held
-    weakly: one that is gone is never mistaken for a newer one at the same address)."""
+    """One history measured: its messages, each one's measures and their sum."""
 
     def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
         self.caps, self.fit = caps, fit
-        self.tie: Any = None  # a weak reference to the last message, which drops the run
-        self.refs: list[Any] = []
+        self.messages: tuple[Any, ...] = ()
         self.found: list[_Measured] = []
         self.total = Totals()
 
     def common(self, messages: Sequence[Any]) -> int:
-        """How many of ``messages``, from the first, are the messages measured."""
+        """How many of ``messages``, from the first, are the very messages measured: the
+        measures hold the messages' Files, and the budgets name the files they leave out
+        by which File they are (plan.files.Budget), so an equal message loaded anew is
+        measured anew."""
         count = 0
-        for ref, message in zip(self.refs, messages, strict=False):
-            if ref() is not message:
+        for old, message in zip(self.messages, messages, strict=False):
+            if old is not message:
                 break
             count += 1
         return count

@@ -209,7 +209,11 @@ class Wire:
                     items[ends[index] - 1] = self.mark(items[ends[index] - 1])
                     measured[ends[index] - 1] = None
         if sizes is not None:
-            sizes.update((id(i), n) for i, n in zip(items, measured, strict=True) if n is not None)
+            if None in measured:  # a marked item: the others are known
+                sizes.update((id(i), n) for i, n in zip(items, measured, strict=True) if n)
+            else:  # the whole list at once: a JSON array of the items
+                style = len(self.size.item) * (len(items) - 1) if items else 0
+                sizes[id(items)] = 2 + style + sum(measured)  # type: ignore[arg-type]
         return self.finish(plan, items)
 
     def _step(

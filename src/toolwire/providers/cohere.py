@@ -30,35 +30,19 @@ from .. import b64
 from ..content import File, Json, Text, Thinking
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
-from ..messages import Assistant, User
-from ..plan import Plan, PlannedResult, Step, ToolTurn
+from ..messages import Assistant
+from ..plan import PlannedResult, Step
 from ..sources import UrlSource
 from ..tools.spell import cohere_tools
 from ..wire_size import HTTPX
 from . import register
-from .spelling import error_text, function_call
+from .spelling import chat_step, error_text, function_call, system_first
 from .wire import ANY_TEXT, SURROGATES, Decoder, Spelling, Wire, id_rule, name_rule
 
 
 def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
-    """One step's messages (none for system text: ``finish`` places it first)."""
-    match step:
-        case User():
-            return [_user(step.parts)]
-        case Assistant():
-            message = _assistant(step, spelling)
-            return [message] if message is not None else []
-        case ToolTurn():
-            items = [_tool(result, spelling) for result in step.results]
-            return items + ([_user(step.extra)] if step.extra else [])
-    return []
-
-
-def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """``messages``: the system text first, then every step in the plan's order."""
-    if plan.system is not None:
-        messages = [{"role": "system", "content": plan.system}, *messages]
-    return {"messages": messages}
+    """One step's messages (providers.spelling.chat_step)."""
+    return chat_step(step, spelling, _user, _assistant, _tool)
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
@@ -132,7 +116,7 @@ def _no_route(file: File, where: str) -> CapabilityError:
 
 
 WIRE = register(Wire(
-    "cohere", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.cohere"),
+    "cohere", step=step, finish=system_first, decoder=Decoder.of_module("toolwire.decoders.cohere"),
     # cohere 7.3.1 ToolCallV2.id and ToolCallV2Function.name: strings, no published rule
     # (any UTF-8 text; a name is not empty).
     ids=id_rule(None, None, "call_", 24, "cohere ToolCallV2.id"),

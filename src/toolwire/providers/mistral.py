@@ -34,13 +34,13 @@ from .. import b64
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
-from ..messages import Assistant, User
-from ..plan import Plan, PlannedResult, Step, ToolTurn
+from ..messages import Assistant
+from ..plan import PlannedResult, Step
 from ..sources import ProviderFileSource, UrlSource
 from ..tools.spell import mistral_tools
 from ..wire_size import MISTRAL
 from . import register
-from .spelling import error_text, function_call
+from .spelling import chat_step, error_text, function_call, system_first
 from .wire import NAME_64, NOT_NAME_64, Decoder, Spelling, Wire, id_rule, name_rule
 
 #: How several text parts of one tool result are joined into one tool message text.
@@ -48,24 +48,8 @@ JOIN = "\n\n"
 
 
 def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
-    """One step's messages (none for system text: ``finish`` places it first)."""
-    match step:
-        case User():
-            return [_user(step.parts)]
-        case Assistant():
-            message = _assistant(step, spelling)
-            return [message] if message is not None else []
-        case ToolTurn():
-            items = [_tool(result, spelling) for result in step.results]
-            return items + ([_user(step.extra)] if step.extra else [])
-    return []
-
-
-def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """``messages``: the system text first, then every step in the plan's order."""
-    if plan.system is not None:
-        messages = [{"role": "system", "content": plan.system}, *messages]
-    return {"messages": messages}
+    """One step's messages (providers.spelling.chat_step)."""
+    return chat_step(step, spelling, _user, _assistant, _tool)
 
 
 def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
@@ -154,7 +138,7 @@ def _url(file: File) -> str:
 
 
 WIRE = register(Wire(
-    "mistral", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.mistral"),
+    "mistral", step=step, finish=system_first, decoder=Decoder.of_module("toolwire.decoders.mistral"),
     # mistral-common MistralRequestValidatorV3: "must be a-z, A-Z, 0-9, with a length of 9".
     ids=id_rule(r"[a-zA-Z0-9]{9}", 9, "", 9, "mistral-common MistralRequestValidatorV3"),
     # mistral-common validator: "must be a-z, A-Z, 0-9, or contain underscores and dashes,

@@ -27,12 +27,12 @@ from .. import b64
 from ..content import File, Json, Text, Thinking
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
-from ..messages import Assistant, User
-from ..plan import Plan, Step, ToolTurn
+from ..messages import Assistant
+from ..plan import PlannedResult, Step
 from ..tools.spell import ollama_tools
 from ..wire_size import HTTPX
 from . import register
-from .spelling import error_text
+from .spelling import chat_step, error_text, system_first
 from .wire import ANY_TEXT, SURROGATES, Decoder, Spelling, Wire, id_rule, name_rule
 
 #: How the text parts of one message are joined into its content string.
@@ -40,27 +40,17 @@ JOIN = "\n\n"
 
 
 def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
-    """One step's messages (none for system text: ``finish`` places it first)."""
-    match step:
-        case User():
-            return [_message("user", step.parts)]
-        case Assistant():
-            message = _assistant(step, spelling)
-            return [message] if message is not None else []
-        case ToolTurn():
-            items = [
-                _message("tool", r.parts, {"tool_name": spelling.name(r.name)}, error=r.is_error)
-                for r in step.results
-            ]
-            return items + ([_message("user", step.extra)] if step.extra else [])
-    return []
+    """One step's messages (providers.spelling.chat_step)."""
+    return chat_step(step, spelling, _user, _assistant, _tool)
 
 
-def finish(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """``messages``: the system text first, then every step in the plan's order."""
-    if plan.system is not None:
-        messages = [{"role": "system", "content": plan.system}, *messages]
-    return {"messages": messages}
+def _user(parts: Iterable[Text | Json | File]) -> dict[str, Any]:
+    return _message("user", parts)
+
+
+def _tool(result: PlannedResult, spelling: Spelling) -> dict[str, Any]:
+    tool = {"tool_name": spelling.name(result.name)}
+    return _message("tool", result.parts, tool, error=result.is_error)
 
 
 def _message(
@@ -120,7 +110,7 @@ def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
 
 
 WIRE = register(Wire(
-    "ollama", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.ollama"),
+    "ollama", step=step, finish=system_first, decoder=Decoder.of_module("toolwire.decoders.ollama"),
     ids=id_rule(None, None, "call_", 24, "ollama Message.ToolCall (no id)"),  # not sent
     # No published rule: any UTF-8 text but the empty name (the client drops an empty
     # tool_name).

@@ -18,6 +18,10 @@ from typing import TYPE_CHECKING, Any
 from ..content import ToolCall
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from ..content import File, Text
+    from ..plan.values import Plan, PlannedResult, Step
     from .wire import Spelling
 
 ERROR_PREFIX = "Error: "
@@ -44,3 +48,36 @@ def function_call(call: ToolCall, names: Spelling, separators: tuple[str, str]) 
         "type": "function",
         "function": {"name": names.name(call.name), "arguments": arguments_json(call, separators)},
     }
+
+
+def chat_step(
+    step: Step,
+    spelling: Spelling,
+    user: Callable[[Iterable[Text | File]], dict[str, Any]],
+    assistant: Callable[[Any, Spelling], dict[str, Any] | None],
+    tool: Callable[[PlannedResult, Spelling], dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """One step as chat-shaped messages (mistral, cohere, ollama): a user message, an
+    assistant message (none where it holds nothing the wire carries), or a tool message per
+    result and a user message for parts placed after them; none for system text (``finish``
+    puts it first: ``system_first``)."""
+    from ..messages import Assistant, User
+    from ..plan.values import ToolTurn
+
+    match step:
+        case User():
+            return [user(step.parts)]
+        case Assistant():
+            message = assistant(step, spelling)
+            return [message] if message is not None else []
+        case ToolTurn():
+            items = [tool(result, spelling) for result in step.results]
+            return items + ([user(step.extra)] if step.extra else [])
+    return []
+
+
+def system_first(plan: Plan, messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """``messages``: the system text first, then every step in the plan's order."""
+    if plan.system is not None:
+        messages = [{"role": "system", "content": plan.system}, *messages]
+    return {"messages": messages}

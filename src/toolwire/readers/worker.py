@@ -53,6 +53,13 @@ def serve(memory_bytes: int) -> None:
     requests, replies = _protocol_streams()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     _limit_memory(memory_bytes)
+    if os.environ.get("TOOLWIRE_READ_SANDBOX", "1").lower() not in ("0", "false", "no", "off"):
+        from .sandbox import confine, preload
+
+        preload()
+        unconfined = confine()  # Linux Landlock: read only the code it runs (readers.sandbox)
+        if unconfined is not None:
+            os.environ["TOOLWIRE_READ_UNCONFINED"] = unconfined
     write_frame(replies, READY)
     while (request := read_frame(requests)) is not None:
         reader, job, caps = pickle.loads(request)

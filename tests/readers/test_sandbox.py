@@ -1,0 +1,137 @@
+"""The read worker is confined (readers/sandbox.py, Linux Landlock): a decoder taken over by a
+crafted file can read the code it runs and nothing else, write no file, run no program, and
+open no TCP connection. Each probe below runs in the worker as a reader does (sent by name);
+on Linux the worker must be confined, and a kernel without Landlock fails here with the
+reason rather than passing unconfined.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import toolwire as tw
+from toolwire.content import Text
+from toolwire.messages import ContentOutput
+from toolwire.readers import isolation, sandbox
+from toolwire.readers.common import Job, Options
+
+from .helpers import example
+
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="Landlock is Linux's: elsewhere the worker "
+    "has its memory and time limits only (README, Security)"
+)  # fmt: skip
+
+
+@pytest.fixture(autouse=True)
+def fresh_worker() -> Iterator[None]:
+    saved = isolation.settings()
+    isolation.shutdown()
+    yield
+    isolation.configure(**dataclasses.asdict(saved))
+    isolation.shutdown()
+
+
+def _said(result: str) -> ContentOutput:
+    return ContentOutput(value=[Text(text=result)])
+
+
+def read_a_path(job: Job) -> ContentOutput:
+    """Read the file ``job.name`` names (as a taken-over decoder would try to)."""
+    try:
+        with open(job.name, "rb") as file:
+            return _said(f"read {len(file.read(64))} bytes")
+    except OSError as exc:
+        return _said(f"refused: {type(exc).__name__}")
+
+
+def write_a_path(job: Job) -> ContentOutput:
+    try:
+        with open(job.name, "wb") as file:
+            file.write(b"planted")
+        return _said("written")
+    except OSError as exc:
+        return _said(f"refused: {type(exc).__name__}")
+
+
+def connect_to_a_port(job: Job) -> ContentOutput:
+    """Connect to 127.0.0.1 at the port ``job.note`` names."""
+    try:
+        with socket.create_connection(("127.0.0.1", int(job.note)), timeout=5):
+            return _said("connected")
+    except OSError as exc:
+        return _said(f"refused: {type(exc).__name__}")
+
+
+def run_a_program(job: Job) -> ContentOutput:
+    try:
+        done = subprocess.run([sys.executable, "-c", "print('ran')"], capture_output=True)
+        return _said(done.stdout.decode().strip() or f"exit {done.returncode}")
+    except OSError as exc:
+        return _said(f"refused: {type(exc).__name__}")
+
+
+def unconfined_reason(job: Job) -> ContentOutput:
+    import os
+
+    return _said(os.environ.get("TOOLWIRE_READ_UNCONFINED", "confined"))
+
+
+def probe(reader: object, name: str = "probe.bin", note: str = "") -> str:
+    job = Job(name, "application/octet-stream", Options(), b"x", 1, note)
+    return isolation.run(reader, job).value[0].text  # type: ignore[arg-type, union-attr]
+
+
+def test_the_kernel_offers_landlock_and_the_worker_is_confined() -> None:
+    assert sandbox.abi_version() >= 1, "this Linux has no Landlock: the worker runs unconfined"
+    assert probe(unconfined_reason) == "confined"
+
+
+def test_the_worker_cannot_read_the_users_files(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the user's")
+    assert probe(read_a_path, "/etc/passwd") == "refused: PermissionError"
+    assert probe(read_a_path, str(secret)) == "refused: PermissionError"
+    assert secret.read_text() == "the user's"  # the caller reads it (as read_file does)
+
+
+def test_the_worker_can_read_the_code_it_runs() -> None:
+    assert probe(read_a_path, tw.__file__).startswith("read ")
+    assert probe(read_a_path, sys.executable).startswith("read ")
+
+
+def test_the_worker_cannot_write_or_run_a_program(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.txt"
+    assert probe(write_a_path, str(planted)) == "refused: PermissionError"
+    assert not planted.exists()
+    assert probe(run_a_program).startswith("refused")
+
+
+def test_the_worker_cannot_open_a_tcp_connection() -> None:
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+        assert probe(connect_to_a_port, note=str(port)) == "refused: PermissionError"
+        with socket.create_connection(("127.0.0.1", port), timeout=5):  # the caller can
+            pass
+
+
+def test_confined_readers_still_read_every_kind_of_file() -> None:
+    for name in ("report.pdf", "memo.docx", "sheet.xlsx", "photo.png", "tone.wav", "deck.pptx"):
+        output = tw.read_file(example(name))
+        assert output.value, name
+    assert probe(unconfined_reason) == "confined"  # the same worker served them all
+
+
+def test_the_sandbox_can_be_turned_off_for_debugging(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TOOLWIRE_READ_SANDBOX", "0")
+    assert probe(read_a_path, tw.__file__).startswith("read ")
+    assert probe(read_a_path, "/etc/passwd").startswith("read ")

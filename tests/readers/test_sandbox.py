@@ -1,6 +1,6 @@
-"""The read worker is confined (readers/sandbox.py, Linux Landlock): a decoder taken over by a
-crafted file can read the code it runs and nothing else, write no file, run no program, and
-open no TCP connection. Each probe below runs in the worker as a reader does (sent by name);
+"""The read worker is confined (readers/sandbox.py, Linux Landlock and seccomp): a decoder
+taken over by a crafted file can read the code it runs and nothing else, write no file, run no
+program, and make no socket. Each probe below runs in the worker as a reader does (sent by name);
 on Linux the worker must be confined, and a kernel without Landlock fails here with the
 reason rather than passing unconfined.
 """
@@ -70,6 +70,18 @@ def connect_to_a_port(job: Job) -> ContentOutput:
         return _said(f"refused: {type(exc).__name__}")
 
 
+def make_sockets(job: Job) -> ContentOutput:
+    """A UDP socket and a Unix one (neither is a TCP connection Landlock would see)."""
+    made = []
+    for family, kind in ((socket.AF_INET, socket.SOCK_DGRAM), (socket.AF_UNIX, socket.SOCK_STREAM)):
+        try:
+            socket.socket(family, kind).close()
+            made.append("made")
+        except OSError as exc:
+            made.append(f"refused: {type(exc).__name__}")
+    return _said(", ".join(made))
+
+
 def run_a_program(job: Job) -> ContentOutput:
     try:
         done = subprocess.run([sys.executable, "-c", "print('ran')"], capture_output=True)
@@ -122,6 +134,12 @@ def test_the_worker_cannot_open_a_tcp_connection() -> None:
         assert probe(connect_to_a_port, note=str(port)) == "refused: PermissionError"
         with socket.create_connection(("127.0.0.1", port), timeout=5):  # the caller can
             pass
+
+
+def test_the_worker_cannot_make_a_socket_of_any_kind() -> None:
+    """seccomp refuses socket(2): no UDP packet or Unix socket leaves the worker either."""
+    assert probe(make_sockets) == "refused: PermissionError, refused: PermissionError"
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).close()  # the caller still can
 
 
 def test_confined_readers_still_read_every_kind_of_file() -> None:

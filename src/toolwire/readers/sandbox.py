@@ -1,10 +1,11 @@
-"""Confine a read worker with Linux Landlock: it may read the code it runs, and nothing else.
+"""Confine a read worker (Linux Landlock, seccomp): it reads the code it runs, nothing else.
 
 A decoder taken over by a crafted file runs inside the worker (``worker.serve``), under its
 memory and time limits. Confined, it also cannot open the user's files (``/etc/passwd``, the
 home directory, the project it was called from), write or delete any file, run a program,
-or bind or connect a TCP socket: the worker gets its bytes and sends its reply on pipes it
-holds already, and needs nothing more.
+or make a socket of any kind (a seccomp filter refuses socket(2); Landlock refuses TCP too):
+the worker gets its bytes and sends its reply on pipes it holds already, and needs nothing
+more.
 
 What stays readable (shared libraries are mapped from there; no program can be run): the
 directories on the caller's ``sys.path`` (the code a job's reader is imported from), the
@@ -90,7 +91,8 @@ def readable_paths() -> list[str]:
 
 def confine(paths: Iterable[str] | None = None) -> str | None:
     """Confine this process for good: read only beneath ``paths`` (default:
-    ``readable_paths()``), no writes, no programs run, no TCP. None when done, else why not."""
+    ``readable_paths()``), no writes, no programs run, no TCP (Landlock), no new socket of any
+    kind (seccomp). None when done, else why not."""
     version = abi_version()
     if version < 1:
         return "Landlock is not available (Linux 5.13 or later, with Landlock enabled)"
@@ -110,6 +112,54 @@ def confine(paths: Iterable[str] | None = None) -> str | None:
             return f"Landlock refused to confine ({os.strerror(ctypes.get_errno())})"
     finally:
         os.close(ruleset)
+    return _no_sockets(libc)
+
+
+# linux/filter.h, linux/seccomp.h, linux/audit.h
+_LOAD, _JUMP_EQUAL, _JUMP_AT_LEAST, _RETURN = 0x20, 0x15, 0x35, 0x06  # BPF_LD|W|ABS, BPF_JMP|…
+_ALLOW, _KILL, _REFUSE = 0x7FFF0000, 0x80000000, 0x00050000 | 13  # SECCOMP_RET_*; EACCES
+_SET_SECCOMP, _MODE_FILTER = 22, 2  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+#: Per machine: its audit architecture, and the number of socket(2).
+_SOCKET = {"x86_64": (0xC000003E, 41), "aarch64": (0xC00000B7, 198)}
+
+
+class _Instruction(ctypes.Structure):
+    _fields_ = (
+        ("code", ctypes.c_uint16),
+        ("jt", ctypes.c_uint8),
+        ("jf", ctypes.c_uint8),
+        ("k", ctypes.c_uint32),
+    )
+
+
+class _Program(ctypes.Structure):
+    _fields_ = (("len", ctypes.c_uint16), ("filter", ctypes.POINTER(_Instruction)))
+
+
+def _no_sockets(libc: ctypes.CDLL) -> str | None:
+    """A seccomp filter refusing socket(2) (EACCES), so no socket of any family (UDP, Unix)
+    is made: the worker's pipes are all it talks through. A call made for another
+    architecture's numbering kills the worker (it cannot be a way around the filter)."""
+    import platform
+
+    found = _SOCKET.get(platform.machine())
+    if found is None:
+        return f"no seccomp filter for {platform.machine()}: sockets are not refused"
+    arch, socket_call = found
+    code = [
+        (_LOAD, 0, 0, 4),  # seccomp_data.arch
+        (_JUMP_EQUAL, 1, 0, arch),
+        (_RETURN, 0, 0, _KILL),
+        (_LOAD, 0, 0, 0),  # seccomp_data.nr
+        (_JUMP_AT_LEAST, 2, 0, 0x40000000),  # x32 numbering (x86_64): refused too
+        (_JUMP_EQUAL, 1, 0, socket_call),
+        (_RETURN, 0, 0, _ALLOW),
+        (_RETURN, 0, 0, _REFUSE),
+    ]
+    program = (_Instruction * len(code))(*(_Instruction(*step) for step in code))
+    prog = _Program(len(code), program)
+    if libc.prctl(_SET_SECCOMP, _MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
+        return f"the seccomp filter was refused ({os.strerror(ctypes.get_errno())})"
     return None
 
 

@@ -194,3 +194,21 @@ def test_a_large_log_that_opens_and_closes_with_brackets_is_plain_text() -> None
     assert len(log) > 256 * 1024
     assert tw.File.from_bytes(log).media_type == "text/plain"
     assert tw.File.from_bytes(b'[{"a": 1}, {"b": 2}]').media_type == "application/json"
+
+
+def test_the_pdfium_page_count_is_taken_in_the_read_worker_never_in_the_host() -> None:
+    """Where the page objects do not tell (headers.pdf_page_count), pypdfium2's page tree is
+    read in the read worker (its limits, its sandbox); the host never loads pdfium."""
+    code = (
+        "import sys; from pathlib import Path; import toolwire as tw\n"
+        "from toolwire import headers, token_measures\n"
+        "headers.pdf_page_count = lambda data: None  # as for a PDF it cannot count\n"
+        "token_measures.headers = headers\n"
+        f"pdf = tw.File.from_path({str(EXAMPLES / 'report.pdf')!r})\n"
+        "pages, how = token_measures.pdf_pages(pdf)\n"
+        "print(pages, 'pypdfium2' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    pages, loaded = done.stdout.split()
+    assert int(pages) > 0 and loaded == "False"

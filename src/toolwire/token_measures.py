@@ -13,6 +13,7 @@ import io
 import math
 import re
 import zipfile
+from typing import Any
 
 from . import headers
 from .content import File
@@ -63,18 +64,40 @@ def pdf_pages(file: File) -> tuple[int, str]:
 
 
 def _pdfium_pages(data: bytes) -> int | None:
+    """pypdfium2's page count, taken in the read worker (readers.isolation: untrusted bytes
+    are parsed there, under its limits and sandbox); None where it cannot tell."""
+    from .errors import ToolwireError
+    from .readers import isolation
+    from .readers.common import Job, Options
+
+    job = Job("document.pdf", "application/pdf", Options(), data, len(data), "")
+    try:
+        output = isolation.run(count_pdf_pages, job)
+    except ToolwireError:  # unreadable, or over a limit: the size-based guess takes over
+        return None
+    first = output.value[0] if output.value else None
+    text = getattr(first, "text", None) or ""
+    return int(text) if text.isdigit() and int(text) > 0 else None
+
+
+def count_pdf_pages(job: Any) -> Any:
+    """In the read worker: the PDF's page count from pypdfium2's page tree (nothing
+    rendered), as a ContentOutput of one Text ("0": pypdfium2 is missing or cannot read it)."""
+    from .content import Text
+    from .messages import ContentOutput
+
+    count = 0
     try:
         import pypdfium2
-    except ImportError:
-        return None
-    try:
-        document = pypdfium2.PdfDocument(data)
-    except Exception:  # unreadable: the size-based guess takes over, and says so
-        return None
-    try:
-        return len(document) or None
-    finally:
-        document.close()
+
+        document = pypdfium2.PdfDocument(job.data)
+        try:
+            count = len(document)
+        finally:
+            document.close()
+    except Exception:  # unreadable or not installed: the caller guesses from the size
+        count = 0
+    return ContentOutput(value=(Text(text=str(count)),))
 
 
 def seconds(file: File) -> tuple[float, str]:

@@ -171,7 +171,7 @@ def _redacted(text: str) -> bytes:
 
 def _source(file: File) -> dict[str, Any]:
     source = file.source
-    if type(source) is BytesSource:  # most files
+    if isinstance(source, BytesSource):  # most files
         return {"bytes": source.data}
     if isinstance(source, UrlSource) and source.scheme == "s3":
         return {"s3Location": {"uri": source.url}}

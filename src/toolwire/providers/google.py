@@ -49,7 +49,7 @@ from typing import Any
 
 from ..content import File, Text, Thinking, ToolCall
 from ..errors import ConversationError
-from ..messages import Assistant, User, base_type
+from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
 from ..sources import BytesSource, ProviderFileSource, UrlSource
 from ..tools.spell import google_tools
@@ -90,18 +90,16 @@ def _user(parts: list[Text | File] | tuple[Text | File, ...]) -> dict[str, Any]:
     return {"role": "user", "parts": [_user_part(p) for p in parts]}
 
 
-def _user_part(part: Any) -> dict[str, Any]:
-    """A Text or File part (dispatched by ``base_type``)."""
-    if type(part) is Text or type(part) is not File and base_type(part) is Text:
-        return {"text": part.text}
-    return _media(part)
+def _user_part(part: Text | File) -> dict[str, Any]:
+    """A Text or File part."""
+    return {"text": part.text} if isinstance(part, Text) else _media(part)
 
 
 def _media(file: File) -> dict[str, Any]:
     """``inline_data`` for local bytes, else ``file_data`` (the same keys inside and outside
     a function response: Blob / FunctionResponseBlob, FileData / FunctionResponseFileData)."""
     source = file.source
-    if type(source) is BytesSource:  # most files
+    if isinstance(source, BytesSource):  # most files
         return {"inline_data": {"mime_type": file.media_type, "data": source.data}}
     if isinstance(source, UrlSource):
         return {"file_data": {"file_uri": source.url, "mime_type": file.media_type}}
@@ -121,20 +119,16 @@ def _function_response(result: PlannedResult, names: Spelling) -> dict[str, Any]
     values: list[Any] = []
     nested: list[dict[str, Any]] = []
     json = False
-    part: Any
-    kind: Any
     for part in result.parts:
-        kind = type(part)
-        if kind is not Text and kind is not File:
-            kind = base_type(part)  # a Json, or a subclass of a part
-        if kind is Text:
-            values.append(part.text)
-        elif kind is File:
-            nested.append(_media(part))
-            values.append(see_text(part))
-        else:
-            values.append(part.value)
-            json = True
+        match part:
+            case Text():
+                values.append(part.text)
+            case File():
+                nested.append(_media(part))
+                values.append(see_text(part))
+            case _:  # a Json part
+                values.append(part.value)
+                json = True
     if len(values) == 1:
         value = values[0]
     elif not json:
@@ -156,13 +150,8 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     first_call: dict[str, Any] | None = None
     block: dict[str, Any]
-    part: Any
-    kind: Any
     for part in message.content:
-        kind = type(part)
-        if kind is not Text and kind is not ToolCall:
-            kind = base_type(part)
-        if kind is Thinking:
+        if isinstance(part, Thinking):
             if part.signature is None:
                 continue  # the plan kept only this issuer's thinking; unsigned cannot go back
             if not part.text:
@@ -170,7 +159,7 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
                 continue
             block = {"text": part.text, "thought": True}
             block["thought_signature"] = _signature(part.signature, "a thinking part")
-        elif kind is ToolCall:
+        elif isinstance(part, ToolCall):
             block = _function_call(part, names)
             first_call = first_call or block
         elif part.text or carried is not None:

@@ -6,13 +6,11 @@ them (a reader is sent by name), exactly as it imports toolwire's own readers.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 from convert.files import pdf_bomb
@@ -29,14 +27,8 @@ from .helpers import example, outcome
 MB = 1024 * 1024
 
 
-@pytest.fixture(autouse=True)
-def fresh_settings() -> Iterator[None]:
-    """Each test starts and ends with the default settings and no worker running."""
-    saved = isolation.settings()
-    isolation.shutdown()
-    yield
-    isolation.configure(**dataclasses.asdict(saved))
-    isolation.shutdown()
+#: Each test starts and ends with the default settings and no worker running.
+pytestmark = pytest.mark.usefixtures("fresh_isolation")
 
 
 # Readers the worker runs: each misbehaves the way a native decoder does on a crafted file.

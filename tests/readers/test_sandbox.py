@@ -7,11 +7,9 @@ reason rather than passing unconfined.
 
 from __future__ import annotations
 
-import dataclasses
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,19 +22,13 @@ from toolwire.readers.common import Job, Options
 
 from .helpers import example
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="Landlock is Linux's: elsewhere the worker "
-    "has its memory and time limits only (README, Security)"
-)  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def fresh_worker() -> Iterator[None]:
-    saved = isolation.settings()
-    isolation.shutdown()
-    yield
-    isolation.configure(**dataclasses.asdict(saved))
-    isolation.shutdown()
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"), reason="Landlock is Linux's: elsewhere the "
+        "worker has its memory and time limits only (README, Security)"
+    ),
+    pytest.mark.usefixtures("fresh_isolation"),
+]  # fmt: skip
 
 
 def _said(result: str) -> ContentOutput:

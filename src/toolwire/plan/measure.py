@@ -13,6 +13,7 @@ conversation), so an agent re-encoding its history measures only the new turns.
 from __future__ import annotations
 
 import json
+import operator
 import weakref
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -197,8 +198,11 @@ class _Run:
         measures hold the messages' Files, and the budgets name the files they leave out
         by which File they are (plan.files.Budget), so an equal message loaded anew is
         measured anew."""
+        kept = self.messages
+        if len(messages) >= len(kept) and all(map(operator.is_, kept, messages)):
+            return len(kept)  # a history that only grew: compared as pointers, in C
         count = 0
-        for old, message in zip(self.messages, messages, strict=False):
+        for old, message in zip(kept, messages, strict=False):
             if old is not message:
                 break
             count += 1

@@ -387,3 +387,17 @@ def test_a_count_budget_that_binds_resumes_and_encodes_exactly_what_a_fresh_plan
     assert [d.identifier for d in left if d.limit is not None] == [
         f"shot-{i}.png" for i in range(7)
     ]
+
+
+def test_a_copy_with_a_field_changed_is_keyed_by_its_new_content() -> None:
+    """A message's digest is kept once computed (toolwire.digest); ``model_copy`` with an
+    update must not carry the original's over, or the caches would serve the old content."""
+    shot = File.from_bytes(PHOTO, "image/png", name="shot.png")
+    original = ToolResult.of("c1", "screenshot", ["Here.", shot])
+    kept = original.digest  # computed and kept (its parts' digests with it)
+    renamed = shot.model_copy(update={"name": "other.png"})
+    assert renamed.digest != shot.digest
+    assert renamed.digest == File.from_bytes(PHOTO, "image/png", name="other.png").digest
+    moved = original.model_copy(update={"call_id": "c2"})
+    assert moved.digest == ToolResult.of("c2", "screenshot", ["Here.", shot]).digest
+    assert moved.digest != kept

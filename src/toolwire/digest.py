@@ -16,6 +16,7 @@ message that can still be edited in place: edit a copy and build a new message.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from collections.abc import Mapping
@@ -47,8 +48,9 @@ class Digested(BaseModel):
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         """pydantic's copy, without the original's digest where ``update`` changes a field."""
         copied = super().model_copy(update=update, deep=deep)
-        if update and "digest" in copied.__dict__:
-            del copied.digest  # a cached_property's own way to forget its value
+        if update:
+            with contextlib.suppress(AttributeError):  # not computed yet: nothing to forget
+                del copied.digest  # a cached_property's own way to forget its value
         return copied
 
 

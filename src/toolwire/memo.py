@@ -55,6 +55,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
+from copy import deepcopy
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
@@ -347,7 +348,7 @@ class SpelledSteps:
     def keep(
         self, key: tuple[str, bytes, bool], items: list[Any], asked: Any, sizes: list[int | None]
     ) -> list[Any]:
-        copy: list[Any] = _copied(items)
+        copy: list[Any] = deepcopy(items)  # dicts and lists copied; str and bytes shared
         chars = _chars(items)
         if chars > SPELLED_CHARS // 4:
             return copy
@@ -393,15 +394,6 @@ def _chars(value: Any) -> int:
     if isinstance(value, list | tuple):
         return sum(map(_chars, value))
     return 0
-
-
-def _copied(value: Any) -> Any:
-    """``value`` with every dict and list copied (strings and bytes are shared: immutable)."""
-    if isinstance(value, dict):
-        return {key: _copied(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copied(item) for item in value]
-    return value
 
 
 #: The process's memo.

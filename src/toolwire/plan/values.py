@@ -38,7 +38,7 @@ BRIDGE_TEXT = "(continuing)"
 #: The minimal assistant message the plan adds between tool results and a user message the
 #: target takes only as a turn of its own: one object, so that a reader of the plan tells it
 #: from a message of the conversation that happens to say the same (``step is BRIDGE``).
-BRIDGE = Assistant.model_construct(role="assistant", content=(text_part(BRIDGE_TEXT),))
+BRIDGE = Assistant(content=(text_part(BRIDGE_TEXT),))
 
 
 #: Where a file's content went in the request (``Decision.position``): inside its tool

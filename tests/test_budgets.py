@@ -29,7 +29,7 @@ import toolwire as tw
 from toolwire.capability import capabilities, providers, target_spec
 from toolwire.capability_schema import BUDGET_FIELDS
 from toolwire.content import ToolCall
-from toolwire.errors import UnsupportedContentError
+from toolwire.errors import BudgetError
 from toolwire.imagefit import clear_cache
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
@@ -146,8 +146,8 @@ def test_a_caller_override_of_a_budget_wins_over_the_model_rows() -> None:
 
 def test_images_beyond_the_count_budget_are_listed_oldest_first_in_the_error() -> None:
     files = [photo(i) for i in range(101)]
-    with pytest.raises(UnsupportedContentError) as caught:
-        tw.encode(session(files), "anthropic:claude-sonnet-4-5")
+    with pytest.raises(BudgetError) as caught:
+        tw.encode(session(files), "anthropic:claude-sonnet-4-5", on_budget="error", evict_to=1)
     message = str(caught.value)
     assert "photo-0.jpg" in message and "photo-1.jpg" not in message
     assert "max_images_per_request = 100" in message
@@ -155,7 +155,7 @@ def test_images_beyond_the_count_budget_are_listed_oldest_first_in_the_error() -
 
 def test_text_mode_sends_the_description_of_the_oldest_images_and_keeps_the_newest() -> None:
     files = [photo(i) for i in range(10)]
-    request = tw.encode(session(files), "mistral:pixtral-12b-latest", on_unsupported="text")
+    request = tw.encode(session(files), "mistral:pixtral-12b-latest", evict_to=1)
     assert sent(request) == [f"photo-{i}.jpg" for i in range(2, 10)]
     dropped = [d for d in request.decisions if d.mode == "text"]
     assert all("max_images_per_request = 8" in d.reason for d in dropped)
@@ -165,7 +165,7 @@ def test_text_mode_sends_the_description_of_the_oldest_images_and_keeps_the_newe
 
 def test_pdf_pages_beyond_the_budget_leave_the_oldest_pdf_out_below_a_1m_context() -> None:
     files = [pdf(i, pages=40) for i in range(3)]
-    small = tw.encode(session(files), "anthropic:claude-sonnet-4-5", on_unsupported="text")
+    small = tw.encode(session(files), "anthropic:claude-sonnet-4-5", evict_to=1)
     assert sent(small) == ["report-1.pdf", "report-2.pdf"]
     assert "max_pdf_pages_per_request = 100" in small.decisions[0].reason
     large = tw.encode(session(files), "anthropic:claude-opus-4-6")
@@ -175,7 +175,7 @@ def test_pdf_pages_beyond_the_budget_leave_the_oldest_pdf_out_below_a_1m_context
 def test_multi_mb_pdfs_to_anthropic_stay_within_32_mb_as_the_sdk_serialises_them() -> None:
     files = [pdf(i, pages=2, image_bytes=3_000_000) for i in range(12)]
     assert sum(len(f.read()) for f in files) > 32_000_000
-    request = tw.encode(session(files), "anthropic:claude-sonnet-4-5", on_unsupported="text")
+    request = tw.encode(session(files), "anthropic:claude-sonnet-4-5", evict_to=1)
     kept = sent(request)
     assert kept == [f"report-{i}.pdf" for i in range(12 - len(kept), 12)] and len(kept) >= 6
     assert body_size(request) == request.wire_bytes <= 32_000_000
@@ -196,7 +196,7 @@ def test_a_12_mp_photo_to_groq_is_re_encoded_to_fit_the_4_mb_request() -> None:
 def test_photos_beyond_groqs_bytes_keep_the_newest_re_encoded_within_the_budget() -> None:
     files = [photo(i, 1600, 1200) for i in range(6)]
     model = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
-    request = tw.encode(session(files), model, on_unsupported="text")
+    request = tw.encode(session(files), model, evict_to=1)
     kept = sent(request)
     assert kept and kept == [f"photo-{i}.jpg" for i in range(6 - len(kept), 6)]
     assert len(kept) <= 5 and request.wire_bytes <= 4_000_000
@@ -204,14 +204,16 @@ def test_photos_beyond_groqs_bytes_keep_the_newest_re_encoded_within_the_budget(
     assert any("to fit the request budget max_request_bytes" in n for n in notes)
     MEMO.clear()
     clear_cache()
-    again = tw.encode(session(files), model, on_unsupported="text")
+    again = tw.encode(session(files), model, evict_to=1)
     assert again.kwargs == request.kwargs  # re-encoded deterministically
 
 
 def test_more_than_20_images_may_not_exceed_2000_px_unless_fitted() -> None:
     files = [photo(i, 2100, 8) for i in range(21)]
-    with pytest.raises(UnsupportedContentError, match="many_images_edge"):
-        tw.encode(session(files), "anthropic:claude-sonnet-4-5", fit_images=False)
+    with pytest.raises(BudgetError, match="many_images_edge"):
+        tw.encode(
+            session(files), "anthropic:claude-sonnet-4-5", fit_images=False, on_budget="error"
+        )
     fitted = tw.encode(session(files), "anthropic:claude-sonnet-4-5")
     assert len(sent(fitted)) == 21
 
@@ -291,17 +293,17 @@ def test_render_shows_the_bytes_as_sent_and_which_budget_bound(tmp_path: Any) ->
     model = ["--model", "mistral:pixtral-12b-latest", "--on-unsupported", "text"]
     result = CliRunner().invoke(app, ["render", *paths, *model, "--json"])
     report = json.loads(result.stdout)
-    assert report["budgets_bound"] == {"max_images_per_request": 2}
+    assert report["budgets_bound"] == {"max_images_per_request": 5}  # 10 at once: down to 5 of 8
     assert report["wire_bytes"] > 0
     shown = CliRunner().invoke(app, ["render", *paths, *model], env={"COLUMNS": "300"})
-    assert "max_images_per_request bound: 2 file(s) left out" in shown.stdout
+    assert "max_images_per_request bound: 5 file(s) left out" in shown.stdout
 
 
 def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() -> None:
     files = [photo(i, 320, 240) for i in range(25)]
     model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
     budget = {"max_request_bytes": 300_000}
-    request = tw.encode(session(files), model, on_unsupported="text", capabilities=budget)
+    request = tw.encode(session(files), model, evict_to=1, capabilities=budget)
     kept = sent(request)
     assert kept and kept == [f"photo-{i}.jpg" for i in range(25 - len(kept), 25)]
     assert request.wire_bytes <= 300_000

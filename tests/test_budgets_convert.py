@@ -53,7 +53,7 @@ def images_sent(value: Any) -> int:
 
 def encoded(messages: list[Any], model: str, **budgets: Any) -> tw.Request:
     caps = {**budgets, "budget_evidence": "a test budget"} if budgets else None
-    request = tw.encode(messages, model, on_unsupported="convert", capabilities=caps)
+    request = tw.encode(messages, model, on_unsupported="convert", capabilities=caps, evict_to=1)
     validator(tw.capabilities(model).wire)(request.kwargs, model.split(":", 1)[1])
     assert request.wire_bytes == body_size(request)  # the body as the SDK serialises it
     limit = budgets.get("max_request_bytes") or tw.capabilities(model).budgets.max_request_bytes

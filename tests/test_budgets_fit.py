@@ -72,7 +72,7 @@ def test_the_last_turns_are_never_cut() -> None:
 
 def test_files_beyond_the_request_budgets_become_their_text_oldest_first() -> None:
     messages = session([photo(i) for i in range(10)])
-    fitted = tw.fit(messages, "mistral:pixtral-12b-latest", max_tokens=10**9)
+    fitted = tw.fit(messages, "mistral:pixtral-12b-latest", max_tokens=10**9, evict_to=1)
     texts = [m for m in fitted if isinstance(m, ToolResult) and "photo-" in str(m.output)]
     files = [
         m for m in fitted if isinstance(m, ToolResult) and isinstance(m.output.value[0], tw.File)

@@ -76,7 +76,7 @@ def test_fit_keeps_what_the_plan_of_bedrock_s_count_limits_leaves_out_as_text(mo
     """Bedrock takes 20 images a request: ``fit`` turns the oldest five of 25 into text, so
     ``encode(fit(history))`` sends the rest instead of refusing them."""
     messages = tool_turns([small_png(i) for i in range(25)])
-    fitted = tw.fit(messages, model, max_tokens=1_000_000)
+    fitted = tw.fit(messages, model, max_tokens=1_000_000, evict_to=1)
     request = tw.encode(fitted, model)
     assert Counter(d.kind for d in request.decisions) == {"image": 20}
     texts = [m for m in fitted if isinstance(m, tw.ToolResult) and "[Image:" in str(m.output)]
@@ -98,7 +98,7 @@ def test_an_image_a_count_budget_leaves_out_is_not_said_to_be_unreadable() -> No
     seven become their descriptions, and their reason names the budget, not "the target takes
     no images"."""
     messages = tool_turns([small_png(i) for i in range(7)])
-    request = tw.encode(messages, GROQ, on_unsupported="convert")
+    request = tw.encode(messages, GROQ, on_unsupported="convert", evict_to=1)
     left = [d for d in request.decisions if d.limit is not None]
     assert [d.identifier for d in left] == ["shot-0.png", "shot-1.png"]
     for decision in left:

@@ -68,7 +68,7 @@ def test_a_url_is_downloaded_once_per_encode_when_a_budget_lays_the_conversation
 
     messages = [User(["Look.", *(tw.File.from_url(u, "image/jpeg") for u in urls)])]
     request = tw.encode(
-        messages, BEDROCK, fetch_urls=fetch, on_unsupported="text",
+        messages, BEDROCK, fetch_urls=fetch, evict_to=1,
         capabilities={"max_images_per_request": 4},
     )  # fmt: skip
     assert request.budgets_bound == {"max_images_per_request": 2}
@@ -83,7 +83,7 @@ def test_files_downloaded_for_the_request_count_for_its_byte_budget_as_downloade
     limit = 2 * sent + HEADROOM + 4096  # two fit with the text; three do not
     messages = turns([tw.File.from_url(u, "image/jpeg") for u in big])
     request = tw.encode(
-        messages, BEDROCK, fetch_urls=big.__getitem__, fit_images=False, on_unsupported="text",
+        messages, BEDROCK, fetch_urls=big.__getitem__, fit_images=False, evict_to=1,
         capabilities={"max_request_bytes": limit},
     )  # fmt: skip
     assert request.wire_bytes <= limit
@@ -125,7 +125,7 @@ def test_the_many_images_edge_reads_images_as_fitted_whatever_else_binds() -> No
     caps = {"max_request_bytes": None, "max_documents_per_request": 1}
     request = tw.encode(
         [User(["Look.", pdf(0), pdf(1), *wide])], "anthropic:claude-sonnet-4-5",
-        on_unsupported="text", capabilities=caps,
+        evict_to=1, capabilities=caps,
     )  # fmt: skip
     modes = Counter((d.kind, d.mode) for d in request.decisions)
     assert modes == {("image", "native"): 21, ("document", "native"): 1, ("document", "text"): 1}

@@ -14,6 +14,7 @@ __version__ = "0.1.0"
 _CONTENT = ("File", "Json", "JsonValue", "Text", "Thinking", "ToolCall")
 _SOURCES = ("BlobSource", "BytesSource", "PathSource", "ProviderFileSource", "UrlSource")
 _ERRORS = (
+    "BudgetError",
     "CapabilityError",
     "ConflictError",
     "ConversationError",
@@ -68,6 +69,7 @@ _LAZY = {
     "CachePoint": "toolwire.plan.cache",
     "Mode": "toolwire.plan",
     "OnUnsupported": "toolwire.plan",
+    "OnBudget": "toolwire.plan",
     "Unsupported": "toolwire.errors",
     "Cell": "toolwire.capability",
     "ReadFileTool": "toolwire.readers",
@@ -100,6 +102,7 @@ __all__ = [
     "Assistant",
     "BlobSource",
     "BlobStore",
+    "BudgetError",
     "BytesSource",
     "CachePoint",
     "CapabilityError",
@@ -126,6 +129,7 @@ __all__ = [
     "Message",
     "MissingDependencyError",
     "Mode",
+    "OnBudget",
     "OnUnsupported",
     "Outcome",
     "PathNotAllowedError",
@@ -202,6 +206,7 @@ if TYPE_CHECKING:
     from .context import ContextBudgetError, fit
     from .decoders import decode
     from .errors import (
+        BudgetError,
         CapabilityError,
         ConflictError,
         ConversationError,
@@ -237,7 +242,7 @@ if TYPE_CHECKING:
         load_conversation,
         to_output,
     )
-    from .plan import Decision, Limit, Mode, OnUnsupported, Plan, Position, Repeat, Resize
+    from .plan import Decision, Limit, Mode, OnBudget, OnUnsupported, Plan, Position, Repeat, Resize
     from .plan.budgets import RequestTooLargeError
     from .plan.cache import CachePoint
     from .readers import ReadFileTool, read_file, read_file_tool

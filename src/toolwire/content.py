@@ -267,17 +267,23 @@ class File(Digested):
 
         ``[Image: cat.png, 640x480, 24 KB]``, ``[PDF: report.pdf, 12 pages, 1.2 MB]``.
         """
+        head = self.description()
+        body = self.text
+        if body is None and self.source.is_local and is_textual(self.media_type):
+            body = _decode_text(self.read())[:TEXT_FALLBACK_CHARS]
+        return f"{head}\n{body}" if body else head
+
+    def description(self, note: str = "") -> str:
+        """The file in one bracketed line, from its headers only: ``[Image: cat.png, 640x480,
+        24 KB]``; a file by URL or id names its source. ``note`` ends the line inside the
+        brackets (``[PDF: report.pdf, 3 pages, 1.2 MB — its text is above]``)."""
         label = self.name or self.identifier
         if not self.source.is_local:
-            head = f"[{_kind_label(self.media_type)}: {label}, {self.source.describe()}]"
-            return f"{head}\n{self.text}" if self.text else head
-        data = self.read()
-        facts = [label, *_facts(self.media_type, data), headers.human_size(len(data))]
-        head = f"[{_kind_label(self.media_type)}: {', '.join(facts)}]"
-        body = self.text
-        if body is None and is_textual(self.media_type):
-            body = _decode_text(data)[:TEXT_FALLBACK_CHARS]
-        return f"{head}\n{body}" if body else head
+            facts = [label, self.source.describe()]
+        else:
+            data = self.read()
+            facts = [label, *_facts(self.media_type, data), headers.human_size(len(data))]
+        return f"[{_kind_label(self.media_type)}: {', '.join(facts)}{f' — {note}' if note else ''}]"
 
 
 def _checked_path(path: object) -> Path:

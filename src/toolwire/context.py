@@ -49,6 +49,7 @@ from .messages import (
     User,
 )
 from .plan.budgets import HEADROOM, text_bytes, too_large
+from .plan.files import EVICT_TO
 from .tokens import Estimator
 
 #: What an omitted tool result says instead.
@@ -78,12 +79,14 @@ def fit(
     keep_last_turns: int = 2,
     capabilities: Capabilities | Mapping[str, object] | None = None,
     fit_images: bool = True,
+    evict_to: float = EVICT_TO,
 ) -> list[Message]:
     """``messages`` within ``max_tokens`` estimated input tokens for ``model`` (default: its
     context window) and within its request budgets.
 
     Returns a new list (unchanged messages are the same objects); the input is not modified.
-    ``capabilities`` and ``fit_images`` mean what they mean for ``encode``. Raises
+    ``capabilities``, ``fit_images`` and ``evict_to`` mean what they mean for ``encode``:
+    the files its request budgets leave out become their descriptions here. Raises
     ContextBudgetError when the last ``keep_last_turns`` turns and what cannot be reduced
     already exceed the budget.
 
@@ -92,7 +95,7 @@ def fit(
     max_tokens = _checked(model, max_tokens, keep_last_turns)
     estimator = Estimator(model, capabilities, fit_images=fit_images)
     protected = protected_start(messages, keep_last_turns)
-    out = within_budgets(list(messages), estimator.caps, fit_images)
+    out = within_budgets(list(messages), estimator.caps, fit_images, evict_to)
     sizes = [estimator.message(i, m)[0] for i, m in enumerate(out)]
     total = sum(sizes)
     text = Bytes(out, estimator.caps)
@@ -207,7 +210,9 @@ def _context_window(model: str) -> int:
     return window
 
 
-def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) -> list[Any]:
+def within_budgets(
+    messages: list[Any], caps: Capabilities, fit_images: bool, evict_to: float = EVICT_TO
+) -> list[Any]:
     """``messages`` with the files that the request budgets leave out replaced by their text,
     in tool results (user messages are never edited): the files whose Decision names a
     ``limit`` in the plan ``encode`` makes (``plan_request``), so what ``fit`` returns is
@@ -217,8 +222,9 @@ def within_budgets(messages: list[Any], caps: Capabilities, fit_images: bool) ->
     target = f"{caps.provider}:{caps.model}"
     try:
         planned = plan_request(
-            messages, target, on_unsupported="text", capabilities=caps, fit_images=fit_images
-        )
+            messages, target, on_unsupported="text", capabilities=caps, fit_images=fit_images,
+            evict_to=evict_to,
+        )  # fmt: skip
     except ToolwireError:  # a text too large, a corrupt image: the reductions below go on,
         return messages  # and encode says what is wrong
     left: dict[int, list[bool]] = {}  # message index -> per file, in order: left out

@@ -20,13 +20,16 @@ if TYPE_CHECKING:
 
 
 def oldest_left_out(
-    messages: Sequence[Any], caps: Capabilities, before: Mapping[Cell, int] | None = None
+    messages: Sequence[Any],
+    caps: Capabilities,
+    before: Mapping[Cell, int] | None = None,
+    evict_to: float = 1.0,
 ) -> dict[Cell, int]:
     """Per cell with a ``max_count``: how many of the conversation's files, the oldest, are left out.
 
     A file no route can carry counts too; that only matters when it is itself replaced by text.
     ``before``: the files per cell of earlier messages, counted before (``messages`` then
-    being the ones after them).
+    being the ones after them). Files are left out in steps (``left_out_in_steps``).
     """
     if not caps.has_count_limits:
         return {}
@@ -53,10 +56,23 @@ def oldest_left_out(
                 counts[id(cell)] = counts.get(id(cell), 0) + 1
                 cells[id(cell)] = cell
     return {
-        cells[k]: n - (cells[k].max_count or 0)
+        cells[k]: left_out_in_steps(n, cells[k].max_count or 0, evict_to)
         for k, n in counts.items()
         if n > (cells[k].max_count or 0)
     }
+
+
+def left_out_in_steps(count: int, most: int, evict_to: float) -> int:
+    """How many of ``count`` files, the oldest, are left out where a request takes at most
+    ``most``: when a file more would break the limit, the oldest go until ``evict_to`` of it
+    is kept (``int(most * evict_to)``, at least one file kept), so the next files fit without
+    leaving any other out and the requests between two steps start alike. The same as
+    keeping each request's choice and stepping on from it (plan.budgets' scan), computed
+    from the count alone."""
+    if count <= most:
+        return 0
+    step = max(1, most + 1 - max(1, int(most * evict_to)))  # files left out at each step
+    return -(-(count - most) // step) * step
 
 
 def count_limit(cell: Cell, excess: int) -> Limit:

@@ -10,6 +10,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .plan.values import Limit
 
 
 class ToolwireError(Exception):
@@ -85,6 +89,8 @@ class Unsupported:
     identifier: str
     media_type: str
     reason: str
+    #: The request budget that left the file out (``plan.Limit``), where one did.
+    limit: Limit | None = None
 
 
 class UnsupportedContentError(ToolwireError, ValueError):
@@ -116,6 +122,32 @@ class UnsupportedContentError(ToolwireError, ValueError):
             "file's text description instead, or choose a model that accepts these media.",
         ]
         super().__init__("\n".join(lines))
+
+
+class BudgetError(ToolwireError, ValueError):
+    """Files a request budget leaves out, with ``on_budget="error"``: the target could take
+    each of them, not all of them in one request. Short for any conversation: how many files,
+    the first few, the limit, and the ways out."""
+
+    def __init__(self, model: str, files: list[Unsupported]) -> None:
+        self.model = model
+        self.files = files
+        limits: dict[tuple[str, int], Limit] = {}
+        for f in files:
+            if f.limit is not None:
+                limits.setdefault((f.limit.name, f.limit.value), f.limit)
+        first = ", ".join(f"{f.identifier} (message {f.message_index})" for f in files[:3])
+        more = f" and {len(files) - 3} more" if len(files) > 3 else ""
+        bound = "; ".join(
+            f"{limit.name} = {limit.value:,} ({limit.source[:200]})" for limit in limits.values()
+        )
+        super().__init__(
+            f"{model}: {len(files)} file(s) of this conversation do not fit in one request, "
+            f"the oldest first: {first}{more}. The limit: {bound}. Ways out: "
+            'on_budget="evict" (the default) sends their descriptions and keeps the newest; '
+            "tw.fit(messages, model) trims the history; uploads= (tw.Uploads) sends files by "
+            "id where the target takes file ids."
+        )
 
 
 def suggest(name: str, choices: Iterable[str]) -> str:

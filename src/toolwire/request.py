@@ -13,9 +13,10 @@ from .content import JsonValue
 from .imagefit import fit_image
 from .memo import MEMO
 from .messages import Message
-from .plan import CachePoints, Decision, OnUnsupported, Plan, plan
+from .plan import CachePoints, Decision, OnBudget, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
+from .plan.files import EVICT_TO
 from .plan.ids import wire_kwargs, wire_text
 from .plan.values import budgets_bound
 from .providers import wire_named
@@ -73,6 +74,8 @@ def encode(
     model: str,
     *,
     on_unsupported: OnUnsupported = "error",
+    on_budget: OnBudget = "evict",
+    evict_to: float = EVICT_TO,
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
     capabilities: Capabilities | Mapping[str, object] | None = None,
@@ -87,6 +90,11 @@ def encode(
     Files go natively where the target takes them, else in a labelled fallback user message;
     a file nothing can carry raises UnsupportedContentError (or, with
     ``on_unsupported="text"``, becomes its text fallback). See DESIGN.md §3.
+    Where the conversation breaks a request budget of the target (bytes, images, pages,
+    documents), the oldest files are left out and described instead (``on_budget="evict"``;
+    ``"error"`` raises BudgetError), the newest always kept; once a budget binds, files are
+    left out until it is down to ``evict_to`` of it, so that the next requests start alike
+    and the provider's prompt cache keeps serving them.
     ``on_unsupported="convert"`` converts it to what the model reads (PDF pages and text,
     Markdown, video frames, PNG/JPEG; DESIGN.md §5.2); ``converters={"audio/*": fn}`` adds
     the caller's own, ``fn(File) -> list[Text | File]``, taking precedence.
@@ -103,6 +111,8 @@ def encode(
             messages,
             model,
             on_unsupported=on_unsupported,
+            on_budget=on_budget,
+            evict_to=evict_to,
             fit_images=fit_images,
             fetch_urls=fetch_urls,
             capabilities=capabilities,
@@ -120,6 +130,8 @@ def plan_request(
     model: str,
     *,
     on_unsupported: OnUnsupported = "error",
+    on_budget: OnBudget = "evict",
+    evict_to: float = EVICT_TO,
     fit_images: bool = True,
     fetch_urls: bool | Callable[[str], bytes] | None = None,
     capabilities: Capabilities | Mapping[str, object] | None = None,
@@ -149,7 +161,8 @@ def plan_request(
     reserve, before = 0, None
     while True:
         laid_out = plan(
-            messages, caps, on_unsupported=on_unsupported, fetch=fetch, fit=fit, memo=MEMO,
+            messages, caps, on_unsupported=on_unsupported, on_budget=on_budget, evict_to=evict_to,
+            fetch=fetch, fit=fit, memo=MEMO,
             cache=cache, tools=bool(tools), converters=converters, reserve=reserve,
         )  # fmt: skip
         laid_out = replace(laid_out, tools=tuple(tools), tool_choice=tool_choice)

@@ -27,13 +27,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..capability import Capabilities
 from ..counts import count_limit, oldest_left_out
-from ..errors import ToolwireError, UnsupportedContentError
+from ..errors import BudgetError, ToolwireError, Unsupported, UnsupportedContentError
 from ..providers import wire_named
 from ..routes import Fetcher
 from . import ids
 from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
-from .files import NO_BUDGET, Budget, Policy
+from .files import EVICT_TO, NO_BUDGET, Budget, Policy
 from .layout import Planner
 from .passed import NOTHING, Passed, passed
 from .tally import LONE, Tally, fits
@@ -42,6 +42,7 @@ from .values import (
     Decision,
     Limit,
     Mode,
+    OnBudget,
     OnUnsupported,
     Plan,
     PlannedResult,
@@ -61,7 +62,7 @@ if TYPE_CHECKING:
     from ..memo import Resumed
 
 __all__ = [
-    "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnUnsupported", "Plan",
+    "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnBudget", "OnUnsupported", "Plan",
     "PlannedResult", "Position", "Repeat", "Resize", "Step", "ToolTurn", "label_see",
     "label_this", "plan", "see_text",
 ]  # fmt: skip
@@ -72,6 +73,8 @@ def plan(
     caps: Capabilities,
     *,
     on_unsupported: OnUnsupported = "error",
+    on_budget: OnBudget = "evict",
+    evict_to: float = EVICT_TO,
     fetch: Fetcher | None = None,
     fit: Callable[..., Any] | None = None,
     memo: Any = None,
@@ -84,17 +87,26 @@ def plan(
 
     Raises UnsupportedContentError listing every file no route can carry (unless
     ``on_unsupported="text"``; ``"convert"`` converts them: plan.convert, with the caller's
-    ``converters`` first) and ConversationError for tool turns that break the rules.
+    ``converters`` first) and ConversationError for tool turns that break the rules. A file a
+    request budget leaves out is described instead (``on_budget="evict"``) or refused with a
+    BudgetError (``"error"``); a budget that binds is brought down to ``evict_to`` of it.
     """
     if on_unsupported not in ("error", "convert", "text"):
         raise ToolwireError(
             f'on_unsupported must be "error", "convert" or "text", not {on_unsupported!r}'
         )
+    if on_budget not in ("evict", "error"):
+        raise ToolwireError(f'on_budget must be "evict" or "error", not {on_budget!r}')
+    if isinstance(evict_to, bool) or not isinstance(evict_to, int | float) or not 0 < evict_to <= 1:
+        raise ToolwireError(
+            f"evict_to is a share of each limit, above 0 and at most 1, not {evict_to!r}"
+        )
     messages = tuple(messages)
     fetch = _once(fetch) if fetch is not None else None  # the layout may run twice
     policy = Policy(
-        caps, on_unsupported, fetch, fit, tuple(converters.items()) if converters else ()
-    )
+        caps, on_unsupported, fetch, fit, tuple(converters.items()) if converters else (),
+        on_budget=on_budget, evict_to=float(evict_to),
+    )  # fmt: skip
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))
@@ -110,7 +122,7 @@ def plan(
         if budget.binds:  # the oldest files left out: laid out again
             planner, scrub, resumed = _groups(messages, policy, budget, memo)
     if planner.unsupported:
-        raise UnsupportedContentError(_target(caps), planner.unsupported, caps.accepted())
+        raise _refused(caps, planner.unsupported)
     wire = wire_named(caps.wire)
     before = resumed.passed if resumed and resumed.passed is not None else NOTHING
     if resumed and resumed.counts != budget.excess:  # the kept groups' decisions: recounted
@@ -153,12 +165,12 @@ def _budgets(
     fitted = left_out(messages, caps, policy.fit, reserve, policy, measures)
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
     if counted is None:
-        excess = oldest_left_out(messages, caps)
+        excess = oldest_left_out(messages, caps, None, policy.evict_to)
     else:
         tally, start = counted
         slots = caps.counted_order
         before = {c: tally[LONE + 1 + slots[id(c)]] for c in caps.counted_cells}
-        excess = oldest_left_out(messages[start:], caps, before)
+        excess = oldest_left_out(messages[start:], caps, before, policy.evict_to)
     budget = Budget(excess, left=fitted.left, refit=fitted.refit, shrunk=fitted.shrunk)
     return policy, budget
 
@@ -173,6 +185,15 @@ def _once(fetch: Fetcher) -> Fetcher:
         return fetched[url]
 
     return fetch_once
+
+
+def _refused(caps: Capabilities, files: list[Unsupported]) -> ToolwireError:
+    """The error for the files refused: those no route carries (UnsupportedContentError),
+    else those a request budget left out (BudgetError, with ``on_budget="error"``)."""
+    unsupported = [f for f in files if f.limit is None]
+    if unsupported:
+        return UnsupportedContentError(_target(caps), unsupported, caps.accepted())
+    return BudgetError(_target(caps), files)
 
 
 def _target(caps: Capabilities) -> str:
@@ -256,7 +277,7 @@ def _recounted(decisions: Sequence[Decision], excess: Mapping[Any, int]) -> list
 
 def _context(policy: Policy) -> tuple[Any, ...]:
     """The settings a kept plan is planned under, besides its target."""
-    return (policy.on_unsupported, policy.fit, policy.converters)
+    return (policy.on_unsupported, policy.fit, policy.converters, policy.on_budget, policy.evict_to)
 
 
 def _remember(

@@ -27,6 +27,7 @@ conversions' images before the walk leaves any file out.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -49,7 +50,6 @@ from .measure import (
     sent_bytes,
     text_bytes,
 )
-from .shrink import shrink as _shrink
 from .values import Limit
 
 __all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes"]
@@ -100,9 +100,11 @@ def left_out(
     policy: Policy | None = None,
     memo: MeasureMemo | None = None,
 ) -> Outcome:
-    """The oldest media beyond the target's budgets, and the images fitted to the bytes left.
-    With ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too,
-    and the oldest conversions' images go first (``shrunk``), before any file is left out."""
+    """The oldest media beyond the target's budgets, evicted in steps (``_Scan``), and the
+    newest image re-fitted where it alone breaks the bytes left. With
+    ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too, and
+    an old conversion loses its images (last page first) before its place in the history
+    comes to be left out: its text stays."""
     limits = caps.budgets
     if not binds(limits):
         return Outcome()
@@ -112,25 +114,22 @@ def left_out(
     total, found = measures(messages, caps, fit, convert, memo, fetch)
     if _within(total, limits, reserve):
         return Outcome()  # nothing binds: nothing walked
-    media = [medium for measures in found for medium in measures.media]
-    text = 0
     if limits.max_request_bytes:  # the text first: no medium left out can make it fit
-        text = sum(measures.text for measures in found) + HEADROOM + reserve
+        text = total.text + HEADROOM + reserve
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
-    if not media:
-        return Outcome()
-    media, shrunk = _shrink(media, caps, text)
-    walk = _Walk(limits, text, caps, fit)
-    for medium in reversed(media):
-        walk.admit(medium)
-    closed = walk.out
+    evict_to = policy.evict_to if policy is not None else 1.0
+    scan = _Scan(caps, fit, evict_to, HEADROOM + reserve, convert is not None)
+    for measured in found:
+        scan.add(measured)
+    media = [medium for measured in found for medium in measured.media]
+    closed = scan.out
     closed.update(_many_images(media, closed, limits))
     counts: dict[str, int] = {}
     for name in closed.values():
         counts[name] = counts.get(name, 0) + 1
-    left = {k: limit_of(caps, name, counts[name], len(media)) for k, name in closed.items()}
-    return Outcome(left, walk.refit, shrunk)
+    left = {k: scan.limit(name, counts[name], len(media)) for k, name in closed.items()}
+    return Outcome(left, scan.refit, scan.shrunk_limits())
 
 
 def _within(found: Totals, limits: Budgets, reserve: int) -> bool:
@@ -159,39 +158,114 @@ def too_large(caps: Capabilities, size: int) -> RequestTooLargeError:
     )
 
 
-class _Walk:
-    """Admits media newest first; the first that breaks a limit closes it for older ones."""
+class _Scan:
+    """The media of a history from the oldest, each message's text first, kept while every
+    budget holds. When one breaks, the oldest kept media are evicted until each budget that
+    broke is down to ``evict_to`` of its room (and every other within its limit): one eviction
+    frees room for several turns, so the requests between evictions start alike and a prompt
+    cache keeps serving them. The scan is the same for a history and its continuation, so
+    the files it keeps move only at an eviction. The newest medium is never evicted for
+    older ones; where it alone breaks the bytes left, an image is re-fitted to them
+    (``MIN_REFIT`` at least), anything else left out."""
 
-    def __init__(self, limits: Budgets, text: int, caps: Capabilities, fit: Fit | None) -> None:
-        self.active = [
-            (name, measure, getattr(limits, name) - (text if measure == "bytes" else 0))
-            for name, measure in _COUNTED
-            if getattr(limits, name)
-        ]
-        self.used = dict.fromkeys((name for name, _, _ in self.active), 0)
-        self.closed: set[str] = set()
+    def __init__(
+        self, caps: Capabilities, fit: Fit | None, evict_to: float, fixed: int, convert: bool
+    ) -> None:
+        limits = caps.budgets
+        self.limits = [(name, measure, getattr(limits, name)) for name, measure in _COUNTED]
+        self.limits = [entry for entry in self.limits if entry[2]]
+        if convert:  # a conversion's images count against an image cell's max_count too
+            for media_type, cell in caps.cells.items():
+                if media_type.startswith("image/") and cell.max_count:
+                    self.limits.append(("max_count of images", "images", cell.max_count))
+                    break
+        self.caps, self.fit, self.evict_to = caps, fit, evict_to
+        self.text = fixed  # the text so far, and what the caller adds
+        self.used = dict.fromkeys(_MEASURES, 0)
+        self.kept: deque[Medium] = deque()
         self.out: dict[int, str] = {}
         self.refit: dict[int, tuple[File, str, Limit]] = {}
-        self.caps, self.fit = caps, fit
+        self.shrunk: dict[int, tuple[int, int, str]] = {}  # id -> (images kept, made, limit)
 
-    def admit(self, medium: Medium) -> None:
-        for name, measure, room in self.active:
-            need = getattr(medium, measure)
-            if not need or (name not in self.closed and self.used[name] + need <= room):
-                continue
-            if measure == "bytes" and name not in self.closed:
-                smaller = self._refit(medium, room - self.used[name])
-                if smaller is not None:
-                    medium = smaller
-                    continue
-            self.closed.add(name)
-            self.out[id(medium.file)] = name
-            return
-        for name, measure, _ in self.active:
-            self.used[name] += getattr(medium, measure)
+    def add(self, measured: Any) -> None:
+        self.text += measured.text
+        for medium in measured.media:
+            self.kept.append(medium)
+            self._count(medium, 1)
+        broken = self._broken()
+        if broken:
+            self._evict(broken)
 
-    def _refit(self, medium: Medium, room: int) -> Medium | None:
-        """The image re-encoded within the bytes left (at least ``MIN_REFIT`` of them)."""
+    def _count(self, medium: Medium, sign: int) -> None:
+        for measure in _MEASURES:
+            self.used[measure] += sign * getattr(medium, measure)
+
+    def _room(self, measure: str, limit: int) -> int:
+        return limit - self.text if measure == "bytes" else limit
+
+    def _broken(self) -> list[str]:
+        return [n for n, m, limit in self.limits if self.used[m] > self._room(m, limit)]
+
+    def _above_low_water(self, broken: list[str]) -> bool:
+        for name, measure, limit in self.limits:
+            room = self._room(measure, limit)
+            low = int(room * self.evict_to) if name in broken else room
+            if self.used[measure] > max(low, 0):
+                return True
+        return False
+
+    def _evict(self, broken: list[str]) -> None:
+        dropped = None
+        while len(self.kept) > 1 and self._above_low_water(broken):
+            dropped = self._drop_oldest(broken[0])
+        if self._broken():  # the newest alone breaks a budget
+            newest = self.kept[-1]
+            name = self._broken()[0]
+            smaller = self._refitted(newest) if name == "max_request_bytes" else None
+            if smaller is not None:
+                self._count(newest, -1)
+                self.kept[-1] = smaller
+                self._count(smaller, 1)
+            while self.kept and self._broken():
+                self._drop_oldest(name)
+        elif dropped is not None and self.evict_to >= 1 and broken == ["max_request_bytes"]:
+            # one file at a time: the last image left out, re-fitted to the bytes left
+            smaller = self._refitted(dropped)
+            if smaller is not None:
+                del self.out[id(dropped.file)]
+                self.kept.appendleft(smaller)
+                self._count(smaller, 1)
+
+    def _drop_oldest(self, name: str) -> Medium | None:
+        """The oldest kept medium out: a conversion's last image, else the whole file (which
+        is returned)."""
+        oldest = self.kept[0]
+        if oldest.sizes:  # a conversion: its images go one by one, its text stays
+            key = id(oldest.file)
+            made = self.shrunk[key][1] if key in self.shrunk else len(oldest.sizes)
+            last = oldest.sizes[-1]
+            smaller = oldest._replace(
+                images=oldest.images - 1, bytes=oldest.bytes - last, sizes=oldest.sizes[:-1]
+            )
+            self._count(oldest, -1)
+            self.shrunk[key] = (len(smaller.sizes), made, self.shrunk.get(key, (0, 0, name))[2])
+            if smaller.sizes:
+                self.kept[0] = smaller
+                self._count(smaller, 1)
+            else:  # its text alone: kept, but no longer evictable
+                self.kept.popleft()
+                self.text += smaller.bytes
+            return None
+        self._count(self.kept.popleft(), -1)
+        self.out[id(oldest.file)] = name
+        return oldest
+
+    def _refitted(self, medium: Medium) -> Medium | None:
+        """The image re-encoded within the bytes left beside the other media kept (at least
+        ``MIN_REFIT`` of them)."""
+        room = self._room("bytes", self.caps.budgets.max_request_bytes or 0)
+        kept = bool(self.kept) and self.kept[-1] is medium  # the newest, or one left out
+        room -= self.used["bytes"] - (medium.bytes if kept else 0)
         cell = self.caps.cell(medium.file.media_type)
         raw = (room - FRAMING) * 3 // 4
         if not medium.images or self.fit is None or cell is None or raw < MIN_REFIT or medium.sizes:
@@ -207,6 +281,32 @@ class _Walk:
         why = f"{note or 're-encoded'} to fit the request budget max_request_bytes"
         self.refit[id(medium.file)] = (smaller, why, limit_of(self.caps, "max_request_bytes"))
         return medium._replace(bytes=size, edge=edge_of(smaller))
+
+    def shrunk_limits(self) -> dict[int, tuple[int, str, Limit]]:
+        """Per conversion that lost images: how many it keeps, the note, the budget."""
+        found = {}
+        for key, (kept, made, name) in self.shrunk.items():
+            limit = self.limit(name)
+            note = (
+                f"; {kept} of its {made} images kept, the rest as text: request budget "
+                f"{name} = {limit.value:,} binds (the oldest media go first; {limit.source})"
+            )
+            found[key] = (kept, note, limit)
+        return found
+
+    def limit(self, name: str, excess: int = 0, total: int = 0) -> Limit:
+        """The budget ``name`` as the limit that changed a file (``limit_of``); an image
+        cell's count is its ``max_count``."""
+        if name == "max_count of images":
+            value = next(v for n, _, v in self.limits if n == name)
+            cells = [c for t, c in self.caps.cells.items() if t.startswith("image/")]
+            source = next((c.evidence for c in cells if c.max_count == value), "")
+            return Limit("max_count", value, source, excess, total, "images")
+        return limit_of(self.caps, name, excess, total)
+
+
+#: What the scan counts of each medium (``Medium``'s fields).
+_MEASURES = ("images", "pages", "documents", "bytes")
 
 
 def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -> dict[int, str]:

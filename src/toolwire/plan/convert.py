@@ -205,19 +205,9 @@ def produced(
 # --- the text a tool result already holds (read_file's header Text) ---------------------------
 
 
-def once(file: File, sent: Text, present: tuple[str, ...]) -> Text:
-    """``file``'s text fallback, without the text a Text of the same tool result already holds
-    (read_file puts a PDF's extracted text both in its header Text and in the File's ``text``):
-    ``[PDF: report.pdf, 3 pages, 1.2 MB — its text is above]``."""
-    if not _repeated(file, present):
-        return sent
-    head = file.model_copy(update={"text": None}).text_fallback()
-    return text_part(f"{head[:-1]} — its text is above]" if head.endswith("]") else head)
-
-
 def without_repeats(file: File, placed: Placed, present: tuple[str, ...]) -> Placed:
     """A conversion's parts without the texts the same tool result already holds."""
-    if not file.text or not _repeated(file, present):
+    if not file.text or not repeated(file, present):
         return placed
     body, name = file.text.strip(), file.name or file.identifier
     above = text_part(f"The text of {name} is above.")
@@ -227,7 +217,8 @@ def without_repeats(file: File, placed: Placed, present: tuple[str, ...]) -> Pla
     )
 
 
-def _repeated(file: File, present: tuple[str, ...]) -> bool:
+def repeated(file: File, present: tuple[str, ...]) -> bool:
+    """Whether a Text of the same tool result holds ``file``'s declared text."""
     return bool(file.text) and _within(file.text.strip(), present)  # type: ignore[union-attr]
 
 

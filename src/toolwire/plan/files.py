@@ -24,9 +24,13 @@ from ..capability import Capabilities, Cell
 from ..content import File, text_part
 from ..counts import count_limit
 from ..routes import Fetcher, Route, route
-from .values import Limit, Mode, OnUnsupported, limit_sentence
+from .values import Limit, Mode, OnBudget, OnUnsupported, limit_sentence
 
 Fit = Callable[[File, Cell], tuple[File, str | None]]
+
+#: A budget that binds is brought down to this share of its limit, so that the requests of
+#: the next turns start alike (prompt caches keep serving them): plan.budgets, counts.
+EVICT_TO = 0.7
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,9 @@ class Policy:
     #: id(File) -> (at most this many images its conversion makes, the note, the budget that
     #: bound): the request budgets (plan.budgets) shrink the oldest conversions first.
     shrunk: Any = None
+    on_budget: OnBudget = "evict"
+    #: Where a budget that binds is brought down to (a share of its limit): plan.budgets.
+    evict_to: float = EVICT_TO
 
 
 @dataclass(frozen=True)
@@ -116,15 +123,53 @@ class Budget:
 NO_BUDGET = Budget({})
 
 
-def settled(file: File, chosen: Route, policy: Policy, in_tool_result: bool = True) -> Settled:
-    """A carried file as routed; else its refusal, its conversion or its text."""
+def settled(
+    file: File, chosen: Route, policy: Policy, in_tool_result: bool = True, text_above: bool = False
+) -> Settled:
+    """A carried file as routed; else its refusal, its conversion or its text. ``text_above``:
+    the message holds the file's declared text before it (read_file's results)."""
     if chosen.mode != "none":
         return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes, limit=chosen.limit)
     if policy.on_unsupported == "convert":
         from .convert import conversion
 
         return conversion(file, chosen, policy, in_tool_result)
+    if chosen.limit is not None:  # a request budget leaves the file out
+        return _evicted(file, chosen, policy, text_above)
     if policy.on_unsupported == "error":
+        if text_above:  # nothing is lost: the message holds what the model would read of it
+            reason = f"its description sent, its text being above it: {chosen.reason}"
+            return Settled("text", text_part(text_fallback(file, True)), reason)
         return Settled("text", text_part(""), chosen.reason, refused=chosen.reason)
     reason = f"replaced by its text fallback: {chosen.reason}"
-    return Settled("text", text_part(file.text_fallback()), reason, limit=chosen.limit)
+    return Settled("text", text_part(text_fallback(file, text_above)), reason)
+
+
+def _evicted(file: File, chosen: Route, policy: Policy, text_above: bool) -> Settled:
+    """A file a request budget leaves out: its description (``evicted_text``), or, with
+    ``on_budget="error"``, refused (the planner raises BudgetError)."""
+    limit = chosen.limit
+    if policy.on_budget == "error":
+        return Settled("text", text_part(""), chosen.reason, refused=chosen.reason, limit=limit)
+    reason = f"left out, its description sent instead: {chosen.reason}"
+    return Settled("text", text_part(evicted_text(file, text_above)), reason, limit=limit)
+
+
+def evicted_text(file: File, text_above: bool) -> str:
+    """What the model reads for a file left out of a request: the file's description, and
+    its declared text unless the message already holds it above the file. The same on every
+    request (no count or budget in it), so a prompt cache keeps serving it."""
+    if text_above:
+        return file.description(f"{_LEFT_OUT}; its text is above")
+    head = file.description(_LEFT_OUT)
+    return f"{head}\n{file.text}" if file.text else head
+
+
+def text_fallback(file: File, text_above: bool) -> str:
+    """A file's text fallback (``File.text_fallback``), without the declared text the
+    message already holds above it (read_file puts a PDF's text both in its header and in
+    the File's ``text``)."""
+    return file.description("its text is above") if text_above else file.text_fallback()
+
+
+_LEFT_OUT = "left out of this request for size"

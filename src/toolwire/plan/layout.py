@@ -202,12 +202,11 @@ class Planner:
         or a text fallback does not repeat)."""
         if not isinstance(part, File):
             return part
-        mode, sent = self._decide(part, index, in_tool_result=True)
+        above = convert.repeated(part, _texts(given)) if part.text else False
+        mode, sent = self._decide(part, index, in_tool_result=True, text_above=above)
         if mode == "converted":
             sent = convert.without_repeats(part, sent, _texts(given))
             return convert.in_tool_result(sent, siblings, fallbacks)  # type: ignore[return-value]
-        if mode == "text" and part.text and _texts(given):
-            return convert.once(part, sent, _texts(given))
         if mode == "sibling":
             siblings += [label_this(sent), sent]
         elif mode == "fallback":
@@ -285,7 +284,9 @@ class Planner:
             return message
         return User.model_construct(role="user", content=tuple(parts))
 
-    def _decide(self, file: File, index: int, in_tool_result: bool) -> tuple[Mode, Any]:
+    def _decide(
+        self, file: File, index: int, in_tool_result: bool, text_above: bool = False
+    ) -> tuple[Mode, Any]:
         """The file passes, in order: route → convert → budgets; then what is sent. (Convert
         turns a route of "none" into a conversion when the file is settled, after the budgets,
         so a file they leave out is converted too: plan.files.)"""
@@ -294,10 +295,10 @@ class Planner:
         self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
         if budget is not NO_BUDGET:
             chosen = budget.admitted(file, chosen)
-        outcome: Settled = settled(file, chosen, policy, in_tool_result)
+        outcome: Settled = settled(file, chosen, policy, in_tool_result, text_above)
         if outcome.refused is not None:
             self.unsupported.append(
-                Unsupported(index, file.identifier, file.media_type, outcome.refused)
+                Unsupported(index, file.identifier, file.media_type, outcome.refused, outcome.limit)
             )
             return outcome.mode, outcome.sent
         sent = outcome.sent if isinstance(outcome.sent, File) else None

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 Mode = Literal["native", "sibling", "fallback", "text", "converted"]
 #: What ``encode`` does with a file that no route can carry (DESIGN.md §5.2 for "convert").
 OnUnsupported = Literal["error", "convert", "text"]
+#: What ``encode`` does with a file a request budget leaves out: its description instead
+#: ("evict"), or a BudgetError ("error").
+OnBudget = Literal["evict", "error"]
 #: What a converted file became (``Decision.converted_to``).
 ConvertedTo = Literal["text", "pages", "frames", "image"]
 

@@ -1,7 +1,17 @@
 """Request budgets (issue 14): encode time for a ~300 MB agent session per target, and how it
-grows with the session's length (it must stay linear). Prints; asserts nothing.
+grows with the session's length (it must stay linear); and (issue 37) what evicting in steps
+saves in billed input tokens over a long screenshot session. Prints; asserts nothing.
 
     .venv/bin/python bench/budgets.py [--megabytes 300] [--targets anthropic,groq] [--reps 3]
+    .venv/bin/python bench/budgets.py --cache [--turns 200]
+
+``--cache``: a plain agent loop of ``--turns`` turns, each a ~2 MB screenshot (noise PNG, as
+large as a busy screen), re-encoded every turn with ``cache=True`` on Anthropic and Claude on
+Bedrock, billed by ``toolwire.cost.PromptCache`` (which reads a cached prefix only where the
+request starts with exactly what was written). Step eviction (``evict_to=0.7``, the default)
+against one file at a time (``evict_to=1``): billed input tokens in uncached-token
+equivalents over the whole session, and the share of turns whose request reads the whole
+prefix the previous request wrote.
 
 The session: one tool turn per file, photos (noisy JPEGs, ~3 MB each, one image's bytes with
 a changed trailing byte per copy) and 2-page PDFs (~3 MB each, an embedded noisy JPEG), two
@@ -113,12 +123,79 @@ def run(messages: list[Any], target: str, reps: int) -> None:
         )
 
 
+def screenshots(turns: int) -> list[list[Any]]:
+    """The history after each turn of a loop whose tool returns a ~2 MB screenshot."""
+    import os
+
+    from PIL import Image
+
+    shots = []
+    for seed in range(4):
+        pixels = seed.to_bytes(4, "big") + os.urandom(1000 * 700 * 3)
+        out = io.BytesIO()
+        Image.frombytes("RGB", (1000, 700), pixels[: 1000 * 700 * 3]).save(out, "PNG")
+        shots.append(out.getvalue())
+    history: list[Any] = [User(content="Use the browser until the form is filled in.")]
+    after = []
+    for n in range(turns):
+        shot = tw.File.from_bytes(shots[n % 4], name=f"screen-{n}.png")
+        history.append(Assistant(content=[ToolCall(id=f"c{n}", name="screenshot", arguments={})]))
+        history.append(ToolResult.of(f"c{n}", "screenshot", [tw.Text(text=f"step {n}"), shot]))
+        after.append(list(history))
+    return after
+
+
+def billed(histories: list[list[Any]], model: str, evict_to: float) -> tuple[float, float, int]:
+    """Billed input (uncached-token equivalents) over the session, the share of turns that
+    read the whole prefix the turn before wrote, and the turns a budget bound on."""
+    from toolwire.cost import PromptCache
+
+    MEMO.clear()
+    cache = PromptCache(model)
+    total, kept_prefix, turns, bound, written = 0.0, 0, 0, 0, 0
+    for history in histories:
+        request = tw.encode(history, model, cache=True, evict_to=evict_to)
+        tokens = cache.send(history, request)
+        total += tokens.equivalents
+        bound += bool(request.budgets_bound)
+        if written:
+            turns += 1
+            kept_prefix += tokens.cache_read >= written
+        written = tokens.cache_read + tokens.cache_write
+    return total, kept_prefix / max(turns, 1), bound
+
+
+def cache_figures(turns: int) -> None:
+    start = time.perf_counter()
+    histories = screenshots(turns)
+    print(
+        f"session: {turns} turns of ~2 MB screenshots ({time.perf_counter() - start:.1f} s to build)"
+    )
+    for model in (
+        "anthropic:claude-sonnet-4-5",
+        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    ):
+        step, step_share, bound = billed(histories, model, 0.7)
+        single, single_share, _ = billed(histories, model, 1.0)
+        print(
+            f"{model:55} billed input: steps {step / 1e6:6.2f} M, one at a time "
+            f"{single / 1e6:6.2f} M ({single / step:4.1f}x fewer with steps); turns reading "
+            f"the previous prefix: {step_share:4.0%} vs {single_share:4.0%}; a budget bound on "
+            f"{bound} of {turns} turns"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=300)
     parser.add_argument("--targets", default=",".join(MODELS))
     parser.add_argument("--reps", type=int, default=3)
+    parser.add_argument("--cache", action="store_true", help="the step-eviction cache figures")
+    parser.add_argument("--turns", type=int, default=200)
     args = parser.parse_args()
+    if args.cache:
+        cache_figures(args.turns)
+        return
     start = time.perf_counter()
     messages = session(args.megabytes)
     files = (len(messages) - 1) // 2

@@ -11,6 +11,7 @@ import pytest
 from toolwire.capability import Capabilities, Cell, capabilities, with_cell
 from toolwire.content import File, Json, Text, ToolCall
 from toolwire.errors import (
+    BudgetError,
     ConversationError,
     FetchError,
     ToolwireError,
@@ -593,26 +594,28 @@ def shots(count: int) -> list[Any]:
 def test_bedrock_takes_at_most_twenty_images_per_request_and_names_the_oldest_beyond() -> None:
     assert BEDROCK_CLAUDE.cell("image/png").max_count == 20  # type: ignore[union-attr]
     plan(shots(20), BEDROCK_CLAUDE)  # exactly the limit: fine
-    with pytest.raises(UnsupportedContentError) as caught:
-        plan(shots(22), BEDROCK_CLAUDE)
+    with pytest.raises(BudgetError) as caught:
+        plan(shots(22), BEDROCK_CLAUDE, on_budget="error", evict_to=1)
     assert [f.identifier for f in caught.value.files] == ["shot-0.png", "shot-1.png"]
     assert "at most 20 files" in caught.value.files[0].reason
     assert "this conversation has 22" in caught.value.files[0].reason
 
 
 def test_text_mode_replaces_the_oldest_files_beyond_the_count_and_keeps_the_newest() -> None:
-    laid_out = plan(shots(22), BEDROCK_CLAUDE, on_unsupported="text")
+    laid_out = plan(shots(22), BEDROCK_CLAUDE, evict_to=1)
     modes = [(d.identifier, d.mode) for d in laid_out.decisions]
     assert modes[:2] == [("shot-0.png", "text"), ("shot-1.png", "text")]
     assert {mode for _, mode in modes[2:]} == {"native"} and len(modes) == 22
+    stepped = [d.mode for d in plan(shots(22), BEDROCK_CLAUDE).decisions]  # down to 14 of 20
+    assert stepped == ["text"] * 7 + ["native"] * 15
 
 
 def test_documents_are_counted_apart_from_images() -> None:
     pdf = (EXAMPLES / "report.pdf").read_bytes()
     docs = [File.from_bytes(pdf + b"%" + bytes([i]), name=f"doc-{i}.pdf") for i in range(6)]
     messages = [*shots(20), User(["Read these.", *docs])]
-    with pytest.raises(UnsupportedContentError) as caught:
-        plan(messages, BEDROCK_CLAUDE)
+    with pytest.raises(BudgetError) as caught:
+        plan(messages, BEDROCK_CLAUDE, on_budget="error", evict_to=1)
     assert [f.identifier for f in caught.value.files] == ["doc-0.pdf"]
 
 
@@ -620,5 +623,5 @@ def test_a_count_limit_comes_from_the_table_and_can_be_overridden() -> None:
     roomy = with_cell(BEDROCK_CLAUDE, "image/png", max_count=None)
     assert len(plan(shots(22), roomy).decisions) == 22
     strict = with_cell(CLAUDE, "image/png", max_count=1)
-    with pytest.raises(UnsupportedContentError, match="at most 1 files"):
-        plan(shots(2), strict)
+    with pytest.raises(BudgetError, match="max_count = 1"):
+        plan(shots(2), strict, on_budget="error")

@@ -34,6 +34,7 @@ from .capability_schema import (
     Cache,
     Cell,
     CellSpec,
+    Citations,
     Layout,
     Row,
     Table,
@@ -84,6 +85,9 @@ class Capabilities:
     budgets: Budgets = Budgets()
     #: The prompt cache's marks and billing (None: no cache facts, no marks, no discount).
     cache: Cache | None = None
+    #: PDFs go with document citations enabled, and why (Claude on Bedrock reads them as
+    #: pages, text and images, only then); None: as they are.
+    pdf_citations: Citations | None = None
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -236,6 +240,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         known=named,
         budgets=Budgets(**budgets),
         cache=layout["cache"],
+        pdf_citations=layout["pdf_citations"],
     )
 
 

@@ -121,6 +121,16 @@ class Cache(BaseModel):
     evidence: _Str = Field(min_length=1, description="a string naming the source")
 
 
+class Citations(BaseModel):
+    """Whether a target's PDFs go with document citations enabled, and why: Claude on Bedrock
+    Converse reads a PDF's pages as images only with citations on (else its text alone)."""
+
+    model_config = _FROZEN
+
+    enabled: Annotated[bool, Strict()] = Field(description="true or false")
+    evidence: _Str = Field(min_length=1, description="a string naming the source")
+
+
 class Layout(BaseModel):
     """Facts of a target that a model row may change (unset: the target's, then the default)."""
 
@@ -135,6 +145,8 @@ class Layout(BaseModel):
     token_family: _Str | None = Field(None, description="a token family name")
     #: The prompt cache's marks and billing (a row's table replaces the target's whole).
     cache: Cache | None = None
+    #: PDFs sent with document citations enabled (Claude on Bedrock: read visually then).
+    pdf_citations: Citations | None = None
 
 
 class Budgets(BaseModel):

@@ -23,6 +23,7 @@ JSON text. ``BilledTokens.price`` turns a split into money from the ``genai-pric
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -101,6 +102,11 @@ _PRICE_PROVIDERS = {"bedrock": "aws", "openai-chat": "openai", "google-vertex": 
 class PromptCache:
     """A simulated prompt cache of ``model``'s provider over one agent session.
 
+    A provider reads a cached prefix only where the request starts with exactly what was
+    written: the simulator keys what it writes by the content before each message boundary
+    (the messages' digests and what the request's plan does with their files), so a file the
+    request budgets left out since (issue 37) ends the prefix that is read there.
+
     >>> cache = PromptCache("anthropic:claude-sonnet-4-5")              # doctest: +SKIP
     >>> request = encode(messages, cache.model, tools=tools, cache=True)
     >>> cache.send(messages, request, tools=tools).equivalents
@@ -108,7 +114,8 @@ class PromptCache:
 
     model: str
     capabilities: Capabilities | None = None
-    written: set[int] = field(default_factory=set)
+    #: (message boundary, tokens before it, the content before it) of each prefix written.
+    written: set[tuple[int, int, bytes]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.capabilities is None:
@@ -121,52 +128,79 @@ class PromptCache:
         leaves in the cache."""
         assert self.capabilities is not None
         facts = self.capabilities.cache
+        ends = _tokens(messages, self.model, tools, request.plan)
         if facts is None:
-            return BilledTokens(_tokens(messages, self.model, tools)[-1])
-        ends = _tokens(messages, self.model, tools)
+            return BilledTokens(ends[-1])
         total = ends[-1]
-        marks = [_offset(p, messages, ends) for p in request.cache_points]
+        prefixes = _prefixes(messages, request, tools)
+        marks = [_boundary(p, messages, ends) for p in request.cache_points]
         if facts.marks == "none" or (facts.marks == "openai" and not marks):
             # openai ResponseCreateParams.prompt_cache_options.mode defaults to "implicit":
             # without explicit breakpoints the service still caches the sent prefix.
-            return self._automatic(total, facts.read)
+            return self._automatic(ends, prefixes, facts.read)
         if not marks:
             return BilledTokens(total, write_rate=facts.write, read_rate=facts.read)
-        last = max(marks)
-        read = max((w for w in self.written if w <= last), default=0)
-        self.written.update(marks)
+        last = ends[max(marks)]
+        read = self._read(ends, prefixes, max(marks))
+        self.written.update((k, ends[k], prefixes[k]) for k in marks)
         return BilledTokens(total - last, last - read, read, facts.write, facts.read)
 
-    def _automatic(self, total: int, read_rate: float) -> BilledTokens:
-        sent = max((w for w in self.written if w <= total), default=0)
+    def _read(self, ends: list[int], prefixes: list[bytes], upto: int) -> int:
+        """The longest prefix written before, up to boundary ``upto``, that this request
+        starts with: its tokens."""
+        same = [w for k, w, fp in self.written if k <= upto and w == ends[k] and fp == prefixes[k]]
+        return max(same, default=0)
+
+    def _automatic(self, ends: list[int], prefixes: list[bytes], read_rate: float) -> BilledTokens:
+        total = ends[-1]
+        sent = self._read(ends, prefixes, len(ends) - 1)
         read = 0 if sent < _AUTO_MIN else sent - sent % _AUTO_STEP
-        self.written.add(total)
+        self.written.add((len(ends) - 1, total, prefixes[-1]))
         return BilledTokens(total - read, 0, read, 1.0, read_rate)
 
 
-def _tokens(messages: Sequence[Any], model: str, tools: Sequence[Tool]) -> list[int]:
-    """Token offsets: ``[tools, end of message 0, end of message 1, …]``."""
+def _tokens(
+    messages: Sequence[Any], model: str, tools: Sequence[Tool], plan: Any = None
+) -> list[int]:
+    """Token offsets: ``[tools, end of message 0, end of message 1, …]``, each file priced
+    as ``plan`` sends it (a file left out, as its description)."""
     defined = sum(estimate_text(json.dumps(_spec(t))) for t in tools)
     ends = [defined]
-    for count in estimate_tokens(messages, model).per_message:
+    for count in estimate_tokens(messages, model, plan=plan).per_message:
         ends.append(ends[-1] + count)
     return ends
+
+
+def _prefixes(messages: Sequence[Any], request: Request, tools: Sequence[Tool]) -> list[bytes]:
+    """Per message boundary (as ``_tokens``), a digest of what the request holds before it:
+    the tools, each message's content digest and the decisions of its files."""
+    decided: dict[int, list[Any]] = {}
+    for d in request.decisions:
+        how = (d.identifier, d.mode, d.converted_to, d.position, d.limit is not None, d.resize)
+        decided.setdefault(d.message_index, []).append(how)
+    running = hashlib.sha256(json.dumps([_spec(t) for t in tools], sort_keys=True).encode())
+    prefixes = [running.digest()]
+    for index, message in enumerate(messages):
+        running.update(message.digest)
+        running.update(repr(decided.get(index, ())).encode())
+        prefixes.append(running.copy().digest())
+    return prefixes
 
 
 def _spec(tool: Tool) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description, "parameters": tool.parameters}
 
 
-def _offset(point: Any, messages: Sequence[Any], ends: list[int]) -> int:
-    """Where a ``CachePoint`` falls, in tokens from the start of the prompt."""
+def _boundary(point: Any, messages: Sequence[Any], ends: list[int]) -> int:
+    """Where a ``CachePoint`` falls: the message boundary it follows (an index of ``ends``)."""
     if point.where == "tools":
-        return ends[0]
+        return 0
     if point.where == "system":
         systems = [i for i, m in enumerate(messages) if isinstance(m, System)]
-        return ends[systems[-1] + 1] if systems else ends[0]
+        return systems[-1] + 1 if systems else 0
     if point.where == "automatic":
-        return ends[-1]
-    return ends[_group_end(messages, point.turn) + 1]
+        return len(ends) - 1
+    return _group_end(messages, point.turn) + 1
 
 
 def _group_end(messages: Sequence[Any], turn: int) -> int:

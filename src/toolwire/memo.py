@@ -327,17 +327,19 @@ class SpelledSteps:
     """
 
     def __init__(self) -> None:
-        #: (wire, step digest, signing) -> (items, asked, characters, sizes).
+        #: (wire, step digest, spelling variant: Spelling.variant) -> (items, asked, characters, sizes).
         self.steps: OrderedDict[
-            tuple[str, bytes, bool], tuple[list[Any], Any, int, list[int | None]]
+            tuple[str, bytes, Hashable], tuple[list[Any], Any, int, list[int | None]]
         ] = OrderedDict()
         self.chars = 0
         #: Per history, its latest request's steps spelled (``providers.wire.Run``): (wire,
         #: signing, run), the most recent last.
-        self.runs: list[tuple[str, bool, Any]] = []
+        self.runs: list[tuple[str, Hashable, Any]] = []
         self._lock = threading.Lock()
 
-    def get(self, key: tuple[str, bytes, bool]) -> tuple[list[Any], Any, list[int | None]] | None:
+    def get(
+        self, key: tuple[str, bytes, Hashable]
+    ) -> tuple[list[Any], Any, list[int | None]] | None:
         found = self.steps.get(key)
         if found is None:
             return None
@@ -346,7 +348,11 @@ class SpelledSteps:
         return found[0], found[1], found[3]
 
     def keep(
-        self, key: tuple[str, bytes, bool], items: list[Any], asked: Any, sizes: list[int | None]
+        self,
+        key: tuple[str, bytes, Hashable],
+        items: list[Any],
+        asked: Any,
+        sizes: list[int | None],
     ) -> list[Any]:
         copy: list[Any] = deepcopy(items)  # dicts and lists copied; str and bytes shared
         chars = _chars(items)
@@ -360,7 +366,7 @@ class SpelledSteps:
                 self.chars -= self.steps.popitem(last=False)[1][2]
         return copy
 
-    def run(self, wire: str, sign: bool, steps: tuple[Any, ...]) -> tuple[int, Any] | None:
+    def run(self, wire: str, sign: Hashable, steps: tuple[Any, ...]) -> tuple[int, Any] | None:
         """The kept run of ``wire`` sharing the most first steps with ``steps`` (compared
         as whole tuples first: equal steps are mostly the very same objects, kept by the
         plan's own memo), and how many it shares; None when none shares one."""
@@ -372,7 +378,7 @@ class SpelledSteps:
                     best = (same, run)
         return best
 
-    def keep_run(self, wire: str, sign: bool, run: Any, replaces: Any) -> None:
+    def keep_run(self, wire: str, sign: Hashable, run: Any, replaces: Any) -> None:
         with self._lock:
             self.runs = [kept for kept in self.runs if kept[2] is not replaces]
             self.runs.append((wire, sign, run))

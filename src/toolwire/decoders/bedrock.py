@@ -1,4 +1,7 @@
-"""Bedrock ``converse`` response dict → Assistant: text, toolUse and reasoningContent."""
+"""Bedrock ``converse`` response dict → Assistant: text, toolUse and reasoningContent.
+
+``citationsContent`` (a reply about a PDF sent with citations enabled) is its text; the
+citations themselves (which passage of which document) are not modelled and are left out."""
 
 from __future__ import annotations
 
@@ -24,6 +27,9 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
             parts.append(tool_call(use["toolUseId"], use["name"], use.get("input") or {}))
         elif "reasoningContent" in block:
             parts.append(_reasoning(block["reasoningContent"], issuer))
+        elif "citationsContent" in block:
+            cited = block["citationsContent"].get("content") or []
+            parts += [Text(text=c["text"]) for c in cited if isinstance(c.get("text"), str)]
     return Assistant(content=parts)
 
 

@@ -143,6 +143,7 @@ def plan(
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
+        pdf_citations=caps.pdf_citations is not None and caps.pdf_citations.enabled,
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
         system=whole.system_text,

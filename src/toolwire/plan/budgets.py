@@ -3,26 +3,28 @@
 A target's per-request limits (``Capabilities.budgets``: request bytes as sent, images, PDF
 pages, documents, and Anthropic's many-images edge) are data in capabilities.toml. The
 layout measures every message as it goes (plan.tally); where that tally may break a limit,
-every medium of the conversation is measured here as it will be sent:
+every medium of the conversation is measured here as it will be sent (plan.measure):
 
 - bytes: the base64 length of what goes (the fitted image where ``fit_images`` shrinks it;
   a URL or file id by its text), plus ``FRAMING`` for the JSON around it; the conversation's
   text by its length, plus ``HEADROOM`` for what the caller adds (model, max_tokens, tools);
 - images, PDF pages (headers.pdf_page_count, pypdfium2's page tree), documents: counted.
 
-Then the newest media are admitted first; the first medium that would break a limit closes
-that limit, and every older medium it measures is left out: newest media always win, and
-the last turn's files are kept if anything is. Where bytes bind, the medium that would
-break them, if an image, is first re-encoded (imagefit, deterministically) to the bytes
-left. ``left_out`` returns an ``Outcome``: each File left out (by id) with the ``Limit``
-that left it out (its Decision's ``limit``), and each image re-fitted.
+Then the history is scanned from its first message (``_Scan``), as the requests of an agent
+loop met it: media are kept while every limit holds, and when one breaks the oldest kept are
+left out until that limit is down to ``evict_to`` of it (issue 37: one step frees room for
+several turns, so the requests between steps start alike and a prompt cache keeps serving
+them). The newest medium is never left out for older ones; an image that alone breaks the
+bytes left is re-encoded (imagefit) to fit them. With ``on_unsupported="convert"`` a
+conversion's images count, and an old conversion loses its images (last first, its text
+stays) when its turn to be left out comes. ``left_out`` returns an ``Outcome``: each File
+left out (by id) with the ``Limit`` that left it out (its Decision's ``limit``), each image
+re-fitted and each conversion shrunk. What happens to a file left out is plan.files': its
+description (``on_budget="evict"``) or a BudgetError.
 
 ``request.plan_request`` checks the spelled body with ``wire_size`` (no serialisation) unless
 ``Plan.bound`` (plan.tally) already proves it within the budget, and plans again with the
-overshoot kept free when the text estimate was short. Measuring is plan.measure (each message once, and the
-running sums of a growing history, so that when no limit binds nothing is walked); with
-``on_unsupported="convert"`` a conversion's images count, and plan.shrink drops the oldest
-conversions' images before the walk leaves any file out.
+overshoot kept free when the text estimate was short.
 """
 
 from __future__ import annotations

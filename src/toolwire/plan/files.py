@@ -6,8 +6,9 @@
   ``on_unsupported="convert"`` (DESIGN.md §5.2; plan.convert). It runs when the file is
   settled (``settled``), after the budgets, so a file the budgets leave out is converted
   too;
-- budgets: per-request limits (today the count limits of counts.py): the *oldest* files
-  beyond a cell's ``max_count`` are left out, whatever their route.
+- budgets: per-request limits (the count limits of counts.py, the request budgets of
+  plan.budgets): the *oldest* files beyond them are left out, whatever their route, and
+  described instead (``on_budget="evict"``) or refused with a BudgetError.
 
 What is still "none" after the three is refused (listed in the UnsupportedContentError),
 converted (``on_unsupported="convert"``) or, with ``on_unsupported="text"``, replaced by its
@@ -44,7 +45,7 @@ class Policy:
     #: The caller's converters (``encode(..., converters=)``) as (pattern, fn) pairs.
     converters: tuple[tuple[str, Any], ...] = ()
     #: id(File) -> (at most this many images its conversion makes, the note, the budget that
-    #: bound): the request budgets (plan.budgets) shrink the oldest conversions first.
+    #: bound): the request budgets (plan.budgets) take an old conversion's images first.
     shrunk: Any = None
     on_budget: OnBudget = "evict"
     #: Where a budget that binds is brought down to (a share of its limit): plan.budgets.
@@ -129,7 +130,11 @@ def settled(
     """A carried file as routed; else its refusal, its conversion or its text. ``text_above``:
     the message holds the file's declared text before it (read_file's results)."""
     if chosen.mode != "none":
-        return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes, limit=chosen.limit)
+        notes = chosen.notes
+        citations = policy.caps.pdf_citations
+        if citations is not None and citations.enabled and file.media_type == "application/pdf":
+            notes = (*notes, _READ_VISUALLY)
+        return Settled(chosen.mode, chosen.file, chosen.reason, notes, limit=chosen.limit)
     if policy.on_unsupported == "convert":
         from .convert import conversion
 
@@ -173,3 +178,8 @@ def text_fallback(file: File, text_above: bool) -> str:
 
 
 _LEFT_OUT = "left out of this request for size"
+#: The note of a PDF sent with document citations enabled (``Capabilities.pdf_citations``).
+_READ_VISUALLY = (
+    "sent with document citations enabled, so the model reads its pages as images and text "
+    "(without them Converse sends its extracted text only)"
+)

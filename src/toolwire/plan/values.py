@@ -194,6 +194,8 @@ class Plan:
     wire: Wire
     scrub: bool = False
     sign_first_call: bool = False
+    #: PDFs are spelled with document citations enabled (``Capabilities.pdf_citations``).
+    pdf_citations: bool = False
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
     #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;

@@ -122,6 +122,8 @@ def _part(
     if medium == "document":
         block["name"] = spelling.document_name(part.identifier)
     block["source"] = _source(part)
+    if spelling.pdf_citations and part.media_type == "application/pdf":
+        block["citations"] = {"enabled": True}
     return {medium: block}
 
 

@@ -21,7 +21,7 @@ then name it in a target (``wire = "toy"`` in capabilities.toml, TOOLWIRE_CAPABI
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -173,10 +173,10 @@ class Wire:
         the body is measured without walking what was measured before (it holds the items,
         so the ids stand for them while it lives). Lone surrogates are left in:
         ``plan.ids.wire_kwargs`` replaces them where the plan found any (``Plan.scrub``)."""
-        spelling = Spelling(plan.names, plan.sign_first_call)
+        spelling = Spelling(plan.names, plan.sign_first_call, plan.pdf_citations)
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
-        found = kept.run(self.name, spelling.sign_first_call, steps) if kept is not None else None
+        found = kept.run(self.name, spelling.variant, steps) if kept is not None else None
         if found is not None and (not measure or None not in found[1].sizes):
             start, run = found
             items = list(run.items[: run.ends[start - 1]])
@@ -202,7 +202,7 @@ class Wire:
             ends.append(len(items))
         if kept is not None and not spelling.renamed:
             run = Run(steps, tuple(ends), tuple(keep), tuple(spelling.documents), tuple(measured))
-            kept.keep_run(self.name, spelling.sign_first_call, run, found and found[1])
+            kept.keep_run(self.name, spelling.variant, run, found and found[1])
         if plan.cache is not None and self.mark is not None:
             for index in plan.cache.steps:  # the plan's cache points (plan.cache)
                 if ends[index] > (ends[index - 1] if index else 0):
@@ -225,7 +225,7 @@ class Wire:
         if kept is None:
             items = self.step(step, spelling)
             return items, items, self._sizes(items, measure)
-        key = (self.name, step.digest, spelling.sign_first_call)
+        key = (self.name, step.digest, spelling.variant)
         found = kept.get(key)
         if found is not None and (not measure or None not in found[2]):
             items, asked, item_sizes = found
@@ -268,24 +268,24 @@ class KeptSpellings(Protocol):
     """Where spellings are kept between requests (``memo.SpelledSteps``)."""
 
     def get(
-        self, key: tuple[str, bytes, bool]
+        self, key: tuple[str, bytes, Hashable]
     ) -> tuple[list[dict[str, Any]], Asked, list[int | None]] | None:
         """The items kept for a step (wire, content digest, signing), what it asked, and each
         item's size (None: not measured)."""
 
     def keep(
         self,
-        key: tuple[str, bytes, bool],
+        key: tuple[str, bytes, Hashable],
         items: list[dict[str, Any]],
         asked: Asked,
         sizes: list[int | None],
     ) -> list[dict[str, Any]]:
         """Keep a copy of a step's items; the copy."""
 
-    def run(self, wire: str, sign: bool, steps: tuple[Step, ...]) -> tuple[int, Run] | None:
+    def run(self, wire: str, sign: Hashable, steps: tuple[Step, ...]) -> tuple[int, Run] | None:
         """The kept run sharing the most first steps with ``steps``, and how many."""
 
-    def keep_run(self, wire: str, sign: bool, run: Run, replaces: Run | None) -> None:
+    def keep_run(self, wire: str, sign: Hashable, run: Run, replaces: Run | None) -> None:
         """Keep a request's run, in place of the run it grew from (``replaces``)."""
 
 
@@ -302,9 +302,12 @@ class Spelling:
     is reused only where this request answers the same (``answers``).
     """
 
-    def __init__(self, names: ToolNames, sign_first_call: bool) -> None:
+    def __init__(
+        self, names: ToolNames, sign_first_call: bool, pdf_citations: bool = False
+    ) -> None:
         self.names = names
         self.sign_first_call = sign_first_call
+        self.pdf_citations = pdf_citations
         self.asked: list[tuple[str, str, str]] | None = None
         #: A tool-call id or tool name was rewritten for this request (plan.ids).
         self.renamed = False
@@ -312,6 +315,11 @@ class Spelling:
         self.documents: list[tuple[int, tuple[str, str, str]]] = []
         self.at = 0
         self._taken: DocumentNames | None = None
+
+    @property
+    def variant(self) -> tuple[bool, bool]:
+        """What besides a step changes its spelling (kept spellings are keyed by it)."""
+        return self.sign_first_call, self.pdf_citations
 
     def call_id(self, original: str) -> str:
         """The tool-call id this request sends for ``original``."""

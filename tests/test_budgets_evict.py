@@ -296,3 +296,15 @@ def test_a_cited_bedrock_reply_decodes_to_its_text() -> None:
     }
     message = tw.decode(reply, BEDROCK_CLAUDE)
     assert [p.text for p in message.content] == ["The report says ", "revenue grew 12%."]
+
+
+@pytest.mark.parametrize("model", [*VISION[:8], "mistral:mistral-medium-latest"])
+def test_encode_of_fit_leaves_nothing_more_out_on_any_target(model: str, tmp_path: Path) -> None:
+    """``fit`` reads the plan ``encode`` makes: what it returns is within every budget, so
+    encoding it leaves nothing out (Bedrock's 20 images and 5 documents included)."""
+    caps = tw.capabilities(model, {"max_request_bytes": 1_000_000, "budget_evidence": "a test"})
+    *_, history = session(16, tmp_path)
+    fitted = tw.fit(history, model, max_tokens=10**9, capabilities=caps)
+    request = tw.encode(fitted, model, capabilities=caps)
+    assert request.budgets_bound == {}
+    assert request.wire_bytes <= 1_000_000

@@ -164,6 +164,10 @@ class Budgets(BaseModel):
     #: ``many_images_edge`` px (Anthropic: 20 and 2000).
     many_images_count: _Positive | None = _Limit
     many_images_edge: _Positive | None = _Limit
+    #: The input tokens one request may hold (unset: models.dev's context window less the
+    #: model's output limit). Applied where files go by id (``encode(..., uploads=)``), as
+    #: the byte budgets no longer bound them.
+    max_context_tokens: _Positive | None = _Limit
     budget_evidence: _Str | None = Field(default=None, description="a string")
 
 

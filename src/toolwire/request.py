@@ -16,9 +16,10 @@ from .messages import Message
 from .plan import CachePoints, Decision, OnBudget, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
+from .plan.context import left_for_context
 from .plan.files import EVICT_TO
 from .plan.ids import wire_kwargs, wire_text
-from .plan.values import budgets_bound
+from .plan.values import Limit, budgets_bound
 from .providers import wire_named
 from .wire_size import wire_bytes
 
@@ -156,16 +157,41 @@ def plan_request(
         caps = load_capabilities(model, capabilities)
     fit = MEMO.fitted(fit_image) if fit_images else None
     fetch = _fetcher(fetch_urls)
-    if uploads is not None:
-        messages = uploads.resolve(messages, model, capabilities=capabilities)
+    settings = dict(
+        on_unsupported=on_unsupported, on_budget=on_budget, evict_to=evict_to, fetch=fetch,
+        fit=fit, cache=cache, tools=tuple(tools), tool_choice=tool_choice, converters=converters,
+    )  # fmt: skip
+    if uploads is None:
+        return _within_bytes(messages, caps, settings)
+    originals = messages
+    messages = uploads.resolve(messages, model, capabilities=capabilities)
+    evicted: dict[int, Limit] = {}
+    for _ in range(_CONTEXT_PASSES):  # files by id: the context window binds, not the bytes
+        laid_out = _within_bytes(messages, caps, settings, evicted)
+        more = left_for_context(messages, originals, laid_out, model, evict_to)
+        if not more.keys() - evicted.keys():
+            return laid_out
+        evicted.update(more)
+    return laid_out
+
+
+def _within_bytes(
+    messages: Sequence[Message],
+    caps: Capabilities,
+    settings: dict[str, Any],
+    evicted: Mapping[int, Limit] | None = None,
+) -> Plan:
+    """The plan, within the byte budget as the SDK sends it: planned again, with the
+    overshoot kept free, while the spelled body is too large (the text estimate was short)."""
+    tools, tool_choice = settings["tools"], settings["tool_choice"]
+    options = {k: v for k, v in settings.items() if k not in ("tools", "tool_choice")}
     reserve, before = 0, None
     while True:
         laid_out = plan(
-            messages, caps, on_unsupported=on_unsupported, on_budget=on_budget, evict_to=evict_to,
-            fetch=fetch, fit=fit, memo=MEMO,
-            cache=cache, tools=bool(tools), converters=converters, reserve=reserve,
+            messages, caps, memo=MEMO, reserve=reserve, evicted=evicted, **options,
+            tools=bool(tools),
         )  # fmt: skip
-        laid_out = replace(laid_out, tools=tuple(tools), tool_choice=tool_choice)
+        laid_out = replace(laid_out, tools=tools, tool_choice=tool_choice)
         size, over, spelled = _over_budget(laid_out)
         if not over:
             return replace(laid_out, size=size, spelled=spelled)
@@ -173,6 +199,11 @@ def plan_request(
             raise too_large(caps, size or 0)  # nothing left to leave out: the text is too large
         before = (laid_out.decisions, size)
         reserve += over + HEADROOM
+
+
+#: How many times the context window is measured and more files left out (each pass
+#: prices the descriptions that replaced the files left out by the one before).
+_CONTEXT_PASSES = 3
 
 
 def spell(plan: Plan) -> Request:

@@ -48,6 +48,7 @@ from .turns import output_parts
 
 if TYPE_CHECKING:
     from .convert import Converter
+    from .uploads import Uploads
 
 #: Role markers and separators around every message (OpenAI's cookbook counts 3-4).
 MESSAGE_OVERHEAD = 4
@@ -133,6 +134,7 @@ def estimate_tokens(
     on_unsupported: OnUnsupported = "text",
     converters: Mapping[str, Converter] | None = None,
     plan: Plan | None = None,
+    uploads: Uploads | None = None,
 ) -> TokenEstimate:
     """Estimate the input tokens of ``messages`` for ``model`` ('provider:model-id').
 
@@ -144,7 +146,9 @@ def estimate_tokens(
     headers are read. With ``on_unsupported="convert"`` a file the target cannot take is
     priced as what it is converted to (page images and text, frames, Markdown: the
     conversions ``encode`` makes and keeps, with the same ``converters``); with "text" or
-    "error", as its text fallback.
+    "error", as its text fallback. With ``uploads`` (``tw.Uploads``, as given to ``encode``)
+    the files that go by id are priced at their content's cost, and the files the context
+    window leaves out as their descriptions: what ``encode(..., uploads=)`` sends.
     """
     if on_unsupported not in get_args(OnUnsupported):
         policies = ", ".join(repr(p) for p in get_args(OnUnsupported))
@@ -153,7 +157,7 @@ def estimate_tokens(
     estimator.converters = tuple((converters or {}).items())
     if plan is None:
         plan = planned(messages, model, estimator.caps, on_unsupported, estimator.converters,
-                       fit_images)  # fmt: skip
+                       fit_images, uploads)  # fmt: skip
     estimator.follow(plan)
     per_message: list[int] = []
     files: list[FileTokens] = []
@@ -171,6 +175,7 @@ def planned(
     on_unsupported: str = "text",
     converters: tuple[tuple[str, Any], ...] = (),
     fit_images: bool = True,
+    uploads: Uploads | None = None,
 ) -> Plan | None:
     """The plan ``encode(..., on_unsupported="text")`` (or ``"convert"``) makes of
     ``messages``, so per-request limits (the oldest files beyond them become text, images
@@ -186,7 +191,8 @@ def planned(
     routing = caps if fitted or not fit_images else _within_bytes(caps)
     try:
         return plan_request(messages, model, on_unsupported=policy, capabilities=routing,
-                            converters=dict(converters), fit_images=fitted)  # fmt: skip
+                            converters=dict(converters), fit_images=fitted,
+                            uploads=uploads)  # fmt: skip
     except ToolwireError:
         return None
 

@@ -64,8 +64,10 @@ def result(call_id: str, *content: dict[str, Any], **extra: Any) -> dict[str, An
     return {"toolResult": {"toolUseId": call_id, "content": list(content), **extra}}
 
 
-def pdf_block(name: str = "report-pdf", data: bytes = PDF) -> dict[str, Any]:
-    return {"document": {"format": "pdf", "name": name, "source": {"bytes": data}}}
+def pdf_block(name: str = "report-pdf", data: bytes = PDF, cited: bool = False) -> dict[str, Any]:
+    """A PDF document block; ``cited``: with citations on (Claude reads its pages then)."""
+    block: dict[str, Any] = {"format": "pdf", "name": name, "source": {"bytes": data}}
+    return {"document": {**block, "citations": {"enabled": True}} if cited else block}
 
 
 PHOTO_BLOCK = {"image": {"format": "png", "source": {"bytes": PHOTO}}}
@@ -131,7 +133,7 @@ def test_claude_reads_images_in_the_tool_result_and_pdfs_in_their_own_user_turn(
             ],
         },
         BRIDGE,
-        {"role": "user", "content": [{"text": "This is file report.pdf:"}, pdf_block()]},
+        {"role": "user", "content": [{"text": "This is file report.pdf:"}, pdf_block(cited=True)]},
     ]
 
 

@@ -107,7 +107,7 @@ def test_a_position_that_takes_bytes_but_no_id_keeps_the_bytes(serve):
 def test_files_below_min_bytes_and_targets_listing_no_ids_stay_inline(serve):
     client, state = serve("mistral")
     uploads = tw.Uploads()
-    assert uploads.sync(history(pdf(seed=7)), MISTRAL, client) == []  # table: no file_id
+    assert uploads.sync(history(png(seed=7)), MISTRAL, client) == []  # table: images by URL only
     anthropic, seen = serve("anthropic")
     small = pdf(size=1_000, seed=8)
     assert uploads.sync(history(small), ANTHROPIC, anthropic) == []
@@ -289,12 +289,15 @@ def test_a_file_sent_by_id_keeps_the_position_its_bytes_had(serve, model):
 
 def test_capability_overrides_decide_what_goes_by_id_as_they_do_for_encode(serve):
     client, state = serve("mistral")
-    takes_ids = {"media": [{"types": ["application/pdf"], "tool_result": "fallback",
-                            "user_sources": ["bytes", "file_id"], "evidence": "test override"}]}  # fmt: skip
+    no_ids = {"media": [{"types": ["application/pdf"], "tool_result": "fallback",
+                         "user_sources": ["bytes"], "evidence": "test override"}]}  # fmt: skip
     uploads = tw.Uploads()
     turn = history(pdf(seed=95))
-    [outcome] = uploads.sync(turn, MISTRAL, client, capabilities=takes_ids)
+    with pytest.raises(tw.ToolwireError, match="none of its models' positions takes a file id"):
+        uploads.sync(turn, MISTRAL, client, capabilities=no_ids)
+    [outcome] = uploads.sync(turn, MISTRAL, client)  # the package table: PDFs by id
     assert outcome.uploaded and state.uploads[0].fields["purpose"] == "ocr"
-    resolved = uploads.resolve(turn, MISTRAL, capabilities=takes_ids)
+    resolved = uploads.resolve(turn, MISTRAL)
     assert resolved[-1].output.value[0].source.file_id == outcome.file_id
-    assert uploads.resolve(turn, MISTRAL) == turn  # the package table: Mistral takes no ids
+    with pytest.raises(tw.ToolwireError, match="cannot reference uploaded files"):
+        uploads.resolve(turn, MISTRAL, capabilities=no_ids)

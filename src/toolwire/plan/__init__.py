@@ -82,6 +82,7 @@ def plan(
     cache: bool = False,
     tools: bool = False,
     converters: Mapping[str, Callable[..., Any]] | None = None,
+    evicted: Mapping[int, Limit] | None = None,
 ) -> Plan:
     """Lay ``messages`` out for the target described by ``caps``.
 
@@ -90,6 +91,8 @@ def plan(
     ``converters`` first) and ConversationError for tool turns that break the rules. A file a
     request budget leaves out is described instead (``on_budget="evict"``) or refused with a
     BudgetError (``"error"``); a budget that binds is brought down to ``evict_to`` of it.
+    ``evicted``: files (by id) a budget measured outside the plan leaves out as well (the
+    context window: plan.context), with the limit that does.
     """
     if on_unsupported not in ("error", "convert", "text"):
         raise ToolwireError(
@@ -109,13 +112,13 @@ def plan(
     )  # fmt: skip
     # Budgets: measured exactly before the layout where conversions count or a measured body
     # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
-    exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets))
+    exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets)) or bool(evicted)
     counted = None  # a count budget bound in this history before: measured first here too
     if memo is not None and fetch is None and messages and caps.has_count_limits:
         counted = memo.last.counted(caps, _context(policy), messages)
     budget = NO_BUDGET
     if exact or counted is not None:
-        policy, budget = _budgets(messages, policy, reserve, memo, counted)
+        policy, budget = _budgets(messages, policy, reserve, memo, counted, evicted)
     planner, scrub, resumed = _groups(messages, policy, budget, memo)  # route → … → budgets
     if not exact and counted is None and not fits(planner.tally, caps):
         policy, budget = _budgets(messages, policy, reserve, memo)
@@ -156,6 +159,7 @@ def _budgets(
     reserve: int,
     memo: Any,
     counted: tuple[tuple[int, ...], int] | None = None,
+    evicted: Mapping[int, Limit] | None = None,
 ) -> tuple[Policy, Budget]:
     """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
     out, the images they re-fit, the conversions they shrink. ``counted``: the tally of the
@@ -172,7 +176,8 @@ def _budgets(
         slots = caps.counted_order
         before = {c: tally[LONE + 1 + slots[id(c)]] for c in caps.counted_cells}
         excess = oldest_left_out(messages[start:], caps, before, policy.evict_to)
-    budget = Budget(excess, left=fitted.left, refit=fitted.refit, shrunk=fitted.shrunk)
+    left = {**fitted.left, **(evicted or {})}
+    budget = Budget(excess, left=left, refit=fitted.refit, shrunk=fitted.shrunk)
     return policy, budget
 
 

@@ -171,11 +171,22 @@ class _Scan:
     (``MIN_REFIT`` at least), anything else left out."""
 
     def __init__(
-        self, caps: Capabilities, fit: Fit | None, evict_to: float, fixed: int, convert: bool
+        self,
+        caps: Capabilities,
+        fit: Fit | None,
+        evict_to: float,
+        fixed: int,
+        convert: bool,
+        limits: list[tuple[str, str, int]] | None = None,
     ) -> None:
-        limits = caps.budgets
-        self.limits = [(name, measure, getattr(limits, name)) for name, measure in _COUNTED]
-        self.limits = [entry for entry in self.limits if entry[2]]
+        """``limits``: (name, measure, value) of each limit the scan holds (default: the
+        target's request budgets; plan.context scans the context window's tokens); ``fixed``:
+        what the text holds besides the messages, in the unit of the byte or token limit."""
+        if limits is None:
+            budgets = caps.budgets
+            limits = [(name, measure, getattr(budgets, name)) for name, measure in _COUNTED]
+            limits = [entry for entry in limits if entry[2]]
+        self.limits = limits
         if convert:  # a conversion's images count against an image cell's max_count too
             for media_type, cell in caps.cells.items():
                 if media_type.startswith("image/") and cell.max_count:
@@ -203,7 +214,9 @@ class _Scan:
             self.used[measure] += sign * getattr(medium, measure)
 
     def _room(self, measure: str, limit: int) -> int:
-        return limit - self.text if measure == "bytes" else limit
+        """What the media may take of ``limit``: the text takes its share of bytes or tokens
+        (a scan measures its text in the unit of its size limit)."""
+        return limit - self.text if measure in ("bytes", "tokens") else limit
 
     def _broken(self) -> list[str]:
         return [n for n, m, limit in self.limits if self.used[m] > self._room(m, limit)]
@@ -308,7 +321,7 @@ class _Scan:
 
 
 #: What the scan counts of each medium (``Medium``'s fields).
-_MEASURES = ("images", "pages", "documents", "bytes")
+_MEASURES = ("images", "pages", "documents", "bytes", "tokens")
 
 
 def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -> dict[int, str]:

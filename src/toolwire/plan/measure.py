@@ -71,9 +71,11 @@ class Medium(NamedTuple):
     #: A conversion's images (plan.convert.measure): the bytes of each, first page first.
     sizes: tuple[int, ...] = ()
     converted: bool = False
+    #: Its input tokens as sent (the context budget's scan: plan.context).
+    tokens: int = 0
 
 
-class _Measured(NamedTuple):
+class Measured(NamedTuple):
     """One message: its media, and its text as sent (about)."""
 
     media: tuple[Medium, ...]
@@ -87,7 +89,7 @@ def of_message(
     convert: Policy | None = None,
     pages: dict[int, Any] | None = None,
     fetch: Fetcher | None = None,
-) -> _Measured:
+) -> Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs it) its text as
     sent, about (``text_bytes``), in one pass over its parts. With ``fetch``, a file by URL is
     measured as its route sends it (downloaded, where the position takes no URL)."""
@@ -117,7 +119,7 @@ def of_message(
                 media.append(_measure(part, cell, fit, caps.budgets, pages))
         elif textual:
             about += part_sizes(part)[0]
-    return _Measured(tuple(media), about)
+    return Measured(tuple(media), about)
 
 
 def plain_file(file: File) -> bool:
@@ -154,7 +156,7 @@ def measures(
     convert: Policy | None = None,
     memo: MeasureMemo | None = None,
     fetch: Fetcher | None = None,
-) -> tuple[Totals, Sequence[_Measured]]:
+) -> tuple[Totals, Sequence[Measured]]:
     """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
     history (its first two messages' digests: the first is often one system prompt every
     session shares), target, fitter and converters: a history that grew (the same messages,
@@ -190,7 +192,7 @@ class _Run:
     def __init__(self, caps: Capabilities, fit: Fit | None) -> None:
         self.caps, self.fit = caps, fit
         self.messages: tuple[Any, ...] = ()
-        self.found: list[_Measured] = []
+        self.found: list[Measured] = []
         self.total = Totals()
 
     def common(self, messages: Sequence[Any]) -> int:
@@ -209,7 +211,7 @@ class _Run:
         return count
 
 
-def _summed(start: Totals, found: list[_Measured]) -> Totals:
+def _summed(start: Totals, found: list[Measured]) -> Totals:
     images, pages, documents, size, text, edge, converted = start
     for measured_ in found:
         text += measured_.text

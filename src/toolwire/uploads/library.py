@@ -288,11 +288,16 @@ def _target(
         caps = capabilities
     else:
         caps = load_capabilities(model, capabilities)
-    if caps.file_ids is None or caps.file_ids not in ADAPTERS:
+    by_id = any(
+        "file_id" in cell.tool_sources or "file_id" in cell.user_sources
+        for cell in caps.cells.values()
+    )
+    if caps.file_ids is None or caps.file_ids not in ADAPTERS or not by_id:
         with_ids = ", ".join(sorted(ADAPTERS))
         raise ToolwireError(
             f"{model} cannot reference uploaded files (its target has no Files API toolwire "
-            f"knows); uploads work for {with_ids}. Send the files inline: skip Uploads for it."
+            f"knows, or none of its models' positions takes a file id); uploads work for "
+            f"{with_ids}. Send the files inline: skip Uploads for it."
         )
     return caps, importlib.import_module(ADAPTERS[caps.file_ids])
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import toolwire as tw
 from toolwire.cli import app
 
-from .conftest import ANTHROPIC, FLAVOURS, GEMINI, MISTRAL, history, pdf
+from .conftest import ANTHROPIC, FLAVOURS, GEMINI, MISTRAL, history, pdf, png
 from .servers import files_server
 
 runner = CliRunner()
@@ -113,12 +113,14 @@ def test_upload_for_a_model_without_a_files_api_says_so(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("model", "size"), [(ANTHROPIC, 1_000), (MISTRAL, 200_000)], ids=["small", "mistral"]
+    ("model", "file"),
+    [(ANTHROPIC, lambda: pdf(size=1_000, seed=27)), (MISTRAL, lambda: png(edge=300, seed=27))],
+    ids=["small", "mistral images"],
 )
 def test_upload_of_files_that_stay_inline_has_nothing_to_upload(
-    model, size, monkeypatch, tmp_path: Path
+    model, file, monkeypatch, tmp_path: Path
 ):
-    tw.SessionStore(tmp_path).extend("s1", history(pdf(size=size, seed=27)))
+    tw.SessionStore(tmp_path).extend("s1", history(file()))
     with files_server(FLAVOURS[model]) as (url, state):
         _point_at(monkeypatch, FLAVOURS[model], url)
         code, out, err = _upload(str(tmp_path), model)

@@ -78,7 +78,7 @@ def test_files_by_id_keep_the_request_within_the_context_window():
     estimate = tw.estimate_tokens(messages, ANTHROPIC, uploads=uploads, capabilities=caps)
     assert estimate.total <= 6_000
     assert tw.estimate_tokens(messages, ANTHROPIC, capabilities=caps).total > 6_000
-    assert "file_000" not in json.dumps(request.to_json())  # the oldest is described instead
+    assert '"file_id": "file_000"' not in json.dumps(request.to_json())  # described instead
 
 
 def test_without_a_known_window_files_by_id_are_all_sent():

@@ -171,18 +171,20 @@ def cache_figures(turns: int) -> None:
     print(
         f"session: {turns} turns of ~2 MB screenshots ({time.perf_counter() - start:.1f} s to build)"
     )
-    for model in (
-        "anthropic:claude-sonnet-4-5",
-        "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
-    ):
-        step, step_share, bound = billed(histories, model, 0.7)
-        single, single_share, _ = billed(histories, model, 1.0)
-        print(
-            f"{model:55} billed input: steps {step / 1e6:6.2f} M, one at a time "
-            f"{single / 1e6:6.2f} M ({single / step:4.1f}x fewer with steps); turns reading "
-            f"the previous prefix: {step_share:4.0%} vs {single_share:4.0%}; a budget bound on "
-            f"{bound} of {turns} turns"
-        )
+    models = ("anthropic:claude-sonnet-4-5", "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
+    for model in models:
+        found = {}
+        for evict_to in (0.7, 1.0):
+            start = time.perf_counter()
+            found[evict_to] = billed(histories, model, evict_to)
+            total, share, bound = found[evict_to]
+            print(
+                f"{model:55} evict_to={evict_to}: billed input {total / 1e6:6.2f} M tokens, "
+                f"{share:4.0%} of turns read the previous prefix, a budget bound on {bound} "
+                f"of {turns} turns ({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+        print(f"{'':55} steps bill {found[1.0][0] / found[0.7][0]:.1f}x fewer input tokens")
 
 
 def main() -> None:

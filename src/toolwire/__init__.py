@@ -70,6 +70,7 @@ _LAZY = {
     "Mode": "toolwire.plan",
     "OnUnsupported": "toolwire.plan",
     "OnBudget": "toolwire.plan",
+    "ToolNote": "toolwire.tools.repair",
     "Unsupported": "toolwire.errors",
     "Cell": "toolwire.capability",
     "ReadFileTool": "toolwire.readers",
@@ -154,6 +155,7 @@ __all__ = [
     "Tool",
     "ToolCall",
     "ToolDefinitionError",
+    "ToolNote",
     "ToolOutput",
     "ToolResult",
     "ToolwireError",
@@ -251,5 +253,6 @@ if TYPE_CHECKING:
     from .store import BlobStore, SessionInfo, SessionStore
     from .tokens import FileTokens, TokenEstimate, estimate_tokens
     from .tools import Tool, ToolDefinitionError, tools_from_mcp
+    from .tools.repair import ToolNote
     from .uploads import Outcome, Uploads
     from .viewer import view

@@ -88,6 +88,8 @@ class Capabilities:
     #: PDFs go with document citations enabled, and why (Claude on Bedrock reads them as
     #: pages, text and images, only then); None: as they are.
     pdf_citations: Citations | None = None
+    #: The rules its tools' schemas are repaired to (tools.rules.RULES; issue 31).
+    tool_schema: str = "json-schema"
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -241,6 +243,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         budgets=Budgets(**budgets),
         cache=layout["cache"],
         pdf_citations=layout["pdf_citations"],
+        tool_schema=layout["tool_schema"] or "json-schema",
     )
 
 
@@ -300,11 +303,15 @@ def _grants(cell: Cell) -> bool:
 
 
 def shapes(row: Row) -> bool:
-    """Whether a model row changes cells or layout (a row that only names a token family or
-    cache facts does not)."""
+    """Whether a model row changes cells or layout (a row that only names a token family,
+    cache facts or its tools' schema rules does not)."""
     return bool(row.media) or any(
-        getattr(row, k) is not None for k in _LAYOUT if k not in ("token_family", "cache")
+        getattr(row, k) is not None for k in _LAYOUT if k not in _NOT_SHAPING
     )
+
+
+#: Row facts that change neither cells nor the layout of messages.
+_NOT_SHAPING = ("token_family", "cache", "tool_schema")
 
 
 def _apply(cells: dict[str, Cell], spec: Any, where: str) -> None:

@@ -147,6 +147,8 @@ class Layout(BaseModel):
     cache: Cache | None = None
     #: PDFs sent with document citations enabled (Claude on Bedrock: read visually then).
     pdf_citations: Citations | None = None
+    #: The rules its tools' schemas are repaired to (a name in tools.rules.RULES).
+    tool_schema: _Str | None = Field(None, description="a name of tools.rules.RULES")
 
 
 class Budgets(BaseModel):

@@ -26,6 +26,7 @@ from .wire_size import wire_bytes
 if TYPE_CHECKING:
     from .convert import Converter
     from .tools import Tool, ToolChoice
+    from .tools.repair import ToolNote
     from .uploads import Uploads
 
 
@@ -49,6 +50,9 @@ class Request:
     size: int | None = field(default=None, repr=False, compare=False)
     #: The plan the kwargs spell (``plan_request``): every decision, as data.
     plan: Plan | None = field(default=None, repr=False, compare=False)
+    #: What was changed in the tools' schemas for this target, each with its rule and source
+    #: (``tools=``: a parameter renamed, a root anyOf merged, …).
+    tool_notes: list[ToolNote] = field(default_factory=list)
 
     def to_json(self) -> dict[str, JsonValue]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
@@ -157,12 +161,17 @@ def plan_request(
         caps = load_capabilities(model, capabilities)
     fit = MEMO.fitted(fit_image) if fit_images else None
     fetch = _fetcher(fetch_urls)
+    notes: list[ToolNote] = []
+    if tools:  # the tools' schemas as the target takes them (tools.repair)
+        from .tools.repair import prepare_tools
+
+        tools, notes, _ = prepare_tools(tools, caps)
     settings = dict(
         on_unsupported=on_unsupported, on_budget=on_budget, evict_to=evict_to, fetch=fetch,
         fit=fit, cache=cache, tools=tuple(tools), tool_choice=tool_choice, converters=converters,
     )  # fmt: skip
     if uploads is None:
-        return _within_bytes(messages, caps, settings)
+        return replace(_within_bytes(messages, caps, settings), tool_notes=tuple(notes))
     originals = messages
     messages = uploads.resolve(messages, model, capabilities=capabilities)
     evicted: dict[int, Limit] = {}
@@ -170,9 +179,9 @@ def plan_request(
         laid_out = _within_bytes(messages, caps, settings, evicted)
         more = left_for_context(messages, originals, laid_out, model, evict_to)
         if not more.keys() - evicted.keys():
-            return laid_out
+            break
         evicted.update(more)
-    return laid_out
+    return replace(laid_out, tool_notes=tuple(notes))
 
 
 def _within_bytes(
@@ -218,6 +227,7 @@ def spell(plan: Plan) -> Request:
         wire=caps.wire,
         size=plan.size,
         plan=plan,
+        tool_notes=list(plan.tool_notes),
     )
     if plan.cache is not None:
         return replace(request, cache_points=plan.cache.describe(plan.steps))

@@ -39,8 +39,16 @@ def test_a_tool_is_frozen_and_keeps_its_own_schema() -> None:
 
 
 def test_parameters_that_are_not_an_object_schema_are_refused() -> None:
-    with pytest.raises(ToolDefinitionError, match="type 'object'"):
+    with pytest.raises(ToolDefinitionError, match="an object .* not type 'string'"):
         Tool("t", "", {"type": "string"})
+    with pytest.raises(ToolDefinitionError, match="not type None"):
+        Tool("t", "", {"description": "no type, no properties"})
+
+
+def test_a_root_of_object_alternatives_is_a_tool_the_targets_get_as_one_object() -> None:
+    """MCP servers publish a root anyOf (a zod union) without a type: accepted here, made
+    one object for each target (tools.repair)."""
+    Tool("t", "", {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}}]})
 
 
 def test_a_tool_round_trips_through_json() -> None:

@@ -8,7 +8,8 @@ verify (see each encoder) and keeps the visible text.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..capability import capabilities
 from ..content import Text, ToolCall
@@ -17,12 +18,19 @@ from ..messages import Assistant
 from ..providers import wire_named
 from ._common import brief
 
+if TYPE_CHECKING:
+    from ..tools import Tool
 
-def decode(response: object, model: str) -> Assistant:
+
+def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assistant:
     """The assistant message in ``response`` from ``model`` ('provider:model-id').
 
     >>> reply = client.messages.create(model="claude-sonnet-4-5", **request.kwargs)  # doctest: +SKIP
-    >>> history.append(decode(reply, "anthropic:claude-sonnet-4-5"))
+    >>> history.append(decode(reply, "anthropic:claude-sonnet-4-5", tools=tools))
+
+    ``tools``: the tools the request defined. Where the target took a parameter only under
+    another name (``Request.tool_notes`` say which), each call's arguments come back under
+    the names the tool's schema declared.
 
     Raises DecodeError for error payloads, responses with no content, and data that is not
     a response of the model's wire.
@@ -40,6 +48,8 @@ def decode(response: object, model: str) -> Assistant:
             f"({type(exc).__name__}: {exc}) in {brief(data)}. Pass the object the provider's "
             "SDK call returned (or its JSON dict) together with the model it came from."
         ) from exc
+    if tools:
+        message = _with_declared_names(message, tools, caps)
     if not any(isinstance(p, Text | ToolCall) for p in message.content):
         only = "only reasoning" if message.content else "an empty message"
         raise DecodeError(
@@ -77,3 +87,19 @@ def as_dict(response: Any) -> dict[str, Any]:
     if error and isinstance(error, dict | str) and not data.get("choices"):
         raise DecodeError(f"the provider returned an error instead of a message: {brief(error)}")
     return data
+
+
+def _with_declared_names(message: Assistant, tools: Sequence[Tool], caps: Any) -> Assistant:
+    """``message`` with each call's renamed parameters back to their declared names."""
+    from ..tools.repair import prepare_tools, renamed_back
+
+    renames = prepare_tools(tools, caps)[2]
+    if not renames:
+        return message
+    parts = [
+        part.model_copy(update={"arguments": renamed_back(part.arguments, renames[part.name])})
+        if isinstance(part, ToolCall) and part.name in renames
+        else part
+        for part in message.content
+    ]
+    return message.model_copy(update={"content": tuple(parts)})

@@ -23,6 +23,7 @@ from ..messages import Assistant, System, User
 if TYPE_CHECKING:
     from ..providers import Wire
     from ..tools import Tool, ToolChoice
+    from ..tools.repair import ToolNote
     from .cache import CachePoints
     from .ids import ToolNames
 
@@ -206,6 +207,8 @@ class Plan:
     #: The tool definitions and the tool choice the request spells (``encode(tools=…)``).
     tools: tuple[Tool, ...] = ()
     tool_choice: ToolChoice | None = None
+    #: What was changed in the tools' schemas for this target (tools.repair; issue 31).
+    tool_notes: tuple[ToolNote, ...] = ()
     #: The body's size in bytes as the SDK sends it, where the byte budget measured it.
     size: int | None = None
     #: The keyword arguments the byte budget spelled to measure them, so that ``spell`` does

@@ -75,11 +75,12 @@ class Tool(BaseModel):
     def _an_object_schema(
         cls, schema: dict[str, JsonValue], info: ValidationInfo
     ) -> dict[str, JsonValue]:
-        if schema.get("type") != "object":
+        kind = schema.get("type")
+        composed = any(key in schema for key in _OBJECT_BY_PARTS)
+        if kind != "object" and not (kind is None and composed):
             raise ToolDefinitionError(
-                f"a tool's parameters must be a JSON Schema with type 'object' (its named "
-                f"arguments), not type {schema.get('type')!r}. Wrap a single value in an "
-                "object property."
+                f"a tool's parameters must be a JSON Schema of an object (its named "
+                f"arguments), not type {kind!r}. Wrap a single value in an object property."
             )
         check_shape(schema, str(info.data.get("name", "?")))  # before any recursive walk
         return copy.deepcopy(schema)  # the tool keeps its own: the caller may edit theirs
@@ -145,6 +146,12 @@ def _resolved_hints(fn: Callable[..., Any]) -> dict[str, Any]:
             f"cannot read the type hints of {getattr(fn, '__qualname__', fn)!r} ({exc}); "
             "import the types it names at module level."
         ) from exc
+
+
+#: Keywords by which a schema without ``type`` still describes an object of arguments (MCP
+#: servers publish a root ``anyOf`` of objects, or bare ``properties``): tools.repair makes it
+#: one object for each target.
+_OBJECT_BY_PARTS = ("properties", "anyOf", "oneOf", "allOf", "$ref")
 
 
 def _copied_parameters(self: Tool) -> dict[str, JsonValue]:

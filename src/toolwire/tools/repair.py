@@ -1,0 +1,450 @@
+"""A tool's schema made into what its target takes: repaired where that loses nothing, with
+a note for each change, and refused with a precise error where it cannot be (issue 31).
+
+Most tool schemas an agent meets are written by someone else (MCP servers, generated from
+zod or pydantic), and each provider takes a different subset of JSON Schema. ``prepare``
+runs one pipeline for every target, in this order, driven by the target's ``SchemaRules``
+(a fact of the table: ``Capabilities.tool_schema``):
+
+1. the shape is bounded (plan depth and size: ``schema.check_shape``);
+2. the root becomes one object: ``anyOf``/``oneOf`` branches that are objects are merged
+   into one (the union of their properties, the properties every branch requires required,
+   the alternatives said in the description); ``allOf`` parts are merged; a root with
+   properties and no type gets ``type: object``;
+3. arrays: ``prefixItems`` (a tuple) becomes ``items`` (one schema, or the ``anyOf`` of the
+   distinct ones) with ``minItems``/``maxItems``; an array without ``items`` gets ``{}``
+   where the target needs one;
+4. parameter names (the root's properties, which providers check) a target refuses are
+   renamed (a stable mapping: ``renamed_back``
+   maps a call's arguments back: ``renamed_back``, which ``tw.decode(..., tools=)`` runs);
+5. keywords a target takes only at some places are moved: at Nova's root only ``type``,
+   ``properties`` and ``required`` stay (references are inlined, annotations dropped, other
+   keywords said in the tool's description).
+
+Every change is a ``ToolNote`` (``Request.tool_notes``): the tool, the JSON path, what was
+done, and the rule with its source.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import ToolDefinitionError
+from .schema import check_shape, inline_refs, map_subschemas
+from .tool import Tool
+
+if TYPE_CHECKING:
+    from ..capability import Capabilities
+
+
+@dataclass(frozen=True)
+class SchemaRules:
+    """What one family of targets takes in a tool's parameters, with the source of each."""
+
+    name: str
+    #: Property names the target takes (None: any), and where that rule is written.
+    property_names: re.Pattern[str] | None = None
+    property_names_source: str = ""
+    #: The only keywords the root may hold (None: any), and the source.
+    root_keywords: frozenset[str] | None = None
+    root_keywords_source: str = ""
+    #: Every array must say its ``items``.
+    array_items: bool = False
+    array_items_source: str = ""
+    #: The root may hold no ``anyOf``/``oneOf``/``allOf`` (all targets: the arguments are one
+    #: object of named parameters), and the source.
+    root_source: str = ""
+    #: ``required`` may name only declared properties, and the source.
+    required_declared: bool = False
+    required_declared_source: str = ""
+    #: The most tools one request may define (None: no documented limit), and the source.
+    max_tools: int | None = None
+    max_tools_source: str = ""
+
+
+@dataclass(frozen=True)
+class ToolNote:
+    """One change toolwire made to a tool's schema for its target, as data."""
+
+    tool: str
+    path: str
+    change: str
+    rule: str
+
+    def __str__(self) -> str:
+        return f"tool {self.tool!r} at {self.path}: {self.change} ({self.rule})"
+
+
+@dataclass
+class Prepared:
+    """A tool's parameters as its target takes them, the notes of what changed, and the
+    renamed property names (``Renames``)."""
+
+    parameters: dict[str, Any]
+    notes: list[ToolNote] = field(default_factory=list)
+    renames: Renames | None = None
+    #: Text added to the tool's description (keywords the target takes nowhere else).
+    described: str = ""
+
+
+@dataclass
+class Renames:
+    """Parameter names renamed for a target: the name sent -> the name declared."""
+
+    names: dict[str, str] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+
+def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepared:
+    """``parameters`` repaired for ``rules``' targets (the module docstring), or a
+    ToolDefinitionError naming the tool, the path and the rule where it cannot be."""
+    check_shape(parameters, tool)
+    prepared = Prepared(dict(parameters))
+    prepared.parameters = _root_object(prepared.parameters, tool, rules, prepared.notes)
+    prepared.parameters = _arrays(prepared.parameters, "parameters", tool, rules, prepared.notes)
+    if rules.property_names is not None:
+        renames = Renames()
+        prepared.parameters = _renamed(
+            prepared.parameters, "parameters", tool, rules, prepared.notes, renames
+        )
+        prepared.renames = renames or None
+    if rules.required_declared:
+        prepared.parameters = _required_declared(
+            prepared.parameters, "parameters", tool, rules, prepared.notes
+        )
+    if rules.root_keywords is not None:
+        _root_keywords(prepared, tool, rules)
+    return prepared
+
+
+def _required_declared(
+    schema: dict[str, Any], where: str, tool: str, rules: SchemaRules, notes: list[ToolNote]
+) -> dict[str, Any]:
+    """``required`` without the names no property declares (MCP servers publish branches that
+    only require a name declared elsewhere); each object inside, too."""
+    out = map_subschemas(
+        schema, where, lambda sub, path: _required_declared(sub, path, tool, rules, notes)
+    )
+    required, properties = out.get("required"), out.get("properties")
+    if isinstance(required, list):
+        declared = properties if isinstance(properties, dict) else {}
+        missing = [name for name in required if name not in declared]
+        if missing:
+            out["required"] = [name for name in required if name in declared]
+            if not out["required"]:
+                del out["required"]
+            notes.append(
+                ToolNote(
+                    tool,
+                    where,
+                    f"required names {', '.join(map(repr, missing))}, which no property "
+                    "declares: left out of required",
+                    rules.required_declared_source,
+                )
+            )
+    return out
+
+
+def check_count(count: int, rules: SchemaRules) -> None:
+    """A ToolDefinitionError where the request defines more tools than the target takes."""
+    if rules.max_tools is not None and count > rules.max_tools:
+        raise ToolDefinitionError(
+            f"{count} tools are defined, and this target takes at most {rules.max_tools} in "
+            f"one request ({rules.max_tools_source}). Send only the tools this step needs "
+            "(e.g. choose them per step), or split them across agents."
+        )
+
+
+# --- 2. one object at the root ---------------------------------------------------------------
+
+
+def _root_object(
+    schema: dict[str, Any], tool: str, rules: SchemaRules, notes: list[ToolNote]
+) -> dict[str, Any]:
+    rule = rules.root_source or "the arguments are one object of named parameters"
+    if isinstance(schema.get("allOf"), list):
+        schema = _all_of_merged(schema, tool)
+        notes.append(ToolNote(tool, "parameters", "merged the allOf parts into one object", rule))
+    for keyword in ("anyOf", "oneOf"):
+        if isinstance(schema.get(keyword), list):
+            schema = _branches_merged(schema, keyword, tool)
+            notes.append(
+                ToolNote(
+                    tool,
+                    "parameters",
+                    f"merged the {keyword} branches into one object (their properties, those "
+                    "every branch requires required; the alternatives in the description)",
+                    rule,
+                )
+            )
+    if schema.get("type") is None and ("properties" in schema or not schema):
+        schema = {"type": "object", **schema}
+        notes.append(ToolNote(tool, "parameters", "added type: object", rule))
+    if schema.get("type") != "object":
+        raise ToolDefinitionError(
+            f"tool {tool!r}: its parameters are of type {schema.get('type')!r}, not an object "
+            f"of named parameters ({rule}). Wrap the value in an object: "
+            '{"type": "object", "properties": {"value": …}, "required": ["value"]}.'
+        )
+    return schema
+
+
+def _objects(
+    branches: list[Any], root: dict[str, Any], tool: str, keyword: str
+) -> list[dict[str, Any]]:
+    """The branches, each an object schema (a local ``$ref`` followed), or an error."""
+    found = []
+    for index, branch in enumerate(branches):
+        if isinstance(branch, dict) and isinstance(branch.get("$ref"), str):
+            branch = inline_refs({**branch, "$defs": root.get("$defs", {})}, tool)
+        if not isinstance(branch, dict) or branch.get("type", "object") != "object":
+            raise ToolDefinitionError(
+                f"tool {tool!r}: parameters.{keyword}[{index}] is not an object, so the "
+                "arguments could not be one object of named parameters. Give the tool one "
+                "object schema (or split it into one tool per alternative)."
+            )
+        found.append(branch)
+    return found
+
+
+def _branches_merged(schema: dict[str, Any], keyword: str, tool: str) -> dict[str, Any]:
+    branches = _objects(schema[keyword], schema, tool, keyword)
+    rest = {k: v for k, v in schema.items() if k != keyword}
+    properties: dict[str, Any] = dict(rest.get("properties") or {})
+    for branch in branches:
+        for name, sub in (branch.get("properties") or {}).items():
+            if name in properties and properties[name] != sub:
+                known = (
+                    properties[name].get("anyOf") if isinstance(properties[name], dict) else None
+                )
+                variants = known if known and len(properties[name]) == 1 else [properties[name]]
+                properties[name] = {"anyOf": [*variants, sub] if sub not in variants else variants}
+            else:
+                properties[name] = sub
+    requires = [set(b.get("required") or ()) for b in branches]
+    required = list(rest.get("required") or ())
+    common = set.intersection(*requires) if requires else set()
+    required += [name for name in properties if name in common and name not in required]
+    alternatives = "; ".join(
+        f"({i + 1}) " + (", ".join(sorted(r)) if r else "no required parameters")
+        for i, r in enumerate(requires)
+    )
+    said = f"Takes one of these sets of required parameters: {alternatives}."
+    description = rest.get("description")
+    merged = {
+        **rest,
+        "type": "object",
+        "properties": properties,
+        "description": f"{description} {said}" if description else said,
+    }
+    if required:
+        merged["required"] = required
+    else:
+        merged.pop("required", None)
+    return merged
+
+
+def _all_of_merged(schema: dict[str, Any], tool: str) -> dict[str, Any]:
+    parts = _objects(schema["allOf"], schema, tool, "allOf")
+    rest = {k: v for k, v in schema.items() if k != "allOf"}
+    properties: dict[str, Any] = dict(rest.get("properties") or {})
+    required = list(rest.get("required") or ())
+    for part in parts:
+        properties.update(part.get("properties") or {})
+        required += [n for n in part.get("required") or () if n not in required]
+    merged = {**rest, "type": "object", "properties": properties}
+    if required:
+        merged["required"] = required
+    return merged
+
+
+# --- 3. arrays --------------------------------------------------------------------------------
+
+
+def _arrays(
+    schema: dict[str, Any], where: str, tool: str, rules: SchemaRules, notes: list[ToolNote]
+) -> dict[str, Any]:
+    out = map_subschemas(schema, where, lambda sub, path: _arrays(sub, path, tool, rules, notes))
+    tuple_items = out.get("prefixItems")
+    if isinstance(tuple_items, list) and "items" not in out:
+        kinds = [s for i, s in enumerate(tuple_items) if s not in tuple_items[:i]]
+        out = {k: v for k, v in out.items() if k != "prefixItems"}
+        out["items"] = kinds[0] if len(kinds) == 1 else {"anyOf": kinds}
+        out.setdefault("minItems", len(tuple_items))
+        out.setdefault("maxItems", len(tuple_items))
+        order = ", ".join(json.dumps(s, sort_keys=True)[:80] for s in tuple_items)
+        said = f"A list of exactly {len(tuple_items)} items, in this order: {order}."
+        out["description"] = f"{out['description']} {said}" if out.get("description") else said
+        notes.append(
+            ToolNote(
+                tool,
+                where,
+                "a tuple (prefixItems) sent as items with minItems/maxItems, the order in the "
+                "description",
+                "prefixItems is JSON Schema 2020-12; providers read items",
+            )
+        )
+    if rules.array_items and _is_array(out) and "items" not in out:
+        out["items"] = {}
+        notes.append(
+            ToolNote(
+                tool,
+                where,
+                "an array without items got items: {} (any value)",
+                rules.array_items_source,
+            )
+        )
+    return out
+
+
+def _is_array(schema: dict[str, Any]) -> bool:
+    kind = schema.get("type")
+    return kind == "array" or isinstance(kind, list) and "array" in kind
+
+
+# --- 4. property names -----------------------------------------------------------------------
+
+
+def _renamed(
+    schema: dict[str, Any],
+    where: str,
+    tool: str,
+    rules: SchemaRules,
+    notes: list[ToolNote],
+    renames: Renames,
+) -> dict[str, Any]:
+    """``schema`` with each parameter name ``rules`` refuse renamed (the root's properties:
+    the names the providers check), and the renames recorded in ``renames``."""
+    out = dict(schema)
+    properties = schema.get("properties")
+    if not isinstance(properties, dict):
+        return out
+    pattern = rules.property_names
+    assert pattern is not None
+    taken = {name for name in properties if pattern.fullmatch(name)}
+    new_properties: dict[str, Any] = {}
+    for name, sub in properties.items():
+        new = name
+        if not pattern.fullmatch(name):
+            new = _free_name(name, taken)
+            taken.add(new)
+            renames.names[new] = name
+            notes.append(
+                ToolNote(
+                    tool,
+                    f"{where}.properties",
+                    f"parameter {name!r} sent as {new!r} (tw.decode(..., tools=) maps the "
+                    "arguments back)",
+                    rules.property_names_source,
+                )
+            )
+        new_properties[new] = sub
+    out["properties"] = new_properties
+    if isinstance(schema.get("required"), list):
+        back = {old: new for new, old in renames.names.items()}
+        out["required"] = [back.get(n, n) for n in schema["required"]]
+    return out
+
+
+def _free_name(name: str, taken: set[str]) -> str:
+    """``name`` with each character outside ``[a-zA-Z0-9_.-]`` as ``_``, at most 64
+    characters, made unique among ``taken`` by a numbered suffix."""
+    base = re.sub(r"[^a-zA-Z0-9_.-]", "_", name)[:60] or "_"
+    new, n = base, 1
+    while new in taken:
+        n += 1
+        new = f"{base}_{n}"
+    return new
+
+
+def renamed_back(arguments: Any, renames: Renames | None) -> Any:
+    """A call's arguments with each renamed parameter back to the name its schema declared."""
+    if renames is None or not isinstance(arguments, dict):
+        return arguments
+    return {renames.names.get(key, key): value for key, value in arguments.items()}
+
+
+# --- 5. the root's keywords --------------------------------------------------------------------
+
+
+#: Keywords that only annotate a schema: dropping them changes no argument's validity.
+ANNOTATIONS = ("$schema", "$id", "$comment", "title", "examples", "default")
+
+
+def _root_keywords(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
+    allowed = rules.root_keywords
+    assert allowed is not None
+    schema = prepared.parameters
+    if any(key in schema for key in ("$defs", "definitions")):
+        schema = inline_refs(schema, tool)
+        prepared.notes.append(
+            ToolNote(
+                tool, "parameters", "references inlined ($defs removed)", rules.root_keywords_source
+            )
+        )
+    kept = {k: v for k, v in schema.items() if k in allowed}
+    dropped = {k: v for k, v in schema.items() if k not in allowed}
+    said = {k: v for k, v in dropped.items() if k not in ANNOTATIONS}
+    if said:
+        described = [str(said.pop("description"))] if "description" in said else []
+        if said:
+            rules_said = json.dumps(said, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            described.append(f"Parameter rules: {rules_said}")
+        prepared.described = " ".join(described)
+    if dropped:
+        where = " (said in the tool's description)" if prepared.described else " (annotations only)"
+        prepared.notes.append(
+            ToolNote(
+                tool,
+                "parameters",
+                f"{', '.join(sorted(dropped))} left the root{where}",
+                rules.root_keywords_source,
+            )
+        )
+    prepared.parameters = kept
+
+
+def prepare_tools(
+    tools: Sequence[Tool], caps: Capabilities
+) -> tuple[list[Tool], list[ToolNote], dict[str, Renames]]:
+    """Each tool as ``caps``' target takes it (``prepare`` with its ``tool_schema`` rules),
+    the notes of every change, and the renamed parameters per tool name."""
+    from .rules import RULES
+
+    rules = RULES.get(caps.tool_schema)
+    if rules is None:
+        raise ToolDefinitionError(
+            f"{caps.provider}:{caps.model}: tool_schema {caps.tool_schema!r} names no rules; "
+            f"known: {', '.join(sorted(RULES))}"
+        )
+    check_count(len(tools), rules)
+    prepared_tools: list[Tool] = []
+    notes: list[ToolNote] = []
+    renames: dict[str, Renames] = {}
+    for tool in tools:
+        if not isinstance(tool, Tool):
+            raise ToolDefinitionError(
+                f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
+                "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
+            )
+        parameters = tool.parameters
+        prepared = prepare(parameters, tool.name, rules)
+        notes += prepared.notes
+        if prepared.renames:
+            renames[tool.name] = prepared.renames
+        if prepared.parameters != parameters or prepared.described:
+            description = f"{tool.description} {prepared.described}".strip()
+            tool = Tool(
+                name=tool.name,
+                description=description,
+                parameters=prepared.parameters,
+                strict=tool.strict,
+            )
+        prepared_tools.append(tool)
+    return prepared_tools, notes, renames

@@ -1,0 +1,191 @@
+"""Tool schemas repaired for their target, each change a note, and arguments mapped back
+(issue 31: tools.repair, tools.rules).
+
+Each case is a shape real MCP servers publish; each request goes through the official SDK's
+strict request types (``helpers.validate``), and each repaired schema is checked with
+``jsonschema`` to still take the arguments the original took.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+
+import toolwire as tw
+from toolwire.tools import Tool, ToolDefinitionError
+from toolwire.tools.repair import prepare_tools, renamed_back
+
+from .helpers import MODELS, first_tool_spec, validate
+
+HELLO = [tw.User("hi")]
+NOVA = "bedrock:us.amazon.nova-pro-v1:0"
+
+#: A zod union at the root, as TypeScript MCP servers publish it (no type, $schema beside).
+UNION = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "anyOf": [
+        {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+        {
+            "type": "object",
+            "properties": {"path": {"type": "string"}, "ref": {"type": "string"}},
+            "required": ["path"],
+        },
+    ],
+}
+#: Query-string style parameter names (JSON:API filters, PHP arrays, spaces, non-ASCII).
+ODD_NAMES = {
+    "type": "object",
+    "properties": {
+        "filter[name]": {"type": "string"},
+        "$top": {"type": "integer"},
+        "page size": {"type": "integer"},
+        "städte": {"type": "array", "items": {"type": "string"}},
+        "plain": {"type": "string"},
+    },
+    "required": ["filter[name]", "plain"],
+}
+BARE = {
+    "type": "object",
+    "properties": {
+        "ids": {"type": "array"},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+    },
+}
+
+
+def spec_of(model: str, tool: Tool) -> tuple[dict[str, Any], tw.Request]:
+    request = tw.encode(HELLO, model, tools=[tool])
+    validate(request.kwargs, model)
+    return first_tool_spec(request.kwargs, tw.capabilities(model).wire), request
+
+
+def parameters_of(spec: dict[str, Any]) -> dict[str, Any]:
+    for key in ("input_schema", "parameters", "parameters_json_schema"):
+        if key in spec:
+            return spec[key]  # type: ignore[no-any-return]
+    return spec["inputSchema"]["json"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("target", sorted(MODELS))
+def test_a_root_union_becomes_one_object_on_every_target(target: str) -> None:
+    model = MODELS[target]
+    spec, request = spec_of(model, Tool("get", "Get a page.", UNION))
+    parameters = parameters_of(spec)
+    assert not {"anyOf", "oneOf", "allOf"} & set(parameters)
+    assert str(parameters.get("type", "")).lower() == "object"
+    assert any("merged the anyOf branches" in n.change for n in request.tool_notes)
+    assert all(n.tool == "get" and n.rule for n in request.tool_notes)
+
+
+def test_the_merged_union_takes_what_each_branch_took_and_says_the_alternatives() -> None:
+    [tool], notes, _ = prepare_tools(
+        [Tool("get", "Get.", UNION)], tw.capabilities(MODELS["openai"])
+    )
+    schema = tool.parameters
+    for arguments in ({"id": "a"}, {"path": "p", "ref": "main"}):
+        jsonschema.validate(arguments, UNION)
+        jsonschema.validate(arguments, schema)
+    assert "required" not in schema  # no parameter every branch requires
+    assert "(1) id; (2) path" in schema["description"]
+
+
+@pytest.mark.parametrize(
+    "model", [MODELS["anthropic"], MODELS["bedrock"], "openrouter:anthropic/claude-sonnet-4.5"]
+)
+def test_parameter_names_claude_refuses_are_renamed_and_decoded_back(model: str) -> None:
+    tool = Tool("find", "Find rows.", ODD_NAMES)
+    spec, request = spec_of(model, tool)
+    names = list(parameters_of(spec)["properties"])
+    assert all(re.fullmatch(r"[a-zA-Z0-9_.-]{1,64}", n) for n in names)
+    assert "plain" in names and "städte" not in names
+    renamed = {n.change.split("'")[1] for n in request.tool_notes if "sent as" in n.change}
+    assert renamed == {"filter[name]", "$top", "page size", "städte"}
+    _, _, renames = prepare_tools([tool], tw.capabilities(model))
+    sent = {names[0]: "x", names[1]: 2, "plain": "p"}
+    back = renamed_back(sent, renames["find"])
+    assert back == {"filter[name]": "x", "$top": 2, "plain": "p"}
+    jsonschema.validate(back, ODD_NAMES)
+
+
+def test_decode_with_tools_hands_the_tool_the_names_its_schema_declared() -> None:
+    tool = Tool("find", "Find rows.", ODD_NAMES)
+    model = MODELS["anthropic"]
+    spec, _ = spec_of(model, tool)
+    sent = list(parameters_of(spec)["properties"])
+    reply = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {
+                "type": "tool_use",
+                "id": "toolu_1",
+                "name": "find",
+                "input": {sent[0]: "x", "plain": "p"},
+            }
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    call = tw.decode(reply, model, tools=[tool]).content[0]
+    assert isinstance(call, tw.ToolCall) and call.arguments == {"filter[name]": "x", "plain": "p"}
+    assert tw.decode(reply, model).content[0].arguments == {sent[0]: "x", "plain": "p"}  # type: ignore[union-attr]
+
+
+def test_gemini_gets_names_it_takes_and_required_only_what_is_declared() -> None:
+    schema = copy.deepcopy(ODD_NAMES)
+    schema["required"] = [*schema["required"], "ghost"]
+    spec, request = spec_of(MODELS["google"], Tool("find", "Find rows.", schema))
+    parameters = parameters_of(spec)
+    assert all(re.fullmatch(r"[a-zA-Z_][a-zA-Z0-9_]{0,63}", n) for n in parameters["properties"])
+    assert "ghost" not in parameters["required"]
+    assert any("'ghost'" in n.change and "opencode#3140" in n.rule for n in request.tool_notes)
+
+
+def test_nova_keeps_only_type_properties_and_required_at_the_root() -> None:
+    schema = {**ODD_NAMES, "$schema": "http://json-schema.org/draft-07/schema#"}
+    schema |= {"additionalProperties": False, "$defs": {"Unused": {"type": "string"}}}
+    spec, request = spec_of(NOVA, Tool("find", "Find rows.", schema))
+    assert set(parameters_of(spec)) <= {"type", "properties", "required"}
+    assert '"additionalProperties":false' in spec["description"]
+    assert any("left the root" in n.change and "zed#28521" in n.rule for n in request.tool_notes)
+
+
+@pytest.mark.parametrize("target", ["openai", "openai-chat"])
+def test_openai_arrays_always_say_their_items_and_tuples_become_lists(target: str) -> None:
+    spec, request = spec_of(MODELS[target], Tool("pick", "Pick.", BARE))
+    properties = parameters_of(spec)["properties"]
+    assert properties["ids"]["items"] == {}
+    pair = properties["pair"]
+    assert "prefixItems" not in pair and pair["minItems"] == pair["maxItems"] == 2
+    jsonschema.validate(
+        {"ids": [1, "a"], "pair": ["a", 1]}, parameters_of(spec.get("function", spec))
+    )
+    assert len(request.tool_notes) == 2
+
+
+def test_more_tools_than_chat_completions_takes_is_a_clear_error() -> None:
+    tools = [Tool(f"t{n}", "A tool.", {"type": "object", "properties": {}}) for n in range(129)]
+    with pytest.raises(ToolDefinitionError, match="129 tools .* at most 128"):
+        tw.encode(HELLO, MODELS["openai-chat"], tools=tools)
+    tw.encode(HELLO, MODELS["anthropic"], tools=tools)  # no such limit documented there
+
+
+def test_a_branch_that_is_not_an_object_is_refused_naming_the_path() -> None:
+    schema = {"anyOf": [{"type": "object", "properties": {}}, {"type": "string"}]}
+    with pytest.raises(
+        ToolDefinitionError, match=r"tool 'odd': parameters.anyOf\[1\] is not an object"
+    ):
+        tw.encode(HELLO, MODELS["anthropic"], tools=[Tool("odd", "", schema)])
+
+
+def test_a_tool_the_target_takes_as_it_is_goes_unchanged_with_no_note() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    for model in MODELS.values():
+        request = tw.encode(HELLO, model, tools=[Tool("search", "Search.", schema)])
+        assert request.tool_notes == []

@@ -189,3 +189,44 @@ def test_a_tool_the_target_takes_as_it_is_goes_unchanged_with_no_note() -> None:
     for model in MODELS.values():
         request = tw.encode(HELLO, model, tools=[Tool("search", "Search.", schema)])
         assert request.tool_notes == []
+
+
+@pytest.mark.parametrize(
+    ("property_schema", "said"),
+    [
+        ({"type": "object", "additionalProperties": {"type": "integer"}}, "additionalProperties"),
+        ({"type": "integer", "enum": [1, 2, 3]}, "enum"),
+        ({"$ref": "#/$defs/Node"}, "$ref (recursive)"),
+    ],
+    ids=["mapping", "number-enum", "recursive"],
+)
+def test_gemini_takes_what_its_schema_subset_cannot_say_as_json_schema(
+    property_schema: dict[str, Any], said: str
+) -> None:
+    """dict[str, int], integer enums and recursive models (what pydantic writes) go to Gemini
+    as parameters_json_schema, with a note, instead of an OBJECT Gemini rejects as empty."""
+    schema: dict[str, Any] = {"type": "object", "properties": {"value": property_schema}}
+    if "$ref" in property_schema:
+        node = {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}
+        schema["$defs"] = {"Node": node}
+    for model in (MODELS["google"], MODELS["google-vertex"]):
+        spec, request = spec_of(model, Tool("put", "Put a value.", schema))
+        assert "parameters" not in spec and spec["parameters_json_schema"]["properties"]["value"]
+        assert any(
+            said in n.change and "parameters_json_schema" in n.rule for n in request.tool_notes
+        )
+
+
+def test_a_chain_of_references_goes_to_gemini_unexpanded_and_is_refused_where_it_must_inline() -> (
+    None
+):
+    defs = {
+        f"D{i}": {"type": "object", "properties": {k: {"$ref": f"#/$defs/D{i + 1}"} for k in "ab"}}
+        for i in range(17)
+    }
+    defs["D17"] = {"type": "string"}
+    schema = {"type": "object", "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+    spec, request = spec_of(MODELS["google"], Tool("deep", "", schema))
+    assert len(str(spec)) < 20_000  # the 2**17 copies were never made
+    with pytest.raises(ToolDefinitionError, match="more than 10,000 subschemas"):
+        tw.encode(HELLO, MODELS["ollama"], tools=[Tool("deep", "", schema)])

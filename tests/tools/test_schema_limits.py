@@ -80,14 +80,17 @@ def in_child(schema: dict[str, object], model: str) -> dict[str, object]:
 @pytest.mark.parametrize(
     "model", ["google:gemini-2.5-flash", "google-vertex:gemini-2.5-flash", "ollama:llama3.2"]
 )
-def test_references_that_double_at_each_level_are_refused_where_they_would_be_inlined(
-    model: str,
-) -> None:
+def test_references_that_double_at_each_level_are_never_expanded(model: str) -> None:
+    """Inlining stops at MAX_INLINED subschemas: Ollama, which takes no $ref, refuses the
+    tool; Gemini gets it as JSON Schema (parameters_json_schema), references as they are."""
     schema = doubling(30)
     assert len(json.dumps(schema)) < 4096  # a small listing
     found = in_child(schema, model)
-    assert str(found["error"]).startswith("ToolDefinitionError: tool 'bomb': inlining its $refs")
-    assert f"{MAX_INLINED:,} subschemas" in str(found["error"])
+    if model.startswith("ollama"):
+        assert "tool 'bomb': inlining its $refs" in str(found["error"])
+        assert f"{MAX_INLINED:,} subschemas" in str(found["error"])
+    else:
+        assert found["error"] is None
     assert float(found["seconds"]) < SECONDS  # type: ignore[arg-type]
     assert float(found["peak_mb"]) < PEAK_MB  # type: ignore[arg-type]
 

@@ -4,10 +4,11 @@ by hand or from a typed function's hints and docstring."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import jsonschema
 import pytest
+from pydantic import Field
 
 import toolwire as tw
 from toolwire.tools import Tool, ToolDefinitionError
@@ -165,3 +166,17 @@ def test_from_function_keeps_literal_numbers_for_targets_that_take_them() -> Non
         """Pick."""
 
     assert _schema(pick)["properties"]["level"] == {"enum": [1, 2, 3], "type": "integer"}
+
+
+def test_an_annotated_field_description_survives_a_docstring_that_does_not_name_it() -> None:
+    def note(text: Annotated[str, Field(description="A short note", max_length=50)], n: int) -> str:
+        """Take a note.
+
+        Args:
+            n: How many times.
+        """
+        return text * n
+
+    properties = Tool.from_function(note).parameters["properties"]
+    assert properties["text"]["description"] == "A short note"  # type: ignore[index]
+    assert properties["n"]["description"] == "How many times."  # type: ignore[index]

@@ -1,4 +1,5 @@
-"""JSON Schema → Gemini's ``Schema`` (google-genai ``FunctionDeclaration.parameters``).
+"""JSON Schema → Gemini's ``Schema`` (google-genai ``FunctionDeclaration.parameters``), or
+``parameters_json_schema`` where the subset cannot say the schema.
 
 Gemini takes a subset of OpenAPI 3.0's schema object (google-genai 3.4 ``types.Schema``; the
 Gemini API reference "Schema"): upper-case ``type``, ``nullable`` instead of a ``null`` type,
@@ -8,7 +9,10 @@ Gemini Developer API rejects — ``exclusiveMinimum``, ``uniqueItems``, unsuppor
 formats) are left out; keywords whose loss would let other arguments through (``not``,
 ``if``, ``patternProperties``, tuples, several ``allOf`` parts, non-string enums) are refused.
 Keys are written as google-genai's field names (``min_items``), the form its strict
-validation and request builder read back unchanged.
+validation and request builder read back unchanged. Where the subset cannot say the schema
+(``BeyondSubset``: a mapping, number enums, tuples, recursion, ``not``), the tool goes as JSON
+Schema in ``parameters_json_schema`` (google-genai ``FunctionDeclaration``: "Describes the
+parameters to the function in JSON Schema format"), as pydantic-ai sends every Gemini tool.
 """
 
 from __future__ import annotations
@@ -89,6 +93,9 @@ def _node(schema: dict[str, Any], where: str, tool: str) -> dict[str, Any]:
             raise refuse(tool, where, keyword, TARGET, _ADVICE)
     schema = _merged_all_of(schema, where, tool)
     schema = _const_as_enum(schema)
+    extra = schema.get("additionalProperties")
+    if (extra is True or isinstance(extra, dict) and extra) and not schema.get("properties"):
+        raise refuse(tool, where, "additionalProperties (a mapping)", TARGET, _ADVICE)
     out: dict[str, Any] = {}
     _types(schema, out, where, tool)
     for key, field in KEPT.items():
@@ -154,3 +161,10 @@ def _const_as_enum(schema: dict[str, Any]) -> dict[str, Any]:
         return schema
     rest = {k: v for k, v in schema.items() if k != "const"}
     return {**rest, "enum": [schema["const"]]}
+
+
+def gemini_json_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """``parameters_json_schema``: the schema as JSON Schema, for what the ``Schema`` subset
+    cannot say (a mapping, number enums, tuples, recursion); only the keywords that name the
+    draft or the document are left out."""
+    return {k: v for k, v in schema.items() if k not in ("$schema", "$id", "$comment")}

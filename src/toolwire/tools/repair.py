@@ -58,6 +58,9 @@ class SchemaRules:
     #: The root may hold no ``anyOf``/``oneOf``/``allOf`` (all targets: the arguments are one
     #: object of named parameters), and the source.
     root_source: str = ""
+    #: Where the target's subset cannot say a schema, it goes as JSON Schema (Gemini's
+    #: ``parameters_json_schema``): the source, noted with the reason ("" where not).
+    json_schema_source: str = ""
     #: ``required`` may name only declared properties, and the source.
     required_declared: bool = False
     required_declared_source: str = ""
@@ -120,7 +123,28 @@ def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepar
         )
     if rules.root_keywords is not None:
         _root_keywords(prepared, tool, rules)
+    if rules.json_schema_source:
+        _beyond_subset(prepared, tool, rules)
     return prepared
+
+
+def _beyond_subset(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
+    """A note where the schema goes as JSON Schema, the subset unable to say it."""
+    from .gemini import gemini_parameters
+    from .schema import BeyondSubset
+
+    try:
+        gemini_parameters(prepared.parameters, tool)
+    except BeyondSubset as exc:
+        prepared.notes.append(
+            ToolNote(
+                tool,
+                exc.where or "parameters",
+                f"sent as JSON Schema (parameters_json_schema): the Schema subset cannot say "
+                f"{exc.keyword}",
+                rules.json_schema_source,
+            )
+        )
 
 
 def _required_declared(

@@ -62,6 +62,10 @@ RULES = {
             "letter or an underscore and must only contain chars a-z, A-Z, 0-9, or "
             'underscores with a maximum length of 64"'
         ),
+        json_schema_source=(
+            'google-genai FunctionDeclaration.parameters_json_schema ("Describes the parameters '
+            'to the function in JSON Schema format"; mutually exclusive with parameters)'
+        ),
         required_declared=True,
         required_declared_source=(
             'Gemini API 400 "GenerateContentRequest.tools[0].function_declarations[32]'

@@ -110,19 +110,23 @@ def inline_refs(schema: dict[str, Any], tool: str) -> dict[str, Any]:
         nonlocal made
         made += 1
         if made > MAX_INLINED:
-            raise ToolDefinitionError(
+            raise BeyondSubset(
                 f"tool {tool!r}: inlining its $refs (this target takes none) makes more than "
                 f"{MAX_INLINED:,} subschemas, as each reference is copied where it is used "
                 f"(at {where}); define the repeated parts once as plain objects, or choose a "
-                "target that takes $ref"
+                "target that takes $ref",
+                f"$ref (inlined, more than {MAX_INLINED:,} subschemas)",
+                where,
             )
         ref = node.get("$ref")
         if isinstance(ref, str):
             if ref in seen:
-                raise ToolDefinitionError(
+                raise BeyondSubset(
                     f"tool {tool!r}: the schema refers to itself ({' -> '.join((*seen, ref))} "
                     f"at {where}); this target takes no recursive schema. Give the recursive "
-                    "part a fixed depth, or type it as a plain object."
+                    "part a fixed depth, or type it as a plain object.",
+                    "$ref (recursive)",
+                    where,
                 )
             target = _pointer(root, ref, tool, where)
             merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
@@ -181,10 +185,23 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+class BeyondSubset(ToolDefinitionError):
+    """A schema a target's subset of JSON Schema cannot say (a keyword, a recursive
+    reference): where the target also takes full JSON Schema (Gemini's
+    ``parameters_json_schema``), the tool goes that way instead. ``keyword`` and ``where``
+    say what and where."""
+
+    def __init__(self, message: str, keyword: str = "", where: str = "") -> None:
+        super().__init__(message)
+        self.keyword, self.where = keyword, where
+
+
 def refuse(tool: str, where: str, keyword: str, target: str, advice: str) -> ToolDefinitionError:
     """The error for a keyword a target cannot take and toolwire cannot drop without changing
     what the schema means."""
-    return ToolDefinitionError(
+    return BeyondSubset(
         f"tool {tool!r}: {target} cannot take the JSON Schema keyword {keyword!r} (at {where}), "
-        f"and leaving it out would change what the arguments may be. {advice}"
+        f"and leaving it out would change what the arguments may be. {advice}",
+        keyword,
+        where,
     )

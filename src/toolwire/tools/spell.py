@@ -33,8 +33,9 @@ from ..capability import Capabilities
 from ..errors import suggest
 from ..plan.ids import accepted_name, accepts
 from .errors import ToolDefinitionError
-from .gemini import gemini_parameters
+from .gemini import gemini_json_schema, gemini_parameters
 from .ollama import ollama_parameters
+from .schema import BeyondSubset
 from .strict import strict_parameters
 from .tool import Tool
 
@@ -191,7 +192,12 @@ def google_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     declarations = []
     for tool in tools:
         declaration = _described({"name": tool.name}, tool.description)
-        parameters = gemini_parameters(tool.parameters, tool.name)
+        try:
+            parameters = gemini_parameters(tool.parameters, tool.name)
+        except BeyondSubset:  # full JSON Schema instead (tools.gemini)
+            declaration["parameters_json_schema"] = gemini_json_schema(tool.parameters)
+            declarations.append(declaration)
+            continue
         declarations.append(declaration | ({"parameters": parameters} if parameters else {}))
     config: dict[str, Any] = {"tools": [{"function_declarations": declarations}]}
     if choice is not None:

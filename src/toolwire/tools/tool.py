@@ -120,7 +120,8 @@ class Tool(BaseModel):
                 continue
             hint = Any if param.annotation is param.empty else param.annotation
             default = ... if param.default is param.empty else param.default
-            fields[param.name] = (hint, Field(default, description=docs.get(param.name)))
+            doc = docs.get(param.name)  # else an Annotated[..., Field(description=...)] speaks
+            fields[param.name] = (hint, Field(default, description=doc) if doc else Field(default))
         hints = _resolved_hints(fn)
         fields = {k: (hints.get(k, hint), info) for k, (hint, info) in fields.items()}
         model = create_model(f"{getattr(fn, '__name__', 'tool')}_arguments", **fields)

@@ -64,6 +64,9 @@ class SchemaRules:
     #: ``required`` may name only declared properties, and the source.
     required_declared: bool = False
     required_declared_source: str = ""
+    #: The target has OpenAI's strict mode (``Tool(strict=...)``): its rules are checked here
+    #: (tools.strict), so that ``strict="auto"`` falls back with a note.
+    strict_mode: bool = False
     #: The most tools one request may define (None: no documented limit), and the source.
     max_tools: int | None = None
     max_tools_source: str = ""
@@ -135,6 +138,8 @@ def _beyond_subset(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
 
     try:
         gemini_parameters(prepared.parameters, tool)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+        raise _malformed(tool, exc) from exc
     except BeyondSubset as exc:
         prepared.notes.append(
             ToolNote(
@@ -356,7 +361,7 @@ def _renamed(
     for name, sub in properties.items():
         new = name
         if not pattern.fullmatch(name):
-            new = _free_name(name, taken)
+            new = _free_name(name, taken, pattern)
             taken.add(new)
             renames.names[new] = name
             notes.append(
@@ -376,12 +381,15 @@ def _renamed(
     return out
 
 
-def _free_name(name: str, taken: set[str]) -> str:
-    """``name`` with each character outside ``[a-zA-Z0-9_.-]`` as ``_``, at most 64
-    characters, made unique among ``taken`` by a numbered suffix."""
-    base = re.sub(r"[^a-zA-Z0-9_.-]", "_", name)[:60] or "_"
+def _free_name(name: str, taken: set[str], pattern: re.Pattern[str]) -> str:
+    """``name`` with each character outside ``[a-zA-Z0-9_]`` (what every rule takes) as ``_``,
+    ``_`` first where it starts with a digit, at most 60 characters, made unique among
+    ``taken`` by a numbered suffix."""
+    base = re.sub(r"[^a-zA-Z0-9_]", "_", name)[:60] or "_"
+    if base[0].isdigit():
+        base = f"_{base}"[:60]
     new, n = base, 1
-    while new in taken:
+    while new in taken or not pattern.fullmatch(new):
         n += 1
         new = f"{base}_{n}"
     return new
@@ -458,17 +466,61 @@ def prepare_tools(
                 "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
             )
         parameters = tool.parameters
-        prepared = prepare(parameters, tool.name, rules)
+        try:
+            prepared = prepare(parameters, tool.name, rules)
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            raise _malformed(tool.name, exc) from exc
         notes += prepared.notes
         if prepared.renames:
             renames[tool.name] = prepared.renames
-        if prepared.parameters != parameters or prepared.described:
+        strict = _strict(tool, prepared.parameters, rules, notes)
+        if prepared.parameters != parameters or prepared.described or strict != tool.strict:
             description = f"{tool.description} {prepared.described}".strip()
             tool = Tool(
                 name=tool.name,
                 description=description,
                 parameters=prepared.parameters,
-                strict=tool.strict,
+                strict=strict,
             )
         prepared_tools.append(tool)
     return prepared_tools, notes, renames
+
+
+def _strict(
+    tool: Tool, parameters: dict[str, Any], rules: SchemaRules, notes: list[ToolNote]
+) -> bool:
+    """Whether ``tool`` goes in strict mode: its schema checked against strict mode's rules,
+    each keyword they move noted; ``strict="auto"`` without it (noted) where it breaks one."""
+    from .strict import SOURCE, strict_parameters
+
+    if not tool.strict or not rules.strict_mode:
+        return tool.strict is True and rules.strict_mode
+    moved: list[tuple[str, str]] = []
+    try:
+        strict_parameters(parameters, tool.name, moved)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+        raise _malformed(tool.name, exc) from exc
+    except ToolDefinitionError as exc:
+        if tool.strict is True:
+            raise
+        notes.append(ToolNote(tool.name, "parameters", f"sent without strict mode: {exc}", SOURCE))
+        return False
+    for where, keyword in moved:
+        change = (
+            f"{keyword} left out (an annotation strict mode does not take)"
+            if keyword.startswith("$")
+            or keyword in ("examples", "discriminator", "readOnly", "writeOnly")
+            else f"{keyword} written into the description (strict mode does not take it)"
+        )
+        notes.append(ToolNote(tool.name, where, change, SOURCE))
+    return True
+
+
+def _malformed(tool: str, exc: Exception) -> ToolDefinitionError:
+    """A keyword of the wrong shape (``properties`` a list, ``required`` a number, ``anyOf``
+    not a list): a hostile or broken listing is not JSON Schema."""
+    return ToolDefinitionError(
+        f"tool {tool!r}: its parameters are not JSON Schema toolwire can repair: a keyword has "
+        f"the wrong shape ({type(exc).__name__}: {exc}). Check its properties (an object), "
+        "required (a list of names), enum and anyOf/oneOf/allOf (lists)."
+    )

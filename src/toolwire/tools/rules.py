@@ -41,17 +41,27 @@ RULES = {
             "required at its root"
         ),
     ),
-    "openai": SchemaRules("openai", root_source=_ROOT, array_items=True, array_items_source=_ITEMS),
+    "openai": SchemaRules(
+        "openai", root_source=_ROOT, array_items=True, array_items_source=_ITEMS, strict_mode=True
+    ),
     "openai-chat": SchemaRules(
         "openai-chat",
         root_source=_ROOT,
         array_items=True,
         array_items_source=_ITEMS,
+        strict_mode=True,
         max_tools=128,
         max_tools_source=(
             "OpenAI's 400 \"Invalid 'tools': array too long. Expected an array with maximum "
             'length 128" (code array_above_max_length; Upsonic/Upsonic#176)'
         ),
+    ),
+    "chat-compatible": SchemaRules(
+        "chat-compatible",
+        root_source=_ROOT,
+        array_items=True,
+        array_items_source=_ITEMS,
+        strict_mode=True,
     ),
     "gemini": SchemaRules(
         "gemini",
@@ -80,5 +90,6 @@ RULES = {
         property_names_source=_KEYS_SOURCE,
         array_items=True,
         array_items_source=_ITEMS,
+        strict_mode=True,
     ),
 }

@@ -153,17 +153,27 @@ def anthropic_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return out
 
 
-def _openai_parameters(tool: Tool) -> dict[str, Any]:
+def _openai_parameters(tool: Tool) -> tuple[dict[str, Any], bool]:
+    """The tool's parameters and whether strict mode is asked: ``strict="auto"`` (left by a
+    caller of ``spell`` itself; ``encode`` settles it with a note, tools.repair) is strict
+    where the schema fits strict mode's rules."""
     schema = tool.parameters
-    return strict_parameters(schema, tool.name) if tool.strict else schema
+    if tool.strict is True:
+        return strict_parameters(schema, tool.name), True
+    if tool.strict == "auto":
+        try:
+            return strict_parameters(schema, tool.name), True
+        except ToolDefinitionError:
+            return schema, False
+    return schema, False
 
 
 def openai_responses_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    specs = [
-        _described({"type": "function", "name": t.name}, t.description)
-        | {"parameters": _openai_parameters(t), "strict": t.strict}
-        for t in tools
-    ]
+    specs = []
+    for t in tools:
+        parameters, strict = _openai_parameters(t)
+        spec = _described({"type": "function", "name": t.name}, t.description)
+        specs.append(spec | {"parameters": parameters, "strict": strict})
     out: dict[str, Any] = {"tools": specs}
     if choice is not None:
         out["tool_choice"] = (
@@ -178,7 +188,7 @@ def _function(tool: Tool, parameters: dict[str, Any], strict: bool) -> dict[str,
 
 
 def openai_chat_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"tools": [_function(t, _openai_parameters(t), t.strict) for t in tools]}
+    out: dict[str, Any] = {"tools": [_function(t, *_openai_parameters(t)) for t in tools]}
     if choice is not None:
         out["tool_choice"] = (
             {"type": "function", "function": {"name": choice[1]}}

@@ -1,5 +1,11 @@
 """JSON Schema → OpenAI's strict function schemas (``Tool(..., strict=True)``).
 
+Keywords strict mode does not take but that only narrow what a value may be (``format``
+beyond its list, ``minLength``/``maxLength``, ``uniqueItems``, ``minProperties``/
+``maxProperties``) are written into the description, where the model still reads them
+(``(format: uri)``); annotations (``$schema``, ``examples``, ``discriminator``) are left out.
+Its size limits (10 levels of nesting, 1,000 enum values in all) are refused with the rule.
+
 OpenAI structured outputs ("Supported schemas"): every object sets ``additionalProperties:
 false`` and lists every property in ``required``; a property that may be left out is
 instead made nullable (``"type": ["string", "null"]``, or ``anyOf`` with ``{"type":
@@ -13,8 +19,10 @@ false), which strict mode cannot express.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+from .errors import ToolDefinitionError
 from .schema import map_subschemas, refuse, with_default_described
 
 TARGET = "OpenAI strict mode"
@@ -35,18 +43,74 @@ _ADVICE = "Simplify that part of the schema, or pass strict=False for this tool.
 _NULL = {"type": "null"}
 
 
-def strict_parameters(schema: dict[str, Any], tool: str) -> dict[str, Any]:
-    """``schema`` rewritten to OpenAI's strict rules (the root stays an object)."""
-    return _node(schema, "parameters", tool, schema)
+#: Structured outputs "Supported schemas": the string formats strict mode takes.
+FORMATS = frozenset(
+    ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
+)
+#: Keywords strict mode does not take that only narrow a value: said in the description.
+DESCRIBED = ("minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties")
+#: Annotations strict mode does not take: left out (no value's validity depends on them).
+DROPPED = ("$schema", "$id", "$comment", "examples", "discriminator", "readOnly", "writeOnly")
+#: Structured outputs "Supported schemas": "up to 10 levels of nesting", "up to 1000 enum
+#: values across all enum properties".
+MAX_NESTING = 10
+MAX_ENUM_VALUES = 1000
+SOURCE = 'OpenAI structured outputs, "Supported schemas"'
 
 
-def _node(schema: dict[str, Any], where: str, tool: str, root: dict[str, Any]) -> dict[str, Any]:
+def strict_parameters(
+    schema: dict[str, Any], tool: str, moved: list[tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """``schema`` rewritten to OpenAI's strict rules (the root stays an object); ``moved``
+    collects (path, keyword) of each keyword written into a description or left out."""
+    _check_size(schema, tool)
+    return _node(schema, "parameters", tool, schema, [] if moved is None else moved)
+
+
+def _check_size(schema: dict[str, Any], tool: str) -> None:
+    """Strict mode's limits: objects nested at most ``MAX_NESTING`` deep, at most
+    ``MAX_ENUM_VALUES`` enum values in all."""
+    enums = 0
+    stack: list[tuple[Any, int]] = [(schema, 0)]
+    while stack:  # no recursion: the shape is bounded already (schema.check_shape)
+        node, depth = stack.pop()
+        if isinstance(node, list):
+            stack.extend((child, depth) for child in node)
+            continue
+        if not isinstance(node, dict):
+            continue
+        if isinstance(node.get("enum"), list):
+            enums += len(node["enum"])
+        if node.get("type") == "object":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise ToolDefinitionError(
+                    f"tool {tool!r}: its parameters nest objects more than {MAX_NESTING} "
+                    f"levels deep, beyond OpenAI strict mode's limit ({SOURCE}). Flatten the "
+                    'schema, or pass strict=False (or strict="auto" to fall back by itself).'
+                )
+        stack.extend((value, depth) for value in node.values() if isinstance(value, dict | list))
+    if enums > MAX_ENUM_VALUES:
+        raise ToolDefinitionError(
+            f"tool {tool!r}: its parameters hold {enums:,} enum values, beyond OpenAI strict "
+            f"mode's {MAX_ENUM_VALUES:,} ({SOURCE}). Shorten the enums (or describe the values), "
+            'or pass strict=False (or strict="auto").'
+        )
+
+
+def _node(
+    schema: dict[str, Any],
+    where: str,
+    tool: str,
+    root: dict[str, Any],
+    moved: list[tuple[str, str]],
+) -> dict[str, Any]:
     for keyword in REFUSED:
         if keyword in schema:
             raise refuse(tool, where, keyword, TARGET, _ADVICE)
     schema = _unravelled(schema, root)
-    schema = with_default_described(_merged(schema, where, tool))
-    out = map_subschemas(schema, where, lambda sub, path: _node(sub, path, tool, root))
+    schema = _described(with_default_described(_merged(schema, where, tool)), where, moved)
+    out = map_subschemas(schema, where, lambda sub, path: _node(sub, path, tool, root, moved))
     if out.get("type") == "object" or "properties" in out:
         extra = out.get("additionalProperties", False)
         if extra is not False:
@@ -58,6 +122,29 @@ def _node(schema: dict[str, Any], where: str, tool: str, root: dict[str, Any]) -
         }
         out["required"] = list(properties)
         out["additionalProperties"] = False
+    return out
+
+
+def _described(schema: dict[str, Any], where: str, moved: list[tuple[str, str]]) -> dict[str, Any]:
+    """``schema`` without the keywords strict mode does not take: those that narrow a value
+    said in its description, the annotations left out."""
+    out = dict(schema)
+    said = []
+    fmt = out.get("format")
+    if isinstance(fmt, str) and fmt not in FORMATS:
+        said.append(f"format: {out.pop('format')}")
+        moved.append((where, "format"))
+    for keyword in DESCRIBED:
+        if keyword in out:
+            said.append(f"{keyword}: {json.dumps(out.pop(keyword))}")
+            moved.append((where, keyword))
+    for keyword in DROPPED:
+        if keyword in out:
+            del out[keyword]
+            moved.append((where, keyword))
+    if said:
+        text = f"({'; '.join(said)})"
+        out["description"] = f"{out['description']} {text}" if out.get("description") else text
     return out
 
 

@@ -11,7 +11,7 @@ import copy
 import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, create_model, field_validator
 
@@ -33,6 +33,8 @@ class Tool(BaseModel):
     gives a fresh copy, so editing what you read never changes the tool. ``strict=True``
     asks for OpenAI's strict mode (Chat Completions and Responses: the arguments always match
     the schema; optional arguments arrive as ``null``); other targets get the schema as is.
+    ``strict="auto"`` asks for it where the schema fits strict mode's rules, and sends the
+    tool without it, with a note (``Request.tool_notes``), where it does not.
 
     >>> weather = Tool("weather", "The weather in a city.",
     ...                {"type": "object", "properties": {"city": {"type": "string"}},
@@ -43,7 +45,7 @@ class Tool(BaseModel):
     name: str
     description: str = ""
     parameters: dict[str, JsonValue] = Field(default_factory=no_arguments)
-    strict: bool = False
+    strict: bool | Literal["auto"] = False
 
     # Type checkers see how a program builds one; pydantic also calls ``__init__`` with the
     # fields of a stored tool (and rejects unknown ones), which the run-time signature takes.
@@ -55,7 +57,7 @@ class Tool(BaseModel):
             description: str = "",
             parameters: Mapping[str, object] | None = None,
             *,
-            strict: bool = False,
+            strict: bool | Literal["auto"] = False,
         ) -> None: ...
 
     else:
@@ -98,7 +100,7 @@ class Tool(BaseModel):
         *,
         name: str | None = None,
         description: str | None = None,
-        strict: bool = False,
+        strict: bool | Literal["auto"] = False,
     ) -> Tool:
         """The tool for ``fn``: its name, its docstring's first paragraph, and a schema built
         by pydantic from its type hints (defaults, ``Optional``, ``Literal``, lists, pydantic

@@ -8,7 +8,7 @@ saves in billed input tokens over a long screenshot session. Prints; asserts not
 ``--cache``: a plain agent loop of ``--turns`` turns, each a ~2 MB screenshot (noise PNG, as
 large as a busy screen), re-encoded every turn with ``cache=True`` on Anthropic and Claude on
 Bedrock, billed by ``toolwire.cost.PromptCache`` (which reads a cached prefix only where the
-request starts with exactly what was written). Step eviction (``evict_to=0.7``, the default)
+request starts with exactly what was written). Step eviction (``evict_to=0.5``, the default)
 against one file at a time (``evict_to=1``): billed input tokens in uncached-token
 equivalents over the whole session, and the share of turns whose request reads the whole
 prefix the previous request wrote.
@@ -174,7 +174,7 @@ def cache_figures(turns: int) -> None:
     models = ("anthropic:claude-sonnet-4-5", "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0")
     for model in models:
         found = {}
-        for evict_to in (0.7, 1.0):
+        for evict_to in (0.5, 1.0):
             start = time.perf_counter()
             found[evict_to] = billed(histories, model, evict_to)
             total, share, bound = found[evict_to]
@@ -184,7 +184,7 @@ def cache_figures(turns: int) -> None:
                 f"of {turns} turns ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
-        print(f"{'':55} steps bill {found[1.0][0] / found[0.7][0]:.1f}x fewer input tokens")
+        print(f"{'':55} steps bill {found[1.0][0] / found[0.5][0]:.1f}x fewer input tokens")
 
 
 def main() -> None:

@@ -606,8 +606,8 @@ def test_text_mode_replaces_the_oldest_files_beyond_the_count_and_keeps_the_newe
     modes = [(d.identifier, d.mode) for d in laid_out.decisions]
     assert modes[:2] == [("shot-0.png", "text"), ("shot-1.png", "text")]
     assert {mode for _, mode in modes[2:]} == {"native"} and len(modes) == 22
-    stepped = [d.mode for d in plan(shots(22), BEDROCK_CLAUDE).decisions]  # down to 14 of 20
-    assert stepped == ["text"] * 7 + ["native"] * 15
+    stepped = [d.mode for d in plan(shots(22), BEDROCK_CLAUDE).decisions]  # down to 10 of 20
+    assert stepped == ["text"] * 11 + ["native"] * 11
 
 
 def test_documents_are_counted_apart_from_images() -> None:

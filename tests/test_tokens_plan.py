@@ -57,7 +57,7 @@ def test_images_beyond_bedrocks_count_limit_are_priced_as_the_text_encode_sends(
     messages = conversation(many_images(24))
     modes_agree(messages, model)
     priced = [f.mode for f in estimate_tokens(messages, model).files]
-    assert priced.count("text") == 7  # 25 images, 20 per request: down to 14, then 4 more
+    assert priced.count("text") == 11  # 25 images, 20 per request: down to 10, then 4 more
     assert priced[0] == "text" and priced[-1] != "text"
 
 

@@ -118,6 +118,9 @@ class Cache(BaseModel):
     max_points: Annotated[int, Strict(), Field(ge=0)] = 0
     write: Annotated[float, Strict(), Field(ge=0)] = 1.0
     read: Annotated[float, Strict(), Field(ge=0)] = 1.0
+    #: A mark may follow the tool definitions (Nova takes checkpoints in system and messages
+    #: only: its evidence says so).
+    tools: Annotated[bool, Strict()] = True
     evidence: _Str = Field(min_length=1, description="a string naming the source")
 
 

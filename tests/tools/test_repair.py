@@ -230,3 +230,14 @@ def test_a_chain_of_references_goes_to_gemini_unexpanded_and_is_refused_where_it
     assert len(str(spec)) < 20_000  # the 2**17 copies were never made
     with pytest.raises(ToolDefinitionError, match="more than 10,000 subschemas"):
         tw.encode(HELLO, MODELS["ollama"], tools=[Tool("deep", "", schema)])
+
+
+def test_nova_gets_no_cache_point_after_its_tools_and_claude_on_bedrock_does() -> None:
+    tool = Tool("f", "A tool.", {"type": "object", "properties": {"a": {"type": "string"}}})
+    history = [tw.System("Be brief."), tw.User("hi")]
+    nova = tw.encode(history, NOVA, tools=[tool], cache=True)
+    assert "cachePoint" not in str(nova.kwargs["toolConfig"])
+    assert [str(p) for p in nova.cache_points] == ["after the system prompt"]
+    validate(nova.kwargs, NOVA)
+    claude = tw.encode(history, MODELS["bedrock"], tools=[tool], cache=True)
+    assert claude.kwargs["toolConfig"]["tools"][-1] == {"cachePoint": {"type": "default"}}

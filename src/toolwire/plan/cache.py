@@ -101,7 +101,7 @@ def cache_points(steps: tuple[Step, ...], caps: Capabilities, tools: bool) -> Ca
         return CachePoints("openai", steps=tuple(_group_ends(steps)[:budget]))
     automatic = facts.marks == "anthropic"
     budget -= automatic
-    on_tools = tools and budget > 0
+    on_tools = tools and budget > 0 and facts.tools
     budget -= on_tools
     on_system = budget > 0 and any(isinstance(s, System) and _holds_text(s.text) for s in steps)
     budget -= on_system

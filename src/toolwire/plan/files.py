@@ -30,8 +30,10 @@ from .values import Limit, Mode, OnBudget, OnUnsupported, limit_sentence
 Fit = Callable[[File, Cell], tuple[File, str | None]]
 
 #: A budget that binds is brought down to this share of its limit, so that the requests of
-#: the next turns start alike (prompt caches keep serving them): plan.budgets, counts.
-EVICT_TO = 0.7
+#: the next turns start alike (prompt caches keep serving them): plan.budgets, counts. Half:
+#: each step frees room for as many files as it keeps, so a loop of large screenshots still
+#: reuses the cached prefix on most turns (bench/budgets.py --cache).
+EVICT_TO = 0.5
 
 
 @dataclass(frozen=True)

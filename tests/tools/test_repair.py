@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import jsonschema
 import pytest
+from pydantic import AnyUrl, BaseModel, Field
 
 import toolwire as tw
 from toolwire.tools import Tool, ToolDefinitionError
@@ -241,3 +242,42 @@ def test_nova_gets_no_cache_point_after_its_tools_and_claude_on_bedrock_does() -
     validate(nova.kwargs, NOVA)
     claude = tw.encode(history, MODELS["bedrock"], tools=[tool], cache=True)
     assert claude.kwargs["toolConfig"]["tools"][-1] == {"cachePoint": {"type": "default"}}
+
+
+class Node(BaseModel):
+    """A tree: pydantic writes a recursive $ref."""
+
+    label: str
+    children: list[Node] = []
+
+
+def hard(
+    url: AnyUrl,
+    data: bytes,
+    tags: set[str],
+    counts: dict[str, int],
+    pair: tuple[str, int],
+    level: Literal[1, 2, 3],
+    tree: Node,
+    note: Annotated[str, Field(description="A short note", max_length=50)] = "",
+) -> str:
+    """Every hard Python type at once."""
+    return ""
+
+
+@pytest.mark.parametrize("target", sorted(MODELS))
+@pytest.mark.parametrize("strict", [False, "auto"])
+def test_pydantic_s_hard_types_go_on_every_target(target: str, strict: bool | str) -> None:
+    """AnyUrl, bytes, set, dict[str, int], tuples, integer literals and a recursive model,
+    as pydantic writes them: each target gets a request its SDK takes (Gemini as JSON
+    Schema, OpenAI strict falling back with a note), or the one precise refusal left: Ollama
+    cannot inline a recursive model."""
+    tool = Tool.from_function(hard, strict=strict)  # type: ignore[arg-type]
+    try:
+        spec, request = spec_of(MODELS[target], tool)
+    except ToolDefinitionError as exc:
+        assert target == "ollama" and "refers to itself" in str(exc)
+        return
+    assert parameters_of(spec) or target == "google"
+    if target == "openai" and strict == "auto":
+        assert any("sent without strict mode" in n.change for n in request.tool_notes)

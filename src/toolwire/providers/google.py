@@ -197,11 +197,14 @@ WIRE = register(Wire(
     "google", step=step, finish=finish, decoder=Decoder.of_module("toolwire.decoders.google"),
     # google-genai 3.4 FunctionCall.id: "Optional. The unique id of the function call" (free).
     ids=id_rule(None, None, "call_", 24, "google-genai FunctionCall.id"),
-    # google-genai 3.4 FunctionDeclaration.name: "Must start with a letter or an underscore.
-    # Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with a maximum
-    # length of 128."
+    # google-genai 3.4 FunctionDeclaration.name says 128 characters with colons, but the APIs
+    # take less: the Gemini API's v1beta FunctionDeclaration "a maximum length of 64" (as
+    # generated clients quote it, e.g. hexdocs geminix V1beta.FunctionDeclaration), and Vertex
+    # AI's "underscores, dots and dashes, with a maximum length of 64" (no colons). One rule
+    # for both: the stricter.
     names=name_rule(
-        r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}", 128, r"[^a-zA-Z0-9_.:-]+", "FunctionDeclaration"
+        r"[a-zA-Z_][a-zA-Z0-9_.-]{0,63}", 64, r"[^a-zA-Z0-9_.-]+",
+        "Gemini API and Vertex AI FunctionDeclaration.name",
     ),
     tools=google_tools, size=DEFAULT,  # google-genai: json.dumps defaults
 ))  # fmt: skip

@@ -36,6 +36,7 @@ from .capability_schema import (
     CellSpec,
     Citations,
     Layout,
+    ReasoningReplay,
     Row,
     Table,
     Target,
@@ -90,6 +91,9 @@ class Capabilities:
     pdf_citations: Citations | None = None
     #: The rules its tools' schemas are repaired to (tools.rules.RULES; issue 31).
     tool_schema: str = "json-schema"
+    #: Where the model's reasoning goes back on the chat wire (DeepSeek's thinking mode:
+    #: ``reasoning_content`` on the messages that made tool calls); None: it does not.
+    reasoning_replay: ReasoningReplay | None = None
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -244,6 +248,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         cache=layout["cache"],
         pdf_citations=layout["pdf_citations"],
         tool_schema=layout["tool_schema"] or "json-schema",
+        reasoning_replay=layout["reasoning_replay"],
     )
 
 
@@ -311,7 +316,7 @@ def shapes(row: Row) -> bool:
 
 
 #: Row facts that change neither cells nor the layout of messages.
-_NOT_SHAPING = ("token_family", "cache", "tool_schema")
+_NOT_SHAPING = ("token_family", "cache", "tool_schema", "reasoning_replay")
 
 
 def _apply(cells: dict[str, Cell], spec: Any, where: str) -> None:

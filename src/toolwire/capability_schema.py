@@ -134,6 +134,18 @@ class Citations(BaseModel):
     evidence: _Str = Field(min_length=1, description="a string naming the source")
 
 
+class ReasoningReplay(BaseModel):
+    """How a chat-wire server takes a model's reasoning back (issue 32): in which field of
+    the assistant message (``reasoning_content``, ``reasoning``), on which messages (those
+    that made tool calls: the reasoning of a tool loop), and the source."""
+
+    model_config = _FROZEN
+
+    field: Literal["reasoning_content", "reasoning"]
+    on: Literal["tool_calls", "all"] = "tool_calls"
+    evidence: _Str = Field(min_length=1, description="a string naming the source")
+
+
 class Layout(BaseModel):
     """Facts of a target that a model row may change (unset: the target's, then the default)."""
 
@@ -152,6 +164,8 @@ class Layout(BaseModel):
     pdf_citations: Citations | None = None
     #: The rules its tools' schemas are repaired to (a name in tools.rules.RULES).
     tool_schema: _Str | None = Field(None, description="a name of tools.rules.RULES")
+    #: Where the model's reasoning goes back on the chat wire (None: it does not).
+    reasoning_replay: ReasoningReplay | None = None
 
 
 class Budgets(BaseModel):

@@ -1,8 +1,8 @@
 """Chat Completions ``ChatCompletion`` → Assistant (OpenAI, Groq, xAI, OpenRouter, compatible).
 
 Reasoning text that some servers return (``reasoning_content``, ``reasoning``) is kept as
-unsigned Thinking: visible, never replayed (the chat wire has no place for it). A refusal
-is the message's text.
+unsigned Thinking of the target's issuer: it goes back where the target's table says the
+server takes it (``reasoning_replay``), to that issuer only. A refusal is the message's text.
 """
 
 from __future__ import annotations

@@ -147,10 +147,18 @@ def plan(
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
         pdf_citations=caps.pdf_citations is not None and caps.pdf_citations.enabled,
+        reasoning_replay=_reasoning_replay(caps),
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
         system=whole.system_text,
     )
+
+
+def _reasoning_replay(caps: Capabilities) -> tuple[str, str] | None:
+    """Where the target takes the model's reasoning back (the table's fact), as the plan says
+    it to the wire."""
+    replay = caps.reasoning_replay
+    return (replay.field, replay.on) if replay is not None else None
 
 
 def _budgets(

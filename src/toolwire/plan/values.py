@@ -197,6 +197,9 @@ class Plan:
     sign_first_call: bool = False
     #: PDFs are spelled with document citations enabled (``Capabilities.pdf_citations``).
     pdf_citations: bool = False
+    #: The field the model's reasoning goes back in, and on which assistant messages
+    #: (``Capabilities.reasoning_replay``: ("reasoning_content", "tool_calls")); None: nowhere.
+    reasoning_replay: tuple[str, str] | None = None
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
     #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;

@@ -20,7 +20,9 @@ Spelling choices (the plan decides everything else):
 - ``detail`` is omitted (the API's default, "auto"): no capability column sets it;
 - a ``file`` part's ``filename`` is the file's identifier, with the extension of its media
   type added when it has none (the API tells file types by extension);
-- ``Thinking`` is dropped: Chat Completions cannot take reasoning back;
+- ``Thinking`` is dropped (OpenAI's Chat Completions take no reasoning back), except where
+  the plan says the server takes it (``Plan.reasoning_replay``: DeepSeek's thinking mode
+  wants ``reasoning_content`` on every assistant message that made tool calls);
 - tool call ids over 40 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
   stably, identically in the call and its result (plan.ids);
 - tool-call arguments are compact JSON text, or the model's own text verbatim when it was not
@@ -35,7 +37,7 @@ from pathlib import PurePath
 from typing import Any
 
 from .. import b64
-from ..content import File, Json, Text
+from ..content import File, Json, Text, Thinking
 from ..mediatypes import ALL_EXTENSIONS, is_textual
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn
@@ -127,12 +129,17 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     if not texts and not calls:
-        return []  # only thinking, which this wire cannot take back
+        return []  # only thinking: no message of its own on this wire
     spelled: dict[str, Any] = {"role": "assistant"}
     if texts:
         spelled["content"] = _text_content(texts)
     if calls:
         spelled["tool_calls"] = calls
+    replay = names.reasoning_replay  # the plan kept only thinking of this target's issuer
+    if replay is not None and (calls or replay[1] == "all"):
+        thought = "\n".join(p.text for p in message.content if isinstance(p, Thinking) and p.text)
+        if thought:
+            spelled[replay[0]] = thought
     return [spelled]
 
 

@@ -173,7 +173,9 @@ class Wire:
         the body is measured without walking what was measured before (it holds the items,
         so the ids stand for them while it lives). Lone surrogates are left in:
         ``plan.ids.wire_kwargs`` replaces them where the plan found any (``Plan.scrub``)."""
-        spelling = Spelling(plan.names, plan.sign_first_call, plan.pdf_citations)
+        spelling = Spelling(
+            plan.names, plan.sign_first_call, plan.pdf_citations, plan.reasoning_replay
+        )
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
         found = kept.run(self.name, spelling.variant, steps) if kept is not None else None
@@ -303,11 +305,17 @@ class Spelling:
     """
 
     def __init__(
-        self, names: ToolNames, sign_first_call: bool, pdf_citations: bool = False
+        self,
+        names: ToolNames,
+        sign_first_call: bool,
+        pdf_citations: bool = False,
+        reasoning_replay: tuple[str, str] | None = None,
     ) -> None:
         self.names = names
         self.sign_first_call = sign_first_call
         self.pdf_citations = pdf_citations
+        #: The field the model's reasoning goes back in and on which messages (plan).
+        self.reasoning_replay = reasoning_replay
         self.asked: list[tuple[str, str, str]] | None = None
         #: A tool-call id or tool name was rewritten for this request (plan.ids).
         self.renamed = False
@@ -317,9 +325,9 @@ class Spelling:
         self._taken: DocumentNames | None = None
 
     @property
-    def variant(self) -> tuple[bool, bool]:
+    def variant(self) -> tuple[bool, bool, tuple[str, str] | None]:
         """What besides a step changes its spelling (kept spellings are keyed by it)."""
-        return self.sign_first_call, self.pdf_citations
+        return self.sign_first_call, self.pdf_citations, self.reasoning_replay
 
     def call_id(self, original: str) -> str:
         """The tool-call id this request sends for ``original``."""

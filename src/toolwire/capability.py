@@ -94,6 +94,8 @@ class Capabilities:
     #: Where the model's reasoning goes back on the chat wire (DeepSeek's thinking mode:
     #: ``reasoning_content`` on the messages that made tool calls); None: it does not.
     reasoning_replay: ReasoningReplay | None = None
+    #: The chat server takes a message's text as a list of parts; else the texts are joined.
+    text_parts: bool = False
 
     @cached_property
     def has_count_limits(self) -> bool:
@@ -249,6 +251,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         pdf_citations=layout["pdf_citations"],
         tool_schema=layout["tool_schema"] or "json-schema",
         reasoning_replay=layout["reasoning_replay"],
+        text_parts=bool(layout["text_parts"]),
     )
 
 
@@ -316,7 +319,7 @@ def shapes(row: Row) -> bool:
 
 
 #: Row facts that change neither cells nor the layout of messages.
-_NOT_SHAPING = ("token_family", "cache", "tool_schema", "reasoning_replay")
+_NOT_SHAPING = ("token_family", "cache", "tool_schema", "reasoning_replay", "text_parts")
 
 
 def _apply(cells: dict[str, Cell], spec: Any, where: str) -> None:

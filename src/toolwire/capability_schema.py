@@ -166,6 +166,9 @@ class Layout(BaseModel):
     tool_schema: _Str | None = Field(None, description="a name of tools.rules.RULES")
     #: Where the model's reasoning goes back on the chat wire (None: it does not).
     reasoning_replay: ReasoningReplay | None = None
+    #: The chat server takes a tool or assistant message's text as a list of text parts
+    #: (unset: one string, which every OpenAI-compatible server takes).
+    text_parts: Annotated[bool, Strict()] | None = Field(None, description="true or false")
 
 
 class Budgets(BaseModel):

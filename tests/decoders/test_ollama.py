@@ -74,3 +74,13 @@ def test_ids_differ_between_turns_so_the_history_can_move_to_anthropic() -> None
     strict_anthropic.validate(kwargs)
     uses = [b["id"] for m in kwargs["messages"] for b in m["content"] if b["type"] == "tool_use"]
     assert uses == ids
+
+
+def test_ids_the_server_sent_are_kept() -> None:
+    """Current Ollama (ollama.com) sends tool-call ids: the JSON reply keeps them, a call
+    without one still gets a stable made-up id."""
+    data = reply().model_dump(mode="json")
+    data["message"]["tool_calls"][0]["id"] = "call_mo1wm122"
+    calls = decode(data, MODEL).tool_calls
+    assert calls[0].id == "call_mo1wm122"
+    assert calls[1].id.startswith("call_") and calls[1].id.endswith("_1")

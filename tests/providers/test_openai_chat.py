@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from toolwire.capability import capabilities, with_cell
+from toolwire.capability import capabilities as tw_capabilities
 from toolwire.content import File, Text, Thinking, ToolCall
 from toolwire.errors import CapabilityError, UnsupportedContentError
 from toolwire.messages import (
@@ -222,10 +223,14 @@ def test_text_documents_of_two_calls_are_inlined_after_both_tool_messages(target
             {
                 "role": "tool",
                 "tool_call_id": "call_2",
-                "content": [
-                    {"type": "text", "text": "Second:"},
-                    {"type": "text", "text": "See file notes-2.md."},
-                ],
+                "content": (
+                    [
+                        {"type": "text", "text": "Second:"},
+                        {"type": "text", "text": "See file notes-2.md."},
+                    ]
+                    if tw_capabilities(target).text_parts  # OpenAI's own: lists of parts
+                    else "Second:\n\nSee file notes-2.md."  # the rest: one string
+                ),
             },
             {
                 "role": "user",
@@ -238,6 +243,35 @@ def test_text_documents_of_two_calls_are_inlined_after_both_tool_messages(target
             },
         ]
     }
+
+
+@pytest.mark.parametrize(
+    "target", ["groq:llama-3.3-70b-versatile", "openai-compatible:qwen3", "xai:grok-4"]
+)
+def test_a_tool_message_is_one_string_where_the_server_is_not_known_to_take_parts(
+    target: str,
+) -> None:
+    """Several OpenAI-compatible servers take only a string as a tool message's content
+    (issue 32, item 5): the texts are joined; OpenAI and OpenRouter get parts."""
+    from toolwire.content import Text, ToolCall
+    from toolwire.messages import Assistant, ContentOutput, ToolResult, User
+    from toolwire.request import encode
+
+    history = [
+        User("Go."),
+        Assistant([ToolCall(id="call_1", name="look", arguments={})]),
+        ToolResult(
+            call_id="call_1",
+            name="look",
+            output=ContentOutput(value=[Text(text="a"), Text(text="b")]),
+        ),
+    ]
+    tool_message = encode(history, target).kwargs["messages"][-1]
+    assert tool_message["content"] == "a\n\nb"
+    assert encode(history, "openai-chat:gpt-5").kwargs["messages"][-1]["content"] == [
+        {"type": "text", "text": "a"},
+        {"type": "text", "text": "b"},
+    ]
 
 
 def test_audio_goes_as_input_audio_on_an_audio_model() -> None:
@@ -278,18 +312,22 @@ def test_video_becomes_its_description_in_text_mode_with_order_kept(target: str)
             {
                 "role": "tool",
                 "tool_call_id": "call_1",
-                "content": [
-                    {"type": "text", "text": "Here it is:"},
-                    {
-                        "type": "text",
-                        "text": "[Video: file-0549b9a9af46, https://example.com/files/clip.mp4]",
-                    },
-                    {"type": "text", "text": COMPACT_JSON},
-                    {"type": "text", "text": "Done."},
-                ],
+                "content": (
+                    [{"type": "text", "text": text} for text in VIDEO_TEXTS]
+                    if tw_capabilities(target).text_parts
+                    else "\n\n".join(VIDEO_TEXTS)
+                ),
             },
         ]
     }
+
+
+VIDEO_TEXTS = [
+    "Here it is:",
+    "[Video: file-0549b9a9af46, https://example.com/files/clip.mp4]",
+    COMPACT_JSON,
+    "Done.",
+]
 
 
 # --- ordering, errors, thinking --------------------------------------------------------------

@@ -1,9 +1,10 @@
 """Ollama ``ChatResponse`` → Assistant. ``thinking`` becomes Thinking (provider "ollama").
 
-Ollama's tool calls carry no ids (results are matched by tool name on its wire): they get
-``call_<digest>_<n>`` in order, the digest taken from the response's model, timestamp and
-calls, so that the calls of different turns never share an id once the conversation moves
-to a provider that requires unique ids.
+Ollama's tool calls carried no ids (results are matched by tool name on its wire); current
+servers (ollama.com) send one, which is kept. A call without one gets ``call_<digest>_<n>``
+in order, the digest taken from the response's model, timestamp and calls, so that the calls
+of different turns never share an id once the conversation moves to a provider that
+requires unique ids.
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
         parts.append(Thinking(text=message["thinking"], provider=issuer))
     if message.get("content"):
         parts.append(Text(text=message["content"]))
-    functions = [call.get("function") or {} for call in message.get("tool_calls") or []]
-    ids = call_ids(len(functions), data.get("model"), data.get("created_at"), functions)
+    calls = message.get("tool_calls") or []
+    functions = [call.get("function") or {} for call in calls]
+    made = call_ids(len(functions), data.get("model"), data.get("created_at"), functions)
+    sent = [call.get("id") for call in calls]  # current Ollama (ollama.com) sends ids: kept
+    ids = [i if isinstance(i, str) and i else m for i, m in zip(sent, made, strict=True)]
     for call_id, function in zip(ids, functions, strict=True):
         parts.append(
             tool_call(call_id, function.get("name") or "", function.get("arguments") or {})

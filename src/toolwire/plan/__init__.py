@@ -148,6 +148,7 @@ def plan(
         sign_first_call=caps.thought_signatures == "required",
         pdf_citations=caps.pdf_citations is not None and caps.pdf_citations.enabled,
         reasoning_replay=_reasoning_replay(caps),
+        text_parts=caps.text_parts,
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
         system=whole.system_text,

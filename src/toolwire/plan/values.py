@@ -200,6 +200,8 @@ class Plan:
     #: The field the model's reasoning goes back in, and on which assistant messages
     #: (``Capabilities.reasoning_replay``: ("reasoning_content", "tool_calls")); None: nowhere.
     reasoning_replay: tuple[str, str] | None = None
+    #: The chat server takes a message's texts as a list of parts (else one string).
+    text_parts: bool = False
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
     #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;

@@ -103,9 +103,11 @@ def _messages(step: Step, names: Spelling) -> list[dict[str, Any]]:
     return messages
 
 
-def _text_content(texts: list[str]) -> str | list[dict[str, Any]]:
-    if len(texts) == 1:
-        return texts[0]
+def _text_content(texts: list[str], parts: bool) -> str | list[dict[str, Any]]:
+    """One string, or a list of text parts where the server takes lists (``parts``; several
+    OpenAI-compatible servers take only a string in a tool or assistant message)."""
+    if len(texts) == 1 or not parts:
+        return "\n\n".join(texts)
     return [{"type": "text", "text": text} for text in texts]
 
 
@@ -114,7 +116,11 @@ def _tool_message(result: PlannedResult, names: Spelling) -> dict[str, Any]:
     if result.is_error:
         texts[0] = error_text(texts[0])
     call_id = names.call_id(result.call_id)
-    return {"role": "tool", "tool_call_id": call_id, "content": _text_content(texts)}
+    return {
+        "role": "tool",
+        "tool_call_id": call_id,
+        "content": _text_content(texts, names.text_parts),
+    }
 
 
 def _tool_text(part: Text | Json | File) -> str:
@@ -132,7 +138,7 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
         return []  # only thinking: no message of its own on this wire
     spelled: dict[str, Any] = {"role": "assistant"}
     if texts:
-        spelled["content"] = _text_content(texts)
+        spelled["content"] = _text_content(texts, names.text_parts)
     if calls:
         spelled["tool_calls"] = calls
     replay = names.reasoning_replay  # the plan kept only thinking of this target's issuer

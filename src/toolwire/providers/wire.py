@@ -174,8 +174,9 @@ class Wire:
         so the ids stand for them while it lives). Lone surrogates are left in:
         ``plan.ids.wire_kwargs`` replaces them where the plan found any (``Plan.scrub``)."""
         spelling = Spelling(
-            plan.names, plan.sign_first_call, plan.pdf_citations, plan.reasoning_replay
-        )
+            plan.names, plan.sign_first_call, plan.pdf_citations, plan.reasoning_replay,
+            plan.text_parts,
+        )  # fmt: skip
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
         found = kept.run(self.name, spelling.variant, steps) if kept is not None else None
@@ -310,12 +311,15 @@ class Spelling:
         sign_first_call: bool,
         pdf_citations: bool = False,
         reasoning_replay: tuple[str, str] | None = None,
+        text_parts: bool = False,
     ) -> None:
         self.names = names
         self.sign_first_call = sign_first_call
         self.pdf_citations = pdf_citations
         #: The field the model's reasoning goes back in and on which messages (plan).
         self.reasoning_replay = reasoning_replay
+        #: A message's texts go as a list of parts (else joined into one string).
+        self.text_parts = text_parts
         self.asked: list[tuple[str, str, str]] | None = None
         #: A tool-call id or tool name was rewritten for this request (plan.ids).
         self.renamed = False
@@ -325,9 +329,9 @@ class Spelling:
         self._taken: DocumentNames | None = None
 
     @property
-    def variant(self) -> tuple[bool, bool, tuple[str, str] | None]:
+    def variant(self) -> tuple[bool, bool, tuple[str, str] | None, bool]:
         """What besides a step changes its spelling (kept spellings are keyed by it)."""
-        return self.sign_first_call, self.pdf_citations, self.reasoning_replay
+        return self.sign_first_call, self.pdf_citations, self.reasoning_replay, self.text_parts
 
     def call_id(self, original: str) -> str:
         """The tool-call id this request sends for ``original``."""

@@ -13,9 +13,11 @@ import pytest
 from toolwire import memo, routes
 from toolwire.capability import capabilities
 from toolwire.content import File, ToolCall
+from toolwire.counts import left_out_in_steps
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan import measure, plan
+from toolwire.plan.files import EVICT_TO
 from toolwire.request import encode
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -367,8 +369,8 @@ def test_a_conversation_within_its_budgets_is_measured_in_the_layout_alone() -> 
 def test_a_count_budget_that_binds_resumes_and_encodes_exactly_what_a_fresh_plan_does(
     step: int,
 ) -> None:
-    """Bedrock takes 20 images a request: past that the oldest are left out, one more each
-    turn. A growing history resumes from the first group whose files fare otherwise under the
+    """Bedrock takes 20 images a request: past that the oldest are left out, in steps. A
+    growing history resumes from the first group whose files fare otherwise under the
     new count (plan.files.Budget.excess) and encodes what a fresh plan encodes, whether one
     image or several arrived since, and after the history is cut back."""
     model = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"
@@ -384,8 +386,9 @@ def test_a_count_budget_that_binds_resumes_and_encodes_exactly_what_a_fresh_plan
         encode(messages, model, on_unsupported="text")  # remember it for the next, longer one
     assert sum(d.limit is not None for d in fresh.decisions) == 0  # 20 images at 41 messages
     left = encode(full, model, on_unsupported="text").decisions
+    stepped = left_out_in_steps(27, 20, EVICT_TO)  # 27 images: down to half of 20 in one step
     assert [d.identifier for d in left if d.limit is not None] == [
-        f"shot-{i}.png" for i in range(7)
+        f"shot-{i}.png" for i in range(stepped)
     ]
 
 

@@ -137,3 +137,11 @@ def test_a_history_spelled_for_one_server_is_spelled_anew_for_the_one_that_takes
     replayed = tw.encode(history, DEEPSEEK, tools=[TOOL])
     assert "reasoning_content" not in plain.kwargs["messages"][1]
     assert replayed.kwargs["messages"][1]["reasoning_content"] == "Paris: call weather."
+
+
+@pytest.mark.parametrize(
+    "model", ["openai-compatible:glm-4.7", "openai-compatible:zai-org/GLM-5.3"]
+)
+def test_glm_gets_its_reasoning_back_with_the_tool_results(model: str) -> None:
+    request = tw.encode(tool_loop(model), model, tools=[TOOL])
+    assert sent_body(request.kwargs)["messages"][1]["reasoning_content"] == "Paris: call weather."

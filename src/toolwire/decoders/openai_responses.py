@@ -45,7 +45,20 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
             parts.append(
                 tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)
             )
+    answered = any(isinstance(p, Text) or not isinstance(p, Thinking) for p in parts)
+    others = sorted({str(item.get("type")) for item in data["output"]} - _MODELLED)
+    if others and not answered:  # a reply of client-side items only: not "empty"
+        raise DecodeError(
+            f"{issuer} replied with output items toolwire does not model yet: "
+            f"{', '.join(others)} (client-side tools such as apply_patch or local_shell, MCP "
+            "approval requests, built-in tool calls). Answer them with the openai SDK "
+            "directly, or leave those tools out of the request."
+        )
     return Assistant(content=parts)
+
+
+#: The output item types decoded into the neutral model.
+_MODELLED = frozenset(("reasoning", "message", "function_call"))
 
 
 def _message_texts(item: dict[str, Any]) -> list[Text]:

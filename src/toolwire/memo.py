@@ -82,7 +82,7 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.spelled = SpelledSteps()
-        self._fitted: dict[tuple[int, int, Any], tuple[Any, Any, Any, str | None]] = {}
+        self._fitted: dict[tuple[int, Any, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
 
     def clear(self) -> None:
@@ -107,9 +107,9 @@ class Memo:
         fitted = self._fitted
 
         def fit_once(file: Any, cell: Any) -> tuple[Any, str | None]:
-            key = (id(file), id(cell), fit)  # ids: hashing a Cell's fields costs more
-            hit = fitted.get(key)
-            if hit is not None and hit[1] is cell and hit[0]() is file:  # the entry pins its cell
+            key = (id(file), cell, fit)  # the cell by its limits: a re-fit to the bytes left
+            hit = fitted.get(key)  # asks with a new Cell of the same limits each turn
+            if hit is not None and hit[1] == cell and hit[0]() is file:
                 return hit[2] or file, hit[3]
             result, note = fit(file, cell)
             if result is file and note is None:

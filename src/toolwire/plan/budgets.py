@@ -60,6 +60,9 @@ __all__ = ["FRAMING", "HEADROOM", "PER_MESSAGE", "SLACK", "Medium", "text_bytes"
 HEADROOM = 16 * 1024
 #: The fewest raw bytes an image is re-encoded to before it is left out instead.
 MIN_REFIT = 48 * 1024
+#: Re-fit targets are whole steps of this many bytes, so that the next turns, whose room
+#: differs by a little text, ask for the same re-fit and find it kept (memo.Memo.fitted).
+REFIT_STEP = 64 * 1024
 
 _COUNTED = (
     ("max_images_per_request", "images"),
@@ -283,6 +286,7 @@ class _Scan:
         room -= self.used["bytes"] - (medium.bytes if kept else 0)
         cell = self.caps.cell(medium.file.media_type)
         raw = (room - FRAMING) * 3 // 4
+        raw -= raw % REFIT_STEP  # the same target for nearby rooms: a re-fit is kept (memo)
         if not medium.images or self.fit is None or cell is None or raw < MIN_REFIT or medium.sizes:
             return None
         if not medium.file.source.is_local:

@@ -136,12 +136,14 @@ class Citations(BaseModel):
 
 class ReasoningReplay(BaseModel):
     """How a chat-wire server takes a model's reasoning back (issue 32): in which field of
-    the assistant message (``reasoning_content``, ``reasoning``), on which messages (those
-    that made tool calls: the reasoning of a tool loop), and the source."""
+    the assistant message (``reasoning_content`` or ``reasoning``: the text;
+    ``reasoning_details``: OpenRouter's list of detail objects, verbatim and in order), on
+    which messages (those that made tool calls: the reasoning of a tool loop; or all), and
+    the source."""
 
     model_config = _FROZEN
 
-    field: Literal["reasoning_content", "reasoning"]
+    field: Literal["reasoning_content", "reasoning", "reasoning_details"]
     on: Literal["tool_calls", "all"] = "tool_calls"
     evidence: _Str = Field(min_length=1, description="a string naming the source")
 

@@ -145,3 +145,35 @@ def test_a_history_spelled_for_one_server_is_spelled_anew_for_the_one_that_takes
 def test_glm_gets_its_reasoning_back_with_the_tool_results(model: str) -> None:
     request = tw.encode(tool_loop(model), model, tools=[TOOL])
     assert sent_body(request.kwargs)["messages"][1]["reasoning_content"] == "Paris: call weather."
+
+
+OPENROUTER_GEMINI = "openrouter:google/gemini-3-pro-preview"
+DETAILS = [
+    {"type": "reasoning.text", "text": "Call weather.", "format": "google-gemini-v1", "index": 0},
+    {
+        "type": "reasoning.encrypted",
+        "data": "CiQBjz1rX2s=",
+        "format": "google-gemini-v1",
+        "index": 1,
+    },
+]
+
+
+def test_openrouter_gets_its_reasoning_details_back_verbatim_and_in_order() -> None:
+    """OpenRouter → Gemini 3: the thought signature rides in reasoning_details, which must come
+    back as they came for the tool loop's second request."""
+    first = reply("", call=True)
+    first["choices"][0]["message"].pop("reasoning_content")
+    first["choices"][0]["message"]["reasoning_details"] = DETAILS
+    decoded = tw.decode(first, OPENROUTER_GEMINI, tools=[TOOL])
+    assert [p.text for p in decoded.content if isinstance(p, tw.Thinking)] == ["Call weather.", ""]
+    history = [
+        tw.User("Weather in Paris?"),
+        decoded,
+        tw.ToolResult(call_id="call_0", name="weather", output=tw.TextOutput(value="sunny")),
+    ]
+    request = tw.encode(history, OPENROUTER_GEMINI, tools=[TOOL])
+    assert sent_body(request.kwargs)["messages"][1]["reasoning_details"] == DETAILS
+    validate_without(request.kwargs, "reasoning_details", OPENROUTER_GEMINI)
+    elsewhere = tw.encode(history, "openai-chat:gpt-5", tools=[TOOL])
+    assert "reasoning" not in json.dumps(elsewhere.kwargs)

@@ -33,6 +33,7 @@ Spelling choices (the plan decides everything else):
 
 from __future__ import annotations
 
+import json
 from pathlib import PurePath
 from typing import Any
 
@@ -143,10 +144,23 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
         spelled["tool_calls"] = calls
     replay = names.reasoning_replay  # the plan kept only thinking of this target's issuer
     if replay is not None and (calls or replay[1] == "all"):
-        thought = "\n".join(p.text for p in message.content if isinstance(p, Thinking) and p.text)
-        if thought:
+        thinking = [p for p in message.content if isinstance(p, Thinking)]
+        if replay[0] == "reasoning_details":  # OpenRouter: the detail objects, as they came
+            details = [_detail_of(p) for p in thinking if p.signature]
+            if details:
+                spelled[replay[0]] = [d for d in details if d is not None]
+        elif thought := "\n".join(p.text for p in thinking if p.text):
             spelled[replay[0]] = thought
     return [spelled]
+
+
+def _detail_of(part: Thinking) -> dict[str, Any] | None:
+    """The reasoning detail a Thinking carries as its signature (decoders.openai_chat)."""
+    try:
+        value = json.loads(part.signature or "")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _user_content(parts: list[Text | File] | tuple[Text | File, ...]) -> Any:

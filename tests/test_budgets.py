@@ -293,10 +293,10 @@ def test_render_shows_the_bytes_as_sent_and_which_budget_bound(tmp_path: Any) ->
     model = ["--model", "mistral:pixtral-12b-latest", "--on-unsupported", "text"]
     result = CliRunner().invoke(app, ["render", *paths, *model, "--json"])
     report = json.loads(result.stdout)
-    assert report["budgets_bound"] == {"max_images_per_request": 6}  # 10 at once: down to 4 of 8
+    assert report["budgets_bound"] == {"max_images_per_request": 2}  # 10 at once: the newest
     assert report["wire_bytes"] > 0
     shown = CliRunner().invoke(app, ["render", *paths, *model], env={"COLUMNS": "300"})
-    assert "max_images_per_request bound: 6 file(s) left out" in shown.stdout
+    assert "max_images_per_request bound: 2 file(s) left out" in shown.stdout
 
 
 def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() -> None:

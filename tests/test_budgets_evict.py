@@ -179,7 +179,7 @@ def test_on_budget_error_raises_a_short_budget_error_naming_the_ways_out(tmp_pat
         tw.encode(history, ANTHROPIC, on_budget="error")
     message, files = str(caught.value), caught.value.files
     assert len(message.encode()) <= 2048
-    assert len(files) == 600 - 50  # down to half of the 100 images a request takes
+    assert len(files) == 600 - 100  # all in the newest message: only what the limit needs
     assert "max_images_per_request = 100" in message and f"and {len(files) - 3} more" in message
     assert "shot-0.png (message 0), shot-1.png" in message
     for way in ('on_budget="evict"', "tw.fit", "uploads="):
@@ -308,3 +308,47 @@ def test_encode_of_fit_leaves_nothing_more_out_on_any_target(model: str, tmp_pat
     request = tw.encode(fitted, model, capabilities=caps)
     assert request.budgets_bound == {}
     assert request.wire_bytes <= 1_000_000
+
+
+def test_a_step_never_takes_more_of_the_newest_message_than_the_limit_needs() -> None:
+    """One old image, then five in the newest message, on Groq's five a request: the old one
+    is left out, and all five new ones are sent (a step to the low-water mark takes older
+    messages' files only)."""
+    old = tw.File.from_bytes(noise_png(0, 40, 30), name="old.png")
+    new = [tw.File.from_bytes(noise_png(i, 40, 30), name=f"new-{i}.png") for i in range(5)]
+    for model in (GROQ, BEDROCK_CLAUDE):
+        history = [User(["Look.", old]), Assistant("Seen."), User(["And these.", *new])]
+        request = tw.encode(history, model, capabilities={"max_images_per_request": 5})
+        assert [d.identifier for d in request.decisions if d.limit is not None] == ["old.png"]
+
+
+def test_one_file_object_in_two_messages_is_left_out_only_where_it_is_old() -> None:
+    """A screenshot (or logo) object sent again later: its first occurrence may be left out,
+    the newest never."""
+    logo = tw.File.from_bytes(noise_png(9, 40, 30), name="logo.png")
+    history: list[Any] = [User(["Logo.", logo])]
+    for n in range(6):
+        shot = tw.File.from_bytes(noise_png(n, 40, 30), name=f"shot-{n}.png")
+        history += [Assistant("Next."), User([f"Shot {n}.", shot])]
+    history += [Assistant("Next."), User(["Logo again.", logo])]
+    request = tw.encode(history, GROQ)
+    last = [d for d in request.decisions if d.message_index == len(history) - 1]
+    assert [(d.identifier, d.limit) for d in last] == [("logo.png", None)]
+    assert request.decisions[0].limit is not None  # the first logo: left out
+
+
+def test_text_alone_beyond_the_context_window_is_a_clear_error() -> None:
+    uploads = tw.Uploads(account="test-account")
+    shot = tw.File.from_bytes(noise_png(3, 400, 300), name="shot.png")
+    uploads.remember(ANTHROPIC, shot, "file_000")
+    history = [User(["Look.", shot]), Assistant("x " * 3000), User("And now?")]
+    caps = {"max_context_tokens": 2000, "budget_evidence": "a test window"}
+    with pytest.raises(tw.ToolwireError, match="text alone is about .* tokens, beyond the context"):
+        tw.encode(history, ANTHROPIC, uploads=uploads, capabilities=caps)
+
+
+def test_on_budget_error_is_kept_with_conversions_on() -> None:
+    shots = [tw.File.from_bytes(noise_png(i, 40, 30), name=f"s{i}.png") for i in range(8)]
+    history = [User(["Look.", *shots[:4]]), Assistant("Seen."), User(["More.", *shots[4:]])]
+    with pytest.raises(tw.BudgetError):
+        tw.encode(history, GROQ, on_unsupported="convert", on_budget="error")

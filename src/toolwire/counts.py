@@ -2,8 +2,9 @@
 
 Bedrock Converse takes at most 20 images and 5 documents in one request. The files beyond a
 limit are the *oldest* ones (as ``fit`` would drop them first), so they are counted over the
-whole conversation before anything is routed; the planner then refuses those files (or sends
-their text with ``on_unsupported="text"``) and routes the rest as usual.
+whole conversation before anything is routed, and left out in steps (``left_out_in_steps``);
+the planner then describes those files (``on_budget="evict"``) or raises a BudgetError, and
+routes the rest as usual.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ def oldest_left_out(
         return {}
     counts: dict[int, int] = {id(c): n for c, n in (before or {}).items() if n}
     cells: dict[int, Cell] = {id(c): c for c in (before or {})}
-    for message in messages:
+    newest: dict[int, int] = {}  # the files of each cell in the last message
+    for position, message in enumerate(messages):
+        last = position == len(messages) - 1
         kind = type(message)  # by type first: pydantic's isinstance is slow
         if kind is ToolResult or kind is not User and isinstance(message, ToolResult):
             output = message.output
@@ -55,11 +58,21 @@ def oldest_left_out(
             if cell is not None and cell.max_count:
                 counts[id(cell)] = counts.get(id(cell), 0) + 1
                 cells[id(cell)] = cell
+                if last:
+                    newest[id(cell)] = newest.get(id(cell), 0) + 1
     return {
-        cells[k]: left_out_in_steps(n, cells[k].max_count or 0, evict_to)
+        cells[k]: _spare_the_newest(
+            left_out_in_steps(n, cells[k].max_count or 0, evict_to), n, cells[k], newest.get(k, 0)
+        )
         for k, n in counts.items()
         if n > (cells[k].max_count or 0)
     }
+
+
+def _spare_the_newest(stepped: int, count: int, cell: Cell, newest: int) -> int:
+    """A step goes down to its low-water mark with older messages' files only: of the last
+    message's, no more than the limit itself needs are left out."""
+    return max(count - (cell.max_count or 0), min(stepped, count - newest))
 
 
 def left_out_in_steps(count: int, most: int, evict_to: float) -> int:

@@ -333,7 +333,7 @@ class SpelledSteps:
         ] = OrderedDict()
         self.chars = 0
         #: Per history, its latest request's steps spelled (``providers.wire.Run``): (wire,
-        #: signing, run), the most recent last.
+        #: spelling variant, run), the most recent last.
         self.runs: list[tuple[str, Hashable, Any]] = []
         self._lock = threading.Lock()
 

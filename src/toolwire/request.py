@@ -174,13 +174,14 @@ def plan_request(
         return replace(_within_bytes(messages, caps, settings), tool_notes=tuple(notes))
     originals = messages
     messages = uploads.resolve(messages, model, capabilities=capabilities)
-    evicted: dict[int, Limit] = {}
+    evicted: dict[tuple[int, int], Limit] = {}
+    laid_out = _within_bytes(messages, caps, settings)
     for _ in range(_CONTEXT_PASSES):  # files by id: the context window binds, not the bytes
-        laid_out = _within_bytes(messages, caps, settings, evicted)
         more = left_for_context(messages, originals, laid_out, model, evict_to)
         if not more.keys() - evicted.keys():
             break
         evicted.update(more)
+        laid_out = _within_bytes(messages, caps, settings, evicted)
     return replace(laid_out, tool_notes=tuple(notes))
 
 
@@ -188,7 +189,7 @@ def _within_bytes(
     messages: Sequence[Message],
     caps: Capabilities,
     settings: dict[str, Any],
-    evicted: Mapping[int, Limit] | None = None,
+    evicted: Mapping[tuple[int, int], Limit] | None = None,
 ) -> Plan:
     """The plan, within the byte budget as the SDK sends it: planned again, with the
     overshoot kept free, while the spelled body is too large (the text estimate was short)."""

@@ -281,3 +281,42 @@ def test_pydantic_s_hard_types_go_on_every_target(target: str, strict: bool | st
     assert parameters_of(spec) or target == "google"
     if target == "openai" and strict == "auto":
         assert any("sent without strict mode" in n.change for n in request.tool_notes)
+
+
+def test_a_named_root_a_draft_7_tuple_and_an_empty_tuple_are_repaired() -> None:
+    named = {
+        "$ref": "#/definitions/Args",
+        "definitions": {
+            "Args": {
+                "type": "object",
+                "properties": {
+                    "pair": {"type": "array", "items": [{"type": "string"}, {"type": "number"}]},
+                    "none": {"type": "array", "prefixItems": []},
+                },
+            }
+        },
+    }
+    for target in ("anthropic", "openai", "google", "mistral"):
+        spec, request = spec_of(MODELS[target], Tool("t", "", named))
+        properties = parameters_of(spec)["properties"]
+        pair = properties["pair"]
+        assert not isinstance(pair.get("items"), list) and "prefixItems" not in pair
+        assert "prefixItems" not in properties["none"]
+        assert any("root $ref followed" in n.change for n in request.tool_notes)
+
+
+def test_strict_mode_merges_a_one_part_all_of_before_following_its_reference() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"allOf": [{"$ref": "#/$defs/A"}], "description": "the a"}},
+        "required": ["a"],
+        "$defs": {"A": {"type": "string"}},
+    }
+    spec, _ = spec_of(MODELS["openai"], Tool("t", "", schema, strict=True))
+    assert parameters_of(spec)["properties"]["a"] == {"type": "string", "description": "the a"}
+
+
+def test_strict_auto_falls_back_on_what_its_rewrite_cannot_walk() -> None:
+    schema = {"type": "object", "properties": {"anything": True}}
+    _, request = spec_of(MODELS["openai"], Tool("t", "", schema, strict="auto"))
+    assert any("sent without strict mode" in n.change for n in request.tool_notes)

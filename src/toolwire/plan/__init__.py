@@ -82,7 +82,7 @@ def plan(
     cache: bool = False,
     tools: bool = False,
     converters: Mapping[str, Callable[..., Any]] | None = None,
-    evicted: Mapping[int, Limit] | None = None,
+    evicted: Mapping[tuple[int, int], Limit] | None = None,
 ) -> Plan:
     """Lay ``messages`` out for the target described by ``caps``.
 
@@ -91,8 +91,8 @@ def plan(
     ``converters`` first) and ConversationError for tool turns that break the rules. A file a
     request budget leaves out is described instead (``on_budget="evict"``) or refused with a
     BudgetError (``"error"``); a budget that binds is brought down to ``evict_to`` of it.
-    ``evicted``: files (by id) a budget measured outside the plan leaves out as well (the
-    context window: plan.context), with the limit that does.
+    ``evicted``: files ((message index, id)) a budget measured outside the plan leaves out as
+    well (the context window: plan.context), with the limit that does.
     """
     if on_unsupported not in ("error", "convert", "text"):
         raise ToolwireError(
@@ -168,7 +168,7 @@ def _budgets(
     reserve: int,
     memo: Any,
     counted: tuple[tuple[int, ...], int] | None = None,
-    evicted: Mapping[int, Limit] | None = None,
+    evicted: Mapping[tuple[int, int], Limit] | None = None,
 ) -> tuple[Policy, Budget]:
     """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
     out, the images they re-fit, the conversions they shrink. ``counted``: the tally of the

@@ -88,10 +88,11 @@ def sized(limits: Budgets) -> bool:
 
 @dataclass
 class Outcome:
-    """What the budgets decided: files left out (id -> the limit) and images re-fitted to the
-    bytes left (id -> (the smaller File, the note its Decision records, the limit))."""
+    """What the budgets decided: files left out ((message index, id) -> the limit: each
+    occurrence on its own) and images re-fitted to the bytes left (id -> (the smaller File,
+    the note its Decision records, the limit))."""
 
-    left: dict[int, Limit] = field(default_factory=dict)
+    left: dict[tuple[int, int], Limit] = field(default_factory=dict)
     refit: dict[int, tuple[File, str, Limit]] = field(default_factory=dict)
     #: id(File) -> (the images its conversion keeps, the note, the budget that bound).
     shrunk: dict[int, tuple[int, str, Limit]] = field(default_factory=dict)
@@ -127,7 +128,7 @@ def left_out(
     scan = _Scan(caps, fit, evict_to, HEADROOM + reserve, convert is not None)
     for measured in found:
         scan.add(measured)
-    media = [medium for measured in found for medium in measured.media]
+    media = [(at, medium) for at, measured in enumerate(found) for medium in measured.media]
     closed = scan.out
     closed.update(_many_images(media, closed, limits))
     counts: dict[str, int] = {}
@@ -199,14 +200,21 @@ class _Scan:
         self.text = fixed  # the text so far, and what the caller adds
         self.used = dict.fromkeys(_MEASURES, 0)
         self.kept: deque[Medium] = deque()
-        self.out: dict[int, str] = {}
+        #: The message each kept medium is in (parallel to ``kept``), and the current one.
+        self.where: deque[int] = deque()
+        self.message = -1
+        #: (message index, id(File)) -> the limit's name: each occurrence of a file on its
+        #: own (one File object may stand in two messages).
+        self.out: dict[tuple[int, int], str] = {}
         self.refit: dict[int, tuple[File, str, Limit]] = {}
         self.shrunk: dict[int, tuple[int, int, str]] = {}  # id -> (images kept, made, limit)
 
     def add(self, measured: Any) -> None:
+        self.message += 1
         self.text += measured.text
         for medium in measured.media:
             self.kept.append(medium)
+            self.where.append(self.message)
             self._count(medium, 1)
         broken = self._broken()
         if broken:
@@ -234,9 +242,13 @@ class _Scan:
 
     def _evict(self, broken: list[str]) -> None:
         dropped = None
-        while len(self.kept) > 1 and self._above_low_water(broken):
+        # down to the low-water mark with older messages' media; the newest message's
+        # only as far as the limit itself needs
+        while self.where and self.where[0] < self.message and self._above_low_water(broken):
             dropped = self._drop_oldest(broken[0])
-        if self._broken():  # the newest alone breaks a budget
+        while len(self.kept) > 1 and self._broken():
+            dropped = self._drop_oldest(self._broken()[0])
+        if self.kept and self._broken():  # the newest alone breaks a budget
             newest = self.kept[-1]
             name = self._broken()[0]
             smaller = self._refitted(newest) if name == "max_request_bytes" else None
@@ -250,8 +262,9 @@ class _Scan:
             # one file at a time: the last image left out, re-fitted to the bytes left
             smaller = self._refitted(dropped)
             if smaller is not None:
-                del self.out[id(dropped.file)]
+                del self.out[(self.dropped_at, id(dropped.file))]
                 self.kept.appendleft(smaller)
+                self.where.appendleft(self.dropped_at)
                 self._count(smaller, 1)
 
     def _drop_oldest(self, name: str) -> Medium | None:
@@ -272,10 +285,12 @@ class _Scan:
                 self._count(smaller, 1)
             else:  # its text alone: kept, but no longer evictable
                 self.kept.popleft()
+                self.where.popleft()
                 self.text += smaller.bytes
             return None
         self._count(self.kept.popleft(), -1)
-        self.out[id(oldest.file)] = name
+        self.dropped_at = self.where.popleft()
+        self.out[(self.dropped_at, id(oldest.file))] = name
         return oldest
 
     def _refitted(self, medium: Medium) -> Medium | None:
@@ -328,15 +343,17 @@ class _Scan:
 _MEASURES = ("images", "pages", "documents", "bytes", "tokens")
 
 
-def _many_images(media: list[Medium], closed: dict[int, str], limits: Budgets) -> dict[int, str]:
+def _many_images(
+    media: list[tuple[int, Medium]], closed: dict[tuple[int, int], str], limits: Budgets
+) -> dict[tuple[int, int], str]:
     """Anthropic: beyond ``many_images_count`` images, none may exceed ``many_images_edge``."""
     count, edge = limits.many_images_count, limits.many_images_edge
     if not count or not edge:
         return {}
-    kept = [m for m in media if m.images and id(m.file) not in closed]
+    kept = [(at, m) for at, m in media if m.images and (at, id(m.file)) not in closed]
     if len(kept) <= count:
         return {}
-    return {id(m.file): "many_images_edge" for m in kept if m.edge > edge}
+    return {(at, id(m.file)): "many_images_edge" for at, m in kept if m.edge > edge}
 
 
 def limit_of(caps: Capabilities, name: str, excess: int = 0, total: int = 0) -> Limit:

@@ -21,9 +21,15 @@ from typing import Any
 
 from ..capability import Capabilities
 from ..content import File
+from ..errors import ToolwireError
 from .budgets import _Scan
 from .measure import Measured, Medium
 from .values import Limit, Plan
+
+
+class ContextWindowError(ToolwireError):
+    """The conversation's text alone is beyond the model's context window (files by id being
+    left out cannot help): shorten it with ``tw.fit``."""
 
 
 def window_of(caps: Capabilities, model: str) -> tuple[int, str] | None:
@@ -52,10 +58,11 @@ def left_for_context(
     laid_out: Plan,
     model: str,
     evict_to: float,
-) -> dict[int, Limit]:
+) -> dict[tuple[int, int], Limit]:
     """The files of ``sent`` (the messages as planned: files by id) to leave out so that the
-    request's tokens keep within the context window: id(File) -> the limit. ``originals``:
-    the same messages with each file's own content, which its tokens are read from."""
+    request's tokens keep within the context window: (message index, id(File)) -> the limit.
+    ``originals``: the same messages with each file's own content, which its tokens are read
+    from. A ContextWindowError where the text alone is beyond the window."""
     from ..tokens import _parts, estimate_tokens
 
     caps = laid_out.caps
@@ -79,6 +86,12 @@ def left_for_context(
         )
         text = estimate.per_message[index] - sum(m.tokens for m in media)
         scan.add(Measured(media, text))
+    if scan.text > window:
+        raise ContextWindowError(
+            f"{caps.provider}:{caps.model}: the conversation's text alone is about "
+            f"{scan.text:,} tokens, beyond the context window of {window:,} ({source}). "
+            "Shorten it with tw.fit(messages, model) first."
+        )
     among = sum(1 for f in estimate.files if f.mode not in ("text", "none"))
     count = len(scan.out)
     return {

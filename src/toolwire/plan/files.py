@@ -78,12 +78,13 @@ def routed(file: File, in_tool_result: bool, policy: Policy) -> Route:
 class Budget:
     """Pass 3, budgets: per cell with a ``max_count``, how many of its files, oldest first,
     one request leaves out (counts.oldest_left_out), and how many were met so far; ``left``:
-    id(File) -> the limit that leaves out the oldest media beyond the request's budgets
-    (plan.budgets); ``refit``: id(File) -> the image re-fitted to the bytes left."""
+    (message index, id(File)) -> the limit that leaves that occurrence out, the oldest media
+    beyond the request's budgets (plan.budgets); ``refit``: id(File) -> the image re-fitted
+    to the bytes left."""
 
     excess: dict[Cell, int]
     met: dict[Cell, int] = field(default_factory=dict)
-    left: dict[int, Limit] = field(default_factory=dict)
+    left: dict[tuple[int, int], Limit] = field(default_factory=dict)
     refit: dict[int, tuple[File, str, Limit]] = field(default_factory=dict)
     shrunk: dict[int, tuple[int, str, Limit]] = field(default_factory=dict)
 
@@ -92,7 +93,7 @@ class Budget:
         """Whether a budget changes some file (earlier layouts cannot be reused then)."""
         return bool(self.excess or self.left or self.refit or self.shrunk)
 
-    def admitted(self, file: File, chosen: Route) -> Route:
+    def admitted(self, file: File, chosen: Route, index: int = -1) -> Route:
         """``chosen``, or a "none" route naming the limit for a file left out. The cell's
         count comes first: it counts every file of the conversation, those the request's
         budgets leave out too, so both leave out the oldest. (Most plans have no budget:
@@ -102,8 +103,8 @@ class Budget:
         counted = self._counted(file, chosen)
         if counted is not chosen:
             return counted
-        if self.left and id(file) in self.left:
-            limit = self.left[id(file)]
+        if self.left and (index, id(file)) in self.left:
+            limit = self.left[(index, id(file))]
             return Route("none", file, limit_sentence(limit), (), chosen.cell, limit)
         if self.refit and id(file) in self.refit and chosen.mode != "none":
             smaller, note, limit = self.refit[id(file)]
@@ -137,6 +138,8 @@ def settled(
         if citations is not None and citations.enabled and file.media_type == "application/pdf":
             notes = (*notes, _READ_VISUALLY)
         return Settled(chosen.mode, chosen.file, chosen.reason, notes, limit=chosen.limit)
+    if chosen.limit is not None and policy.on_budget == "error":  # a budget leaves it out
+        return _evicted(file, chosen, policy, text_above)
     if policy.on_unsupported == "convert":
         from .convert import conversion
 

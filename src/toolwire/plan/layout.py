@@ -294,7 +294,7 @@ class Planner:
         chosen = route(file, in_tool_result, policy.caps, policy.fetch, policy.fit)
         self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
         if budget is not NO_BUDGET:
-            chosen = budget.admitted(file, chosen)
+            chosen = budget.admitted(file, chosen, index)
         outcome: Settled = settled(file, chosen, policy, in_tool_result, text_above)
         if outcome.refused is not None:
             self.unsupported.append(

@@ -273,7 +273,7 @@ class KeptSpellings(Protocol):
     def get(
         self, key: tuple[str, bytes, Hashable]
     ) -> tuple[list[dict[str, Any]], Asked, list[int | None]] | None:
-        """The items kept for a step (wire, content digest, signing), what it asked, and each
+        """The items kept for a step (wire, content digest, ``Spelling.variant``), what it asked, and each
         item's size (None: not measured)."""
 
     def keep(

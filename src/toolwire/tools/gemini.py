@@ -4,10 +4,11 @@
 Gemini takes a subset of OpenAPI 3.0's schema object (google-genai 3.4 ``types.Schema``; the
 Gemini API reference "Schema"): upper-case ``type``, ``nullable`` instead of a ``null`` type,
 ``any_of``, string ``enum`` only, and no ``$ref``. So references are inlined; keywords that
-only annotate or loosen (``$schema``, ``examples``, ``additionalProperties`` — which the
-Gemini Developer API rejects — ``exclusiveMinimum``, ``uniqueItems``, unsupported string
-formats) are left out; keywords whose loss would let other arguments through (``not``,
-``if``, ``patternProperties``, tuples, several ``allOf`` parts, non-string enums) are refused.
+only annotate or loosen (``$schema``, ``examples``, ``exclusiveMinimum``, ``uniqueItems``,
+unsupported string formats) are left out; what the subset cannot say without letting other
+arguments through (``not``, ``if``, ``patternProperties``, tuples, several ``allOf`` parts,
+non-string enums, a mapping, recursion) raises ``BeyondSubset``, and the tool goes as JSON
+Schema instead (below).
 Keys are written as google-genai's field names (``min_items``), the form its strict
 validation and request builder read back unchanged. Where the subset cannot say the schema
 (``BeyondSubset``: a mapping, number enums, tuples, recursion, ``not``), the tool goes as JSON

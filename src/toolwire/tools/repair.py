@@ -7,16 +7,17 @@ runs one pipeline for every target, in this order, driven by the target's ``Sche
 (a fact of the table: ``Capabilities.tool_schema``):
 
 1. the shape is bounded (plan depth and size: ``schema.check_shape``);
-2. the root becomes one object: ``anyOf``/``oneOf`` branches that are objects are merged
+2. the root becomes one object: a root ``$ref`` is followed; ``anyOf``/``oneOf`` branches
+   that are objects are merged
    into one (the union of their properties, the properties every branch requires required,
    the alternatives said in the description); ``allOf`` parts are merged; a root with
    properties and no type gets ``type: object``;
-3. arrays: ``prefixItems`` (a tuple) becomes ``items`` (one schema, or the ``anyOf`` of the
+3. arrays: ``prefixItems`` (a tuple; draft 7's ``items`` list too) becomes ``items`` (one schema, or the ``anyOf`` of the
    distinct ones) with ``minItems``/``maxItems``; an array without ``items`` gets ``{}``
    where the target needs one;
 4. parameter names (the root's properties, which providers check) a target refuses are
-   renamed (a stable mapping: ``renamed_back``
-   maps a call's arguments back: ``renamed_back``, which ``tw.decode(..., tools=)`` runs);
+   renamed, stably: ``renamed_back`` maps a call's arguments back (``tw.decode(...,
+   tools=)`` runs it);
 5. keywords a target takes only at some places are moved: at Nova's root only ``type``,
    ``properties`` and ``required`` stay (references are inlined, annotations dropped, other
    keywords said in the tool's description).
@@ -34,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .errors import ToolDefinitionError
-from .schema import check_shape, inline_refs, map_subschemas
+from .schema import _pointer, check_shape, inline_refs, map_subschemas
 from .tool import Tool
 
 if TYPE_CHECKING:
@@ -197,6 +198,11 @@ def _root_object(
     schema: dict[str, Any], tool: str, rules: SchemaRules, notes: list[ToolNote]
 ) -> dict[str, Any]:
     rule = rules.root_source or "the arguments are one object of named parameters"
+    if isinstance(schema.get("$ref"), str) and "type" not in schema:  # zod's named root
+        target = _pointer(schema, schema["$ref"], tool, "parameters")
+        rest = {k: v for k, v in schema.items() if k != "$ref"}
+        schema = {**target, **rest}
+        notes.append(ToolNote(tool, "parameters", "the root $ref followed", rule))
     if isinstance(schema.get("allOf"), list):
         schema = _all_of_merged(schema, tool)
         notes.append(ToolNote(tool, "parameters", "merged the allOf parts into one object", rule))
@@ -300,7 +306,15 @@ def _arrays(
     schema: dict[str, Any], where: str, tool: str, rules: SchemaRules, notes: list[ToolNote]
 ) -> dict[str, Any]:
     out = map_subschemas(schema, where, lambda sub, path: _arrays(sub, path, tool, rules, notes))
+    if isinstance(out.get("items"), list):  # draft 7's tuple: items as a list
+        tuple_schemas = out["items"]
+        out = {k: v for k, v in out.items() if k not in ("items", "additionalItems")}
+        out["prefixItems"] = tuple_schemas
     tuple_items = out.get("prefixItems")
+    if isinstance(tuple_items, list) and not tuple_items and "items" not in out:
+        out = {k: v for k, v in out.items() if k != "prefixItems"}
+        out["maxItems"] = 0  # an empty tuple: an empty list
+        tuple_items = None
     if isinstance(tuple_items, list) and "items" not in out:
         kinds = [s for i, s in enumerate(tuple_items) if s not in tuple_items[:i]]
         out = {k: v for k, v in out.items() if k != "prefixItems"}
@@ -497,9 +511,10 @@ def _strict(
         return tool.strict is True and rules.strict_mode
     moved: list[tuple[str, str]] = []
     try:
-        strict_parameters(parameters, tool.name, moved)
-    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
-        raise _malformed(tool.name, exc) from exc
+        try:
+            strict_parameters(parameters, tool.name, moved)
+        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+            raise _malformed(tool.name, exc) from exc
     except ToolDefinitionError as exc:
         if tool.strict is True:
             raise

@@ -108,8 +108,8 @@ def _node(
     for keyword in REFUSED:
         if keyword in schema:
             raise refuse(tool, where, keyword, TARGET, _ADVICE)
-    schema = _unravelled(schema, root)
-    schema = _described(with_default_described(_merged(schema, where, tool)), where, moved)
+    schema = _unravelled(_merged(schema, where, tool), root)  # allOf first: a $ref may be in it
+    schema = _described(with_default_described(schema), where, moved)
     out = map_subschemas(schema, where, lambda sub, path: _node(sub, path, tool, root, moved))
     if out.get("type") == "object" or "properties" in out:
         extra = out.get("additionalProperties", False)

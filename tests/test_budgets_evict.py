@@ -352,3 +352,13 @@ def test_on_budget_error_is_kept_with_conversions_on() -> None:
     history = [User(["Look.", *shots[:4]]), Assistant("Seen."), User(["More.", *shots[4:]])]
     with pytest.raises(tw.BudgetError):
         tw.encode(history, GROQ, on_unsupported="convert", on_budget="error")
+
+
+def test_citations_go_on_all_of_a_requests_documents_or_none(tmp_path: Path) -> None:
+    pdf = tw.File.from_path(text_pdf(tmp_path / "report.pdf", 1))
+    csv = tw.File.from_bytes(b"a,b\n1,2\n", "text/csv", name="data.csv")
+    request = tw.encode([User(["Read both.", pdf, csv])], BEDROCK_CLAUDE)
+    blocks = [c["document"] for c in request.kwargs["messages"][0]["content"] if "document" in c]
+    assert all("citations" not in b for b in blocks)
+    assert any("sent without document citations" in n for n in request.decisions[0].notes)
+    validator("bedrock")(request.kwargs, BEDROCK_CLAUDE)

@@ -142,8 +142,9 @@ class BudgetError(ToolwireError, ValueError):
             f"{limit.name} = {limit.value:,} ({limit.source[:200]})" for limit in limits.values()
         )
         super().__init__(
-            f"{model}: {len(files)} file(s) of this conversation do not fit in one request, "
-            f"the oldest first: {first}{more}. The limit: {bound}. Ways out: "
+            f"{model}: this conversation breaks a request budget, and {len(files)} file(s), "
+            f"the oldest first, would be left out (in one step, down to evict_to of the "
+            f"limit): {first}{more}. The limit: {bound}. Ways out: "
             'on_budget="evict" (the default) sends their descriptions and keeps the newest; '
             "tw.fit(messages, model) trims the history; uploads= (tw.Uploads) sends files by "
             "id where the target takes file ids."

@@ -33,7 +33,7 @@ from ..routes import Fetcher
 from . import ids
 from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
-from .files import EVICT_TO, NO_BUDGET, Budget, Policy
+from .files import EVICT_TO, NO_BUDGET, NO_CITATIONS, READ_VISUALLY, Budget, Policy
 from .layout import Planner
 from .passed import NOTHING, Passed, passed
 from .tally import LONE, Tally, fits
@@ -138,21 +138,45 @@ def plan(
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
         _remember(messages, policy, planner, head, resumed, scrub, memo)
+    citations, decided = _citations(caps, whole.marked)
     return Plan(
         caps,
         whole.ruled,
-        whole.marked,
+        decided,
         names=ids.ToolNames.of(whole.ruled, wire),  # ids: tool-call ids and names
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
-        pdf_citations=caps.pdf_citations is not None and caps.pdf_citations.enabled,
+        pdf_citations=citations,
         reasoning_replay=_reasoning_replay(caps),
         text_parts=caps.text_parts,
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
         system=whole.system_text,
     )
+
+
+def _citations(
+    caps: Capabilities, decisions: tuple[Decision, ...]
+) -> tuple[bool, tuple[Decision, ...]]:
+    """Whether the request's PDFs go with document citations on: where the target's table
+    says so and every document it sends is a PDF, as citations go on all of a request's
+    documents or none (Anthropic's citations guide) and Converse takes them on PDFs and text
+    only. Else the PDFs' notes say they go without."""
+    facts = caps.pdf_citations
+    if facts is None or not facts.enabled:
+        return False, decisions
+    documents = [d for d in decisions if d.mode in _SENT and d.kind == "document"]
+    if all(d.media_type == "application/pdf" for d in documents):
+        return True, decisions
+    return False, tuple(
+        replace(d, notes=tuple(NO_CITATIONS if n == READ_VISUALLY else n for n in d.notes))
+        for d in decisions
+    )
+
+
+#: Modes in which a file's own content is sent.
+_SENT = frozenset(("native", "sibling", "fallback"))
 
 
 def _reasoning_replay(caps: Capabilities) -> tuple[str, str] | None:

@@ -136,7 +136,7 @@ def settled(
         notes = chosen.notes
         citations = policy.caps.pdf_citations
         if citations is not None and citations.enabled and file.media_type == "application/pdf":
-            notes = (*notes, _READ_VISUALLY)
+            notes = (*notes, READ_VISUALLY)
         return Settled(chosen.mode, chosen.file, chosen.reason, notes, limit=chosen.limit)
     if chosen.limit is not None and policy.on_budget == "error":  # a budget leaves it out
         return _evicted(file, chosen, policy, text_above)
@@ -184,7 +184,12 @@ def text_fallback(file: File, text_above: bool) -> str:
 
 _LEFT_OUT = "left out of this request for size"
 #: The note of a PDF sent with document citations enabled (``Capabilities.pdf_citations``).
-_READ_VISUALLY = (
+READ_VISUALLY = (
     "sent with document citations enabled, so the model reads its pages as images and text "
     "(without them Converse sends its extracted text only)"
+)
+#: Its note where the request also holds documents of other types (plan._citations).
+NO_CITATIONS = (
+    "sent without document citations, as the request also holds documents other than PDFs "
+    "(citations go on all of a request's documents or none): the model reads its text only"
 )

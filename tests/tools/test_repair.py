@@ -320,3 +320,20 @@ def test_strict_auto_falls_back_on_what_its_rewrite_cannot_walk() -> None:
     schema = {"type": "object", "properties": {"anything": True}}
     _, request = spec_of(MODELS["openai"], Tool("t", "", schema, strict="auto"))
     assert any("sent without strict mode" in n.change for n in request.tool_notes)
+
+
+def test_merging_a_root_all_of_keeps_each_parts_rules() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"mode": {"enum": ["fast", "safe"]}},
+        "allOf": [
+            {"type": "object", "properties": {"mode": {"type": "string", "description": "How."}}},
+            {"anyOf": [{"required": ["a"]}, {"required": ["b"]}]},
+        ],
+    }
+    [tool], notes, _ = prepare_tools([Tool("t", "", schema)], tw.capabilities(MODELS["anthropic"]))
+    merged = tool.parameters
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"mode": "slow"}, merged)  # the enum of the root still holds
+    assert '"required":["a"]' in merged["description"]
+    assert any("allOf" in n.change for n in notes)

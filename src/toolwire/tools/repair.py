@@ -286,17 +286,37 @@ def _branches_merged(schema: dict[str, Any], keyword: str, tool: str) -> dict[st
 
 
 def _all_of_merged(schema: dict[str, Any], tool: str) -> dict[str, Any]:
+    """The root's ``allOf`` parts as one object: a property two parts declare differently
+    keeps both (its own ``allOf``), required names add up, and a part's other rules (an
+    ``anyOf`` of required sets, …) are said in the description rather than lost."""
     parts = _objects(schema["allOf"], schema, tool, "allOf")
     rest = {k: v for k, v in schema.items() if k != "allOf"}
     properties: dict[str, Any] = dict(rest.get("properties") or {})
     required = list(rest.get("required") or ())
+    said = []
     for part in parts:
-        properties.update(part.get("properties") or {})
+        for name, sub in (part.get("properties") or {}).items():
+            known = properties.get(name)
+            properties[name] = sub if known is None or known == sub else {"allOf": [known, sub]}
         required += [n for n in part.get("required") or () if n not in required]
+        other = {k: v for k, v in part.items() if k not in _OBJECT_KEYWORDS}
+        if other:
+            said.append(
+                json.dumps(other, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+            )
     merged = {**rest, "type": "object", "properties": properties}
     if required:
         merged["required"] = required
+    if said:
+        text = f"Also: {'; '.join(said)}."
+        merged["description"] = (
+            f"{merged['description']} {text}" if merged.get("description") else text
+        )
     return merged
+
+
+#: What an object part of ``allOf`` holds that merging carries over as it is.
+_OBJECT_KEYWORDS = ("type", "properties", "required", "title", "description", "$schema")
 
 
 # --- 3. arrays --------------------------------------------------------------------------------

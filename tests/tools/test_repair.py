@@ -337,3 +337,21 @@ def test_merging_a_root_all_of_keeps_each_parts_rules() -> None:
         jsonschema.validate({"mode": "slow"}, merged)  # the enum of the root still holds
     assert '"required":["a"]' in merged["description"]
     assert any("allOf" in n.change for n in notes)
+
+
+def test_strict_mode_counts_nesting_through_references_and_keeps_optional_enums_optional() -> None:
+    defs: dict[str, Any] = {
+        f"D{i}": {"type": "object", "properties": {"n": {"$ref": f"#/$defs/D{i + 1}"}}}
+        for i in range(12)
+    }
+    defs["D12"] = {"type": "string"}
+    deep = {"type": "object", "properties": {"x": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+    with pytest.raises(ToolDefinitionError, match="more than 10 levels"):
+        tw.encode(HELLO, MODELS["openai"], tools=[Tool("t", "", deep, strict=True)])
+    node = {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}
+    recursive = {"type": "object", "properties": {"x": {"$ref": "#/$defs/N"}}, "$defs": {"N": node}}
+    spec, _ = spec_of(MODELS["openai"], Tool("t", "", recursive, strict=True))
+    assert spec["strict"] is True  # recursion is strict mode's own; one pass of it is counted
+    odd = {"type": "object", "properties": {"a": {"type": ["string", "integer"], "enum": ["x", 1]}}}
+    spec, _ = spec_of(MODELS["openai"], Tool("t", "", odd, strict=True))
+    jsonschema.validate({"a": None}, parameters_of(spec))  # optional: null taken

@@ -71,16 +71,22 @@ def _check_size(schema: dict[str, Any], tool: str) -> None:
     """Strict mode's limits: objects nested at most ``MAX_NESTING`` deep, at most
     ``MAX_ENUM_VALUES`` enum values in all."""
     enums = 0
-    stack: list[tuple[Any, int]] = [(schema, 0)]
+    stack: list[tuple[Any, int, bool, frozenset[str]]] = [(schema, 0, True, frozenset())]
+    followed: set[tuple[str, int]] = set()  # a reference at a depth: walked once
     while stack:  # no recursion: the shape is bounded already (schema.check_shape)
-        node, depth = stack.pop()
+        node, depth, counts, path = stack.pop()
         if isinstance(node, list):
-            stack.extend((child, depth) for child in node)
+            stack.extend((child, depth, counts, path) for child in node)
             continue
         if not isinstance(node, dict):
             continue
-        if isinstance(node.get("enum"), list):
+        if counts and isinstance(node.get("enum"), list):
             enums += len(node["enum"])
+        ref = node.get("$ref")
+        local = isinstance(ref, str) and ref.startswith("#/") and ref not in path
+        if local and (ref, depth) not in followed:  # nesting goes on where a reference is
+            followed.add((str(ref), depth))  # used; a recursive one counts one pass of it
+            stack.append((_target(schema, str(ref)), depth, False, path | {str(ref)}))
         if node.get("type") == "object":
             depth += 1
             if depth > MAX_NESTING:
@@ -89,7 +95,11 @@ def _check_size(schema: dict[str, Any], tool: str) -> None:
                     f"levels deep, beyond OpenAI strict mode's limit ({SOURCE}). Flatten the "
                     'schema, or pass strict=False (or strict="auto" to fall back by itself).'
                 )
-        stack.extend((value, depth) for value in node.values() if isinstance(value, dict | list))
+        stack.extend(
+            (value, depth, counts, path)
+            for value in node.values()
+            if isinstance(value, dict | list)
+        )
     if enums > MAX_ENUM_VALUES:
         raise ToolDefinitionError(
             f"tool {tool!r}: its parameters hold {enums:,} enum values, beyond OpenAI strict "
@@ -123,6 +133,16 @@ def _node(
         out["required"] = list(properties)
         out["additionalProperties"] = False
     return out
+
+
+def _target(root: dict[str, Any], ref: str) -> Any:
+    """What a local reference (``#/$defs/Name``) names, or None."""
+    node: Any = root
+    for part in ref[2:].split("/"):
+        node = (
+            node.get(part.replace("~1", "/").replace("~0", "~")) if isinstance(node, dict) else None
+        )
+    return node
 
 
 def _described(schema: dict[str, Any], where: str, moved: list[tuple[str, str]]) -> dict[str, Any]:
@@ -173,16 +193,24 @@ def _merged(schema: dict[str, Any], where: str, tool: str) -> dict[str, Any]:
     return {**parts[0], **out}
 
 
+def _with_null_value(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` whose ``enum`` or ``const`` also takes ``null`` (else the type's ``null``
+    would be refused by them, and an optional parameter could not be left out)."""
+    if isinstance(schema.get("enum"), list) and None not in schema["enum"]:
+        return {**schema, "enum": [*schema["enum"], None]}
+    if "const" in schema and schema["const"] is not None:
+        rest = {k: v for k, v in schema.items() if k != "const"}
+        return {**rest, "enum": [schema["const"], None]}
+    return schema
+
+
 def nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` that also takes ``null``."""
     kind = schema.get("type")
     if isinstance(kind, str) and "anyOf" not in schema:
-        out = {**schema, "type": [kind, "null"] if kind != "null" else "null"}
-        if isinstance(out.get("enum"), list) and None not in out["enum"]:
-            out["enum"] = [*out["enum"], None]
-        return out
+        return _with_null_value({**schema, "type": [kind, "null"] if kind != "null" else "null"})
     if isinstance(kind, list):
-        return schema if "null" in kind else {**schema, "type": [*kind, "null"]}
+        return _with_null_value(schema if "null" in kind else {**schema, "type": [*kind, "null"]})
     if isinstance(schema.get("anyOf"), list):
         variants = schema["anyOf"]
         return schema if _NULL in variants else {**schema, "anyOf": [*variants, _NULL]}

@@ -355,3 +355,18 @@ def test_strict_mode_counts_nesting_through_references_and_keeps_optional_enums_
     odd = {"type": "object", "properties": {"a": {"type": ["string", "integer"], "enum": ["x", 1]}}}
     spec, _ = spec_of(MODELS["openai"], Tool("t", "", odd, strict=True))
     jsonschema.validate({"a": None}, parameters_of(spec))  # optional: null taken
+
+
+def test_the_alternatives_of_a_merged_union_name_parameters_as_the_target_gets_them() -> None:
+    union = {
+        "anyOf": [
+            {
+                "type": "object",
+                "properties": {"file-path": {"type": "string"}},
+                "required": ["file-path"],
+            },
+            {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+        ]
+    }
+    spec, _ = spec_of(MODELS["google"], Tool("open", "", union))
+    assert "(1) file_path; (2) url" in parameters_of(spec)["description"]

@@ -113,7 +113,10 @@ def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepar
     ToolDefinitionError naming the tool, the path and the rule where it cannot be."""
     check_shape(parameters, tool)
     prepared = Prepared(dict(parameters))
-    prepared.parameters = _root_object(prepared.parameters, tool, rules, prepared.notes)
+    alternatives: list[set[str]] = []  # a merged root anyOf's sets of required names
+    prepared.parameters = _root_object(
+        prepared.parameters, tool, rules, prepared.notes, alternatives
+    )
     prepared.parameters = _arrays(prepared.parameters, "parameters", tool, rules, prepared.notes)
     if rules.property_names is not None:
         renames = Renames()
@@ -121,6 +124,9 @@ def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepar
             prepared.parameters, "parameters", tool, rules, prepared.notes, renames
         )
         prepared.renames = renames or None
+    if alternatives:  # said with the names the target gets
+        sent = {old: new for new, old in prepared.renames.names.items()} if prepared.renames else {}
+        prepared.parameters = _with_alternatives(prepared.parameters, alternatives, sent)
     if rules.required_declared:
         prepared.parameters = _required_declared(
             prepared.parameters, "parameters", tool, rules, prepared.notes
@@ -195,7 +201,11 @@ def check_count(count: int, rules: SchemaRules) -> None:
 
 
 def _root_object(
-    schema: dict[str, Any], tool: str, rules: SchemaRules, notes: list[ToolNote]
+    schema: dict[str, Any],
+    tool: str,
+    rules: SchemaRules,
+    notes: list[ToolNote],
+    alternatives: list[set[str]],
 ) -> dict[str, Any]:
     rule = rules.root_source or "the arguments are one object of named parameters"
     if isinstance(schema.get("$ref"), str) and "type" not in schema:  # zod's named root
@@ -208,7 +218,7 @@ def _root_object(
         notes.append(ToolNote(tool, "parameters", "merged the allOf parts into one object", rule))
     for keyword in ("anyOf", "oneOf"):
         if isinstance(schema.get(keyword), list):
-            schema = _branches_merged(schema, keyword, tool)
+            schema = _branches_merged(schema, keyword, tool, alternatives)
             notes.append(
                 ToolNote(
                     tool,
@@ -248,7 +258,12 @@ def _objects(
     return found
 
 
-def _branches_merged(schema: dict[str, Any], keyword: str, tool: str) -> dict[str, Any]:
+def _branches_merged(
+    schema: dict[str, Any], keyword: str, tool: str, alternatives: list[set[str]]
+) -> dict[str, Any]:
+    """The branches as one object: their properties (a property two declare differently as
+    the ``anyOf`` of both), required only what every branch requires; each branch's required
+    names go to ``alternatives``, said in the description once names are final."""
     branches = _objects(schema[keyword], schema, tool, keyword)
     rest = {k: v for k, v in schema.items() if k != keyword}
     properties: dict[str, Any] = dict(rest.get("properties") or {})
@@ -266,23 +281,27 @@ def _branches_merged(schema: dict[str, Any], keyword: str, tool: str) -> dict[st
     required = list(rest.get("required") or ())
     common = set.intersection(*requires) if requires else set()
     required += [name for name in properties if name in common and name not in required]
-    alternatives = "; ".join(
-        f"({i + 1}) " + (", ".join(sorted(r)) if r else "no required parameters")
-        for i, r in enumerate(requires)
-    )
-    said = f"Takes one of these sets of required parameters: {alternatives}."
-    description = rest.get("description")
-    merged = {
-        **rest,
-        "type": "object",
-        "properties": properties,
-        "description": f"{description} {said}" if description else said,
-    }
+    alternatives += requires
+    merged = {**rest, "type": "object", "properties": properties}
     if required:
         merged["required"] = required
     else:
         merged.pop("required", None)
     return merged
+
+
+def _with_alternatives(
+    schema: dict[str, Any], alternatives: list[set[str]], sent: dict[str, str]
+) -> dict[str, Any]:
+    """``schema`` whose description says the merged branches' sets of required names, each
+    name as the target gets it (``sent``: declared -> sent, where renamed)."""
+    said = "; ".join(
+        f"({i + 1}) " + (", ".join(sorted(sent.get(n, n) for n in r)) or "no required parameters")
+        for i, r in enumerate(alternatives)
+    )
+    text = f"Takes one of these sets of required parameters: {said}."
+    described = schema.get("description")
+    return {**schema, "description": f"{described} {text}" if described else text}
 
 
 def _all_of_merged(schema: dict[str, Any], tool: str) -> dict[str, Any]:

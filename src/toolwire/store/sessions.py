@@ -55,6 +55,23 @@ FETCH_THREADS = 8
 _POSTGRES = ("postgresql://", "postgres://")
 
 
+def _parsed_location(location: str | Path) -> str:
+    """The store's location: a directory path as it is, ``sqlite:///path`` as that path,
+    a PostgreSQL URL as it is; any other URL a StoreError (never a directory named after the
+    scheme)."""
+    text = str(location)
+    if isinstance(location, Path) or "://" not in text or text.startswith(_POSTGRES):
+        return text
+    scheme, _, rest = text.partition("://")
+    if scheme == "sqlite" and rest.startswith("/"):
+        return rest  # sqlite:///var/data/agents -> the store directory /var/data/agents
+    raise StoreError(
+        f"SessionStore({text!r}): a store is a directory path, sqlite:///path/to/dir, or "
+        "postgresql://user@host/db (with blobs='s3://bucket/prefix'); "
+        f"{scheme!r} is none of those"
+    )
+
+
 @dataclass(frozen=True)
 class SessionInfo:
     """One stored session: how many messages, how many distinct files and their bytes."""
@@ -97,7 +114,7 @@ class SessionStore:
         create: bool = True,
     ) -> None:
         self.path: Path | None = None
-        self.location = str(location)
+        self.location = _parsed_location(location)
         if self.location.startswith(_POSTGRES):
             if blobs is None:
                 raise StoreError(
@@ -109,7 +126,7 @@ class SessionStore:
 
             self._rows: Rows = PostgresRows(self.location)
         else:
-            self.path = _store_dir(Path(location).absolute(), create)
+            self.path = _store_dir(Path(self.location).absolute(), create)
             self.location = str(self.path)
             self.blobs = _open_blobs(blobs or self.path / "blobs", blob_options)
             self._rows = SqliteRows(self.path / "sessions.db")

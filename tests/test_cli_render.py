@@ -260,3 +260,21 @@ def test_a_model_no_row_matches_gets_a_notice_naming_the_defaults_and_still_rend
 def test_a_model_a_row_matches_renders_without_a_notice() -> None:
     result = render(PHOTO, "--model", "openai-chat:gpt-5-mini", "--json")
     assert (result.exit_code, result.stderr) == (0, "")
+
+
+def test_render_piped_to_a_file_draws_a_wide_table(tmp_path: Path) -> None:
+    """Piped output has no terminal to fit: the Decisions table is drawn 200 columns wide,
+    so its reason column is readable (COLUMNS, where set, still wins)."""
+    import os
+    import subprocess
+    import sys
+
+    photo = tmp_path / "photo.png"
+    photo.write_bytes((EXAMPLES / "photo.png").read_bytes())
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "toolwire", "render", str(photo), "--model", "groq:llama-3.3-70b-versatile", "--on-unsupported", "text"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    widest = max(len(line) for line in done.stdout.splitlines())
+    assert 120 < widest <= 200, done.stdout[-2000:]

@@ -9,6 +9,7 @@ tool returns the files), so what varies is only what the target does with each f
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -255,6 +256,11 @@ def shorten(value: Any) -> Any:
     return value
 
 
+#: The width of render's table when its output goes to a file or a pipe (no terminal to fit;
+#: COLUMNS, where set, still wins).
+PIPED_WIDTH = 200
+
+
 def _print(
     kwargs: dict[str, Any], decisions: list[dict[str, Any]], total: int, report: dict[str, Any]
 ) -> None:
@@ -262,6 +268,8 @@ def _print(
     from rich.table import Table
 
     console = Console()
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console = Console(width=PIPED_WIDTH)  # piped to a file: a wide table, not 80 columns
     console.print_json(data=kwargs)
     title = f"Decisions (request ≈ {total:,} tokens, estimated; {report['wire_bytes']:,} bytes"
     bound = report["budgets_bound"]

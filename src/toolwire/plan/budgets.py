@@ -12,13 +12,14 @@ every medium of the conversation is measured here as it will be sent (plan.measu
 
 Then the history is scanned from its first message (``_Scan``), as the requests of an agent
 loop met it: media are kept while every limit holds, and when one breaks the oldest kept are
-left out until that limit is down to ``evict_to`` of it (issue 37: one step frees room for
-several turns, so the requests between steps start alike and a prompt cache keeps serving
-them). The newest medium is never left out for older ones; an image that alone breaks the
+left out until that limit is down to ``evict_to`` of it, the newest message's only as far as
+the limit needs (issue 37: one step frees room for several turns, so the requests between
+steps start alike and a prompt cache keeps serving them). The newest medium is never left
+out for older ones; an image that alone breaks the
 bytes left is re-encoded (imagefit) to fit them. With ``on_unsupported="convert"`` a
 conversion's images count, and an old conversion loses its images (last first, its text
-stays) when its turn to be left out comes. ``left_out`` returns an ``Outcome``: each File
-left out (by id) with the ``Limit`` that left it out (its Decision's ``limit``), each image
+stays) when its turn to be left out comes. ``left_out`` returns an ``Outcome``: each file
+left out (by message index and id) with the ``Limit`` that left it out (its Decision's ``limit``), each image
 re-fitted and each conversion shrunk. What happens to a file left out is plan.files': its
 description (``on_budget="evict"``) or a BudgetError.
 
@@ -166,13 +167,15 @@ def too_large(caps: Capabilities, size: int) -> RequestTooLargeError:
 
 class _Scan:
     """The media of a history from the oldest, each message's text first, kept while every
-    budget holds. When one breaks, the oldest kept media are evicted until each budget that
-    broke is down to ``evict_to`` of its room (and every other within its limit): one eviction
+    budget holds. When one breaks, older messages' media are evicted, oldest first, until each
+    budget that broke is down to ``evict_to`` of its room (and every other within its limit),
+    and of the newest message's only as many as the limits themselves need: one eviction
     frees room for several turns, so the requests between evictions start alike and a prompt
     cache keeps serving them. The scan is the same for a history and its continuation, so
     the files it keeps move only at an eviction. The newest medium is never evicted for
     older ones; where it alone breaks the bytes left, an image is re-fitted to them
-    (``MIN_REFIT`` at least), anything else left out."""
+    (``MIN_REFIT`` at least), anything else left out. Each occurrence of a file is its own
+    (one File object may stand in two messages)."""
 
     def __init__(
         self,
@@ -203,6 +206,7 @@ class _Scan:
         #: The message each kept medium is in (parallel to ``kept``), and the current one.
         self.where: deque[int] = deque()
         self.message = -1
+        self.dropped_at = -1  # the message of the file last left out
         #: (message index, id(File)) -> the limit's name: each occurrence of a file on its
         #: own (one File object may stand in two messages).
         self.out: dict[tuple[int, int], str] = {}

@@ -370,3 +370,18 @@ def test_the_alternatives_of_a_merged_union_name_parameters_as_the_target_gets_t
     }
     spec, _ = spec_of(MODELS["google"], Tool("open", "", union))
     assert "(1) file_path; (2) url" in parameters_of(spec)["description"]
+
+
+def test_strict_mode_refuses_a_subschema_without_a_type_and_auto_falls_back() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"x": {"description": "Anything."}},
+        "required": ["x"],
+    }
+    with pytest.raises(
+        ToolDefinitionError, match=r"needs every subschema to say its type.*properties\.x"
+    ):
+        tw.encode(HELLO, MODELS["openai"], tools=[Tool("t", "", schema, strict=True)])
+    spec, request = spec_of(MODELS["openai"], Tool("t", "", schema, strict="auto"))
+    assert spec["strict"] is False
+    assert any("sent without strict mode" in n.change for n in request.tool_notes)

@@ -56,6 +56,8 @@ DROPPED = ("$schema", "$id", "$comment", "examples", "discriminator", "readOnly"
 MAX_NESTING = 10
 MAX_ENUM_VALUES = 1000
 SOURCE = 'OpenAI structured outputs, "Supported schemas"'
+#: What says a subschema's type in strict mode (a subschema with none of them is refused).
+_TYPED = frozenset(("type", "anyOf", "$ref", "enum", "const"))
 
 
 def strict_parameters(
@@ -120,6 +122,12 @@ def _node(
             raise refuse(tool, where, keyword, TARGET, _ADVICE)
     schema = _unravelled(_merged(schema, where, tool), root)  # allOf first: a $ref may be in it
     schema = _described(with_default_described(schema), where, moved)
+    if where != "parameters" and not _TYPED.intersection(schema):
+        raise ToolDefinitionError(
+            f"tool {tool!r}: OpenAI strict mode needs every subschema to say its type, and the "
+            f"one at {where} does not ({json.dumps(schema, ensure_ascii=False)[:80]}). Give it "
+            'a type, or pass strict=False (or strict="auto" to fall back by itself).'
+        )
     out = map_subschemas(schema, where, lambda sub, path: _node(sub, path, tool, root, moved))
     if out.get("type") == "object" or "properties" in out:
         extra = out.get("additionalProperties", False)

@@ -166,49 +166,45 @@ def plan_request(
         from .tools.repair import prepare_tools
 
         tools, notes, _ = prepare_tools(tools, caps)
-    settings = dict(
-        on_unsupported=on_unsupported, on_budget=on_budget, evict_to=evict_to, fetch=fetch,
-        fit=fit, cache=cache, tools=tuple(tools), tool_choice=tool_choice, converters=converters,
-    )  # fmt: skip
+    sent_tools = tuple(tools)
+
+    def within_bytes(
+        messages: Sequence[Message], evicted: Mapping[tuple[int, int], Limit] | None = None
+    ) -> Plan:
+        """The plan, within the byte budget as the SDK sends it: planned again, with the
+        overshoot kept free, while the spelled body is too large (the text estimate was
+        short); ``evicted``: files the context window leaves out as well."""
+        reserve, before = 0, None
+        while True:
+            laid_out = plan(
+                messages, caps, on_unsupported=on_unsupported, on_budget=on_budget,
+                evict_to=evict_to, fetch=fetch, fit=fit, memo=MEMO, cache=cache,
+                tools=bool(sent_tools), converters=converters, reserve=reserve, evicted=evicted,
+            )  # fmt: skip
+            laid_out = replace(
+                laid_out, tools=sent_tools, tool_choice=tool_choice, tool_notes=tuple(notes)
+            )
+            size, over, spelled = _over_budget(laid_out)
+            if not over:
+                return replace(laid_out, size=size, spelled=spelled)
+            if not laid_out.decisions or (laid_out.decisions, size) == before:
+                raise too_large(caps, size or 0)  # nothing left to leave out: text too large
+            before = (laid_out.decisions, size)
+            reserve += over + HEADROOM
+
     if uploads is None:
-        return replace(_within_bytes(messages, caps, settings), tool_notes=tuple(notes))
+        return within_bytes(messages)
     originals = messages
     messages = uploads.resolve(messages, model, capabilities=capabilities)
     evicted: dict[tuple[int, int], Limit] = {}
-    laid_out = _within_bytes(messages, caps, settings)
+    laid_out = within_bytes(messages)
     for _ in range(_CONTEXT_PASSES):  # files by id: the context window binds, not the bytes
         more = left_for_context(messages, originals, laid_out, model, evict_to)
         if not more.keys() - evicted.keys():
             break
         evicted.update(more)
-        laid_out = _within_bytes(messages, caps, settings, evicted)
-    return replace(laid_out, tool_notes=tuple(notes))
-
-
-def _within_bytes(
-    messages: Sequence[Message],
-    caps: Capabilities,
-    settings: dict[str, Any],
-    evicted: Mapping[tuple[int, int], Limit] | None = None,
-) -> Plan:
-    """The plan, within the byte budget as the SDK sends it: planned again, with the
-    overshoot kept free, while the spelled body is too large (the text estimate was short)."""
-    tools, tool_choice = settings["tools"], settings["tool_choice"]
-    options = {k: v for k, v in settings.items() if k not in ("tools", "tool_choice")}
-    reserve, before = 0, None
-    while True:
-        laid_out = plan(
-            messages, caps, memo=MEMO, reserve=reserve, evicted=evicted, **options,
-            tools=bool(tools),
-        )  # fmt: skip
-        laid_out = replace(laid_out, tools=tools, tool_choice=tool_choice)
-        size, over, spelled = _over_budget(laid_out)
-        if not over:
-            return replace(laid_out, size=size, spelled=spelled)
-        if not laid_out.decisions or (laid_out.decisions, size) == before:
-            raise too_large(caps, size or 0)  # nothing left to leave out: the text is too large
-        before = (laid_out.decisions, size)
-        reserve += over + HEADROOM
+        laid_out = within_bytes(messages, evicted)
+    return laid_out
 
 
 #: How many times the context window is measured and more files left out (each pass

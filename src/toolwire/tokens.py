@@ -236,7 +236,7 @@ class Estimator:
         """The message's tokens (its files included) and the estimate of each file."""
         tokens = MESSAGE_OVERHEAD + (TOOL_OVERHEAD if isinstance(message, ToolResult) else 0)
         files: list[FileTokens] = []
-        for part, in_tool_result in _parts(index, message):
+        for part, in_tool_result in sent_parts(index, message):
             if isinstance(part, File):
                 files.append(self.file(index, part, in_tool_result))
                 tokens += files[-1].tokens
@@ -336,7 +336,7 @@ class Estimator:
         return pages * page_image + text, "pdf text + page images", working
 
 
-def _parts(index: int, message: Any) -> Iterator[tuple[Any, bool]]:
+def sent_parts(index: int, message: Any) -> Iterator[tuple[Any, bool]]:
     """The parts a message sends, and whether they sit in a tool result."""
     if isinstance(message, System):
         yield Text(text=message.text), False

@@ -162,17 +162,17 @@ def _citations(
     """Whether the request's PDFs go with document citations on: where the target's table
     says so and every document it sends is a PDF, as citations go on all of a request's
     documents or none (Anthropic's citations guide) and Converse takes them on PDFs and text
-    only. Else the PDFs' notes say they go without."""
+    only. Each PDF sent notes which it is."""
     facts = caps.pdf_citations
     if facts is None or not facts.enabled:
         return False, decisions
     documents = [d for d in decisions if d.mode in _SENT and d.kind == "document"]
-    if all(d.media_type == "application/pdf" for d in documents):
-        return True, decisions
-    return False, tuple(
-        replace(d, notes=tuple(NO_CITATIONS if n == READ_VISUALLY else n for n in d.notes))
-        for d in decisions
-    )
+    pdfs = [d for d in documents if d.media_type == "application/pdf"]
+    if not pdfs:
+        return False, decisions
+    cited = len(pdfs) == len(documents)
+    note = READ_VISUALLY if cited else NO_CITATIONS
+    return cited, tuple(replace(d, notes=(*d.notes, note)) if d in pdfs else d for d in decisions)
 
 
 #: Modes in which a file's own content is sent.

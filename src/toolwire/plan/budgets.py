@@ -10,7 +10,7 @@ every medium of the conversation is measured here as it will be sent (plan.measu
   text by its length, plus ``HEADROOM`` for what the caller adds (model, max_tokens, tools);
 - images, PDF pages (headers.pdf_page_count, pypdfium2's page tree), documents: counted.
 
-Then the history is scanned from its first message (``_Scan``), as the requests of an agent
+Then the history is scanned from its first message (``Scan``), as the requests of an agent
 loop met it: media are kept while every limit holds, and when one breaks the oldest kept are
 left out until that limit is down to ``evict_to`` of it, the newest message's only as far as
 the limit needs (issue 37: one step frees room for several turns, so the requests between
@@ -107,7 +107,7 @@ def left_out(
     policy: Policy | None = None,
     memo: MeasureMemo | None = None,
 ) -> Outcome:
-    """The oldest media beyond the target's budgets, evicted in steps (``_Scan``), and the
+    """The oldest media beyond the target's budgets, evicted in steps (``Scan``), and the
     newest image re-fitted where it alone breaks the bytes left. With
     ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too, and
     an old conversion loses its images (last page first) before its place in the history
@@ -126,7 +126,7 @@ def left_out(
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
     evict_to = policy.evict_to if policy is not None else 1.0
-    scan = _Scan(caps, fit, evict_to, HEADROOM + reserve, convert is not None)
+    scan = Scan(caps, fit, evict_to, HEADROOM + reserve, convert is not None)
     for measured in found:
         scan.add(measured)
     media = [(at, medium) for at, measured in enumerate(found) for medium in measured.media]
@@ -165,7 +165,7 @@ def too_large(caps: Capabilities, size: int) -> RequestTooLargeError:
     )
 
 
-class _Scan:
+class Scan:
     """The media of a history from the oldest, each message's text first, kept while every
     budget holds. When one breaks, older messages' media are evicted, oldest first, until each
     budget that broke is down to ``evict_to`` of its room (and every other within its limit),

@@ -5,7 +5,7 @@ screenshots is a few kilobytes, so no byte budget binds, while the model reads e
 a long session overflows its context window. This pass measures the planned request in
 tokens (``estimate_tokens``, each file priced as the plan sends it, a file by id at its own
 content's cost) and, where the total breaks the window, scans the history as plan.budgets
-does (the same ``_Scan``: oldest first, in steps down to ``evict_to`` of the window, the
+does (the same ``Scan``: oldest first, in steps down to ``evict_to`` of the window, the
 newest kept), naming the files to leave out; the planner then lays them out as their
 descriptions.
 
@@ -22,7 +22,7 @@ from typing import Any
 from ..capability import Capabilities
 from ..content import File
 from ..errors import ToolwireError
-from .budgets import _Scan
+from .budgets import Scan
 from .measure import Measured, Medium
 from .values import Limit, Plan
 
@@ -63,7 +63,7 @@ def left_for_context(
     request's tokens keep within the context window: (message index, id(File)) -> the limit.
     ``originals``: the same messages with each file's own content, which its tokens are read
     from. A ContextWindowError where the text alone is beyond the window."""
-    from ..tokens import _parts, estimate_tokens
+    from ..tokens import estimate_tokens, sent_parts
 
     caps = laid_out.caps
     found = window_of(caps, model)
@@ -76,9 +76,9 @@ def left_for_context(
     priced: dict[int, list[Any]] = {}
     for file in estimate.files:
         priced.setdefault(file.message_index, []).append(file)
-    scan = _Scan(caps, None, evict_to, 0, False, [("max_context_tokens", "tokens", window)])
+    scan = Scan(caps, None, evict_to, 0, False, [("max_context_tokens", "tokens", window)])
     for index, message in enumerate(sent):
-        files = [part for part, _ in _parts(index, message) if isinstance(part, File)]
+        files = [part for part, _ in sent_parts(index, message) if isinstance(part, File)]
         media = tuple(
             Medium(file, 0, 0, 0, 0, 0, 0, tokens=price.tokens)
             for file, price in zip(files, priced.get(index, ()), strict=False)

@@ -133,11 +133,7 @@ def settled(
     """A carried file as routed; else its refusal, its conversion or its text. ``text_above``:
     the message holds the file's declared text before it (read_file's results)."""
     if chosen.mode != "none":
-        notes = chosen.notes
-        citations = policy.caps.pdf_citations
-        if citations is not None and citations.enabled and file.media_type == "application/pdf":
-            notes = (*notes, READ_VISUALLY)
-        return Settled(chosen.mode, chosen.file, chosen.reason, notes, limit=chosen.limit)
+        return Settled(chosen.mode, chosen.file, chosen.reason, chosen.notes, limit=chosen.limit)
     if chosen.limit is not None and policy.on_budget == "error":  # a budget leaves it out
         return _evicted(file, chosen, policy, text_above)
     if policy.on_unsupported == "convert":

@@ -308,3 +308,15 @@ def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() ->
     assert kept and kept == [f"photo-{i}.jpg" for i in range(25 - len(kept), 25)]
     assert request.wire_bytes <= 300_000
     assert request.budgets_bound == {"max_count": 5, "max_request_bytes": 20 - len(kept)}
+
+
+def test_a_scan_keeps_the_limits_it_is_given_as_they_were() -> None:
+    """The scan adds a converting target's image count to its own limits, never to the
+    caller's list (plan.context passes one in)."""
+    from toolwire.plan.budgets import Scan
+
+    caps = capabilities("bedrock:anthropic.claude-sonnet-4-5")
+    given = [("max_context_tokens", "tokens", 1000)]
+    scan = Scan(caps, None, 0.5, 0, True, given)
+    assert given == [("max_context_tokens", "tokens", 1000)]
+    assert ("max_count of images", "images", 20) in scan.limits

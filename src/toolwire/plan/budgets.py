@@ -193,7 +193,7 @@ class Scan:
             budgets = caps.budgets
             limits = [(name, measure, getattr(budgets, name)) for name, measure in _COUNTED]
             limits = [entry for entry in limits if entry[2]]
-        self.limits = limits
+        self.limits = list(limits)  # its own list: the image count below is the scan's alone
         if convert:  # a conversion's images count against an image cell's max_count too
             for media_type, cell in caps.cells.items():
                 if media_type.startswith("image/") and cell.max_count:

@@ -528,7 +528,9 @@ def prepare_tools(
             renames[tool.name] = prepared.renames
         strict = _strict(tool, prepared.parameters, rules, notes)
         if prepared.parameters != parameters or prepared.described or strict != tool.strict:
-            description = f"{tool.description} {prepared.described}".strip()
+            description = tool.description  # the author's text as written, unless added to
+            if prepared.described:
+                description = f"{description.rstrip()} {prepared.described}".lstrip()
             tool = Tool(
                 name=tool.name,
                 description=description,

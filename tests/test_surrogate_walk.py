@@ -1,6 +1,7 @@
-"""The lone-surrogate check reads the plan's own values by their fields' names (plan.ids
-TYPED_FIELDS): a field missing from that table would be a string the check never sees, and a
-lone surrogate there would reach the SDK and fail its UTF-8 encoding."""
+"""The lone-surrogate check reads every field of the plan's own values (plan.ids walks the
+fields of pydantic models and dataclasses): a field it did not read would be a string the
+check never sees, and a lone surrogate there would reach the SDK and fail its UTF-8
+encoding."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from toolwire.content import File, Json, Text, Thinking, ToolCall
 from toolwire.messages import Assistant, System, User
 from toolwire.plan import PlannedResult, ToolTurn
-from toolwire.plan.ids import TYPED_FIELDS, has_lone_surrogate
+from toolwire.plan.ids import has_lone_surrogate
 
 LONE = "bad \ud800 text"
 
@@ -31,11 +32,59 @@ def _holds_no_text(annotation: Any) -> bool:
     return annotation is bool or typing.get_origin(annotation) is typing.Literal
 
 
-@pytest.mark.parametrize("kind", list(TYPED_FIELDS), ids=lambda k: k.__name__)
-def test_every_field_that_can_hold_text_is_walked(kind: type) -> None:
-    fields = _fields(kind)
-    may_hold_text = {name for name, annotation in fields.items() if not _holds_no_text(annotation)}
-    assert may_hold_text == set(TYPED_FIELDS[kind])
+#: The plan's own values, and the fields of each that may hold text.
+TEXT_FIELDS = {
+    kind: tuple(name for name, hint in _fields(kind).items() if not _holds_no_text(hint))
+    for kind in (
+        Text,
+        File,
+        ToolCall,
+        Thinking,
+        Json,
+        System,
+        User,
+        Assistant,
+        PlannedResult,
+        ToolTurn,
+    )
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Holder:
+    label: str
+    inner: Any
+
+
+@pytest.mark.parametrize("holder", ["dataclass", "model", "object"])
+def test_a_value_of_a_new_kind_is_walked_by_its_fields(holder: str) -> None:
+    """A class added later needs no table: the walk reads the fields of any dataclass or
+    pydantic model, and the attributes of other objects."""
+    import pydantic
+
+    class Model(pydantic.BaseModel):
+        label: str
+        inner: Any
+
+    class Plain:
+        def __init__(self, label: str, inner: Any) -> None:
+            self.label, self.inner = label, inner
+
+    kind: Any = {"dataclass": _Holder, "model": Model, "object": Plain}[holder]
+
+    def make(label: str, inner: Any) -> Any:
+        return kind(label=label, inner=inner)
+
+    assert has_lone_surrogate(make("ok", [{"k": LONE}]))
+    assert has_lone_surrogate(make(LONE, None))
+    assert not has_lone_surrogate(make("ok", [{"k": "fine é"}]))
+
+
+def test_a_hostile_nesting_deeper_than_the_recursion_limit_is_walked() -> None:
+    deep: Any = LONE
+    for _ in range(100_000):
+        deep = [deep]
+    assert has_lone_surrogate({"k": deep})
 
 
 def test_a_lone_surrogate_is_found_in_each_walked_field() -> None:
@@ -254,11 +303,11 @@ def test_a_lone_surrogate_found_by_the_tally_is_scrubbed_from_the_payload(model:
 
 @pytest.mark.parametrize(
     ("kind", "field"),
-    [(k, f) for k in (Text, File, ToolCall, Thinking) for f in TYPED_FIELDS[k] if f != "source"],
+    [(k, f) for k in (Text, File, ToolCall, Thinking) for f in TEXT_FIELDS[k] if f != "source"],
     ids=lambda v: getattr(v, "__name__", v),
 )
 def test_every_walked_field_of_a_part_is_read_by_the_tally(kind: type, field: str) -> None:
-    """Each field ``TYPED_FIELDS`` names (a field added there is tested here too)."""
+    """Each field that may hold text (a field added to a part is tested here too)."""
 
     base: Any = {
         Text: Text(text="ok"),

@@ -36,18 +36,18 @@ encoder raises ConversationError.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Sequence
-from operator import attrgetter
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..content import File, Json, Text, Thinking, ToolCall
-from ..messages import Assistant, System, User, base_type
+from pydantic import BaseModel
+
+from ..messages import Assistant
 from ..providers import Rule, Wire, wire_named
-from ..sources import BytesSource
-from .values import PlannedResult, ToolTurn
+from .values import ToolTurn
 
 if TYPE_CHECKING:
     from .values import Plan
@@ -179,17 +179,16 @@ def _originals(steps: Sequence[Any]) -> tuple[list[str], list[str]]:
     """The call ids and the tool names of every tool call and result of ``steps``, in order."""
     call_ids: list[str] = []
     names: list[str] = []
-    for step in steps:  # type() before isinstance: pydantic's ABC checks are slow
-        kind = type(step)
-        if kind is ToolTurn:
-            for result in step.results:
-                call_ids.append(result.call_id)
-                names.append(result.name)
-        elif kind is Assistant or kind is not User and base_type(step) is Assistant:
-            for part in step.content:
-                if type(part) is ToolCall:
-                    call_ids.append(part.id)
-                    names.append(part.name)
+    for step in steps:
+        match step:
+            case ToolTurn(results=results):
+                for result in results:
+                    call_ids.append(result.call_id)
+                    names.append(result.name)
+            case Assistant(tool_calls=calls):
+                for call in calls:
+                    call_ids.append(call.id)
+                    names.append(call.name)
     return call_ids, names
 
 
@@ -214,166 +213,50 @@ def wire_kwargs(kwargs: dict[str, Any], plan: Plan) -> dict[str, Any]:
 
 def needs_scrub(steps: Sequence[Any]) -> bool:
     """Whether any step holds a lone surrogate."""
-    return any(map(has_lone_surrogate, steps))
+    return has_lone_surrogate(steps)
 
 
-#: How the walk treats a value of each type: by type once, then a dict lookup per value.
-_SKIP, _ITEMS, _MAPPING, _FIELDS, _STR = range(5)
-_HOW: dict[type, int] = {
-    **dict.fromkeys((bytes, bytearray, memoryview, int, float, bool, type(None)), _SKIP),
-    **dict.fromkeys((list, tuple, set, frozenset), _ITEMS),
-    dict: _MAPPING,
-    BytesSource: _SKIP,  # bytes only (its ``type`` is the literal "bytes")
-}
-#: The string-holding fields of the plan's own values, read by name: walking a pydantic
-#: model's ``__dict__`` (its literal ``type`` and flags too) was most of a cold check. A
-#: field added to one of these classes must be named here (a test compares every class's
-#: fields with these names and fails when one is missing).
-TYPED_FIELDS: dict[type, tuple[str, ...]] = {
-    Text: ("text",),
-    File: ("source", "media_type", "name", "text"),
-    ToolCall: ("id", "name", "arguments", "signature", "provider", "invalid_arguments"),
-    Thinking: ("text", "signature", "provider", "id"),
-    Json: ("value",),
-    System: ("text",),
-    User: ("content",),
-    Assistant: ("content",),
-    PlannedResult: ("call_id", "name", "parts"),
-    ToolTurn: ("results", "extra"),
-}
-
-
-def _fields_of(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    if len(names) > 1:
-        return attrgetter(*names)
-    name = names[0]
-    return lambda item: (getattr(item, name),)
-
-
-_TYPED = {kind: _fields_of(names) for kind, names in TYPED_FIELDS.items()}
-
-
-def has_lone_surrogate(value: Any) -> bool:
-    """Whether any string reachable from ``value`` (through dicts, lists, tuples and the fields
-    of objects such as messages and parts) holds a surrogate; ASCII strings cost O(1). The
-    plan's own values are read by the fields ``TYPED_FIELDS`` names (``_lone_in_fields``)."""
-    check = _CHECKS.get(type(value))
-    if check is not None:
-        return check(value)
-    return _walk(value)
-
-
-def _walk(value: Any) -> bool:
-    stack, seen = [value], set()
-    typed = _TYPED
+def has_lone_surrogate(value: object) -> bool:
+    """Whether any string reachable from ``value`` holds a surrogate: through dicts, lists,
+    tuples and sets, the fields of pydantic models and dataclasses (messages, parts, the plan's
+    steps), and the attributes of other objects; ASCII strings cost O(1). A walk with a stack,
+    not recursion: a hostile JSON value may nest deeper than Python's recursion limit."""
+    stack: list[object] = [value]
+    seen: set[int] = set()
     while stack:
         item = stack.pop()
-        kind = type(item)
-        if kind is str:
-            if not item.isascii() and _LONE.search(item):
+        if isinstance(item, str):
+            if _lone(item):
                 return True
             continue
-        fields = typed.get(kind)
-        if fields is not None:  # no cycle runs through these: only their values are walked
-            stack.extend(fields(item))
-            continue
-        how = _HOW.get(kind)
-        if how is None:
-            how = _HOW[kind] = _how(kind)
-        if how == _SKIP or id(item) in seen:
+        if isinstance(item, _HOLDS_NO_TEXT) or callable(item) or id(item) in seen:
             continue
         seen.add(id(item))
-        if how == _FIELDS:
-            stack.extend(getattr(item, "__dict__", {}).values())
-        elif how == _ITEMS:
-            stack.extend(item)
-        elif how == _MAPPING:
-            stack.extend(item)
-            stack.extend(item.values())
-        else:
-            stack.append(str(item))
+        stack.extend(_members(item))
     return False
+
+
+#: Values that hold no string (bytes are data, never sent as text).
+_HOLDS_NO_TEXT = (bytes, bytearray, memoryview, int, float, type(None))
+
+
+def _members(item: object) -> Iterable[object]:
+    """The values ``item`` holds, for the walk."""
+    match item:
+        case dict():
+            return [*item.keys(), *item.values()]
+        case list() | tuple() | set() | frozenset():
+            return item
+        case BaseModel():
+            return [getattr(item, name) for name in type(item).model_fields]
+        case _ if dataclasses.is_dataclass(item):
+            return [getattr(item, field.name) for field in dataclasses.fields(item)]
+        case _:
+            return list(getattr(item, "__dict__", {}).values())
 
 
 def _lone(text: str | None) -> bool:
     return text is not None and not text.isascii() and _LONE.search(text) is not None
-
-
-def _lone_in_parts(parts: Iterable[Any]) -> bool:
-    """Parts (or any list): texts read here, the plan's values by their fields, the rest
-    walked (a cold check reads every part of every message: no stack, no generic dispatch)."""
-    for part in parts:
-        kind = type(part)
-        if kind is Text:
-            text = part.text
-            if not text.isascii() and _LONE.search(text):
-                return True
-        elif kind is str:
-            if not part.isascii() and _LONE.search(part):
-                return True
-        elif kind in _TYPED:
-            if _lone_in_fields(part):
-                return True
-        elif _walk(part):
-            return True
-    return False
-
-
-def _lone_in_fields(item: Any) -> bool:
-    """One of the plan's values, by the fields ``TYPED_FIELDS`` names."""
-    for value in _TYPED[type(item)](item):
-        if value is None:
-            continue
-        kind = type(value)
-        if kind is str:
-            if not value.isascii() and _LONE.search(value):
-                return True
-        elif kind is tuple or kind is list:
-            if _lone_in_parts(value):
-                return True
-        elif kind is dict:
-            if _lone_in_arguments(value):
-                return True
-        elif kind is not BytesSource and _HOW.get(kind) != _SKIP and _walk(value):
-            return True
-    return False
-
-
-def _lone_in_arguments(arguments: dict[Any, Any]) -> bool:
-    """A dict (a call's arguments): flat values (strings, numbers) read here; nested ones
-    walked."""
-    for key, value in arguments.items():
-        kind = type(value)
-        if kind is str:
-            if _lone(value):
-                return True
-        elif _HOW.get(kind) != _SKIP and _walk(value):
-            return True
-        if type(key) is str:
-            if _lone(key):
-                return True
-        elif _walk(key):
-            return True
-    return False
-
-
-#: The plan's own values are checked by their fields (``TYPED_FIELDS``); the rest walked.
-_CHECKS: dict[type, Callable[[Any], bool]] = dict.fromkeys(TYPED_FIELDS, _lone_in_fields)
-
-
-def _how(kind: type) -> int:
-    """How to walk values of ``kind`` (subclasses of the built-in types included); other
-    objects by their fields, callables not at all."""
-    if issubclass(kind, dict):
-        return _MAPPING
-    if issubclass(kind, list | tuple | set | frozenset):
-        return _ITEMS
-    if issubclass(kind, str):
-        return _STR
-    if issubclass(kind, bytes | bytearray | memoryview | int | float):
-        return _SKIP
-    callable_values = any("__call__" in vars(k) for k in kind.__mro__)  # functions, classes
-    return _SKIP if callable_values else _FIELDS
 
 
 def _cleaned(value: Any) -> Any:

@@ -1,147 +1,86 @@
 """The end of the layout pass: the wire format's own rules (providers.Wire), applied to the
 whole laid-out conversation, so that its encoder only spells.
 
-In this order: blank text and empty thinking left out (a tool result left with nothing says
-``(no output)``; an assistant message left with nothing is left out);
-consecutive steps of one role merged (system steps aside: those wires take system text in a
-parameter of its own); a ``This is file {id}:`` label before each document of a message that
-has no text. Then ``check_wire_rules`` refuses what no layout mends: a conversation that does
-not start with a user message, a user message right after tool results, a media type the
-wire has no format for.
+Three passes, each where the wire asks for it, each a function from steps to steps that keeps
+an unchanged step as the same object:
+
+1. ``without_blank_text``: blank text and empty thinking left out (a tool result left with
+   nothing says ``(no output)``; a message left with nothing is left out);
+2. ``roles_merged``: consecutive steps of one role merged (system steps aside: those wires
+   take system text in a parameter of its own);
+3. ``documents_labelled``: a ``This is file {id}:`` label before each document of a message
+   that has no text.
+
+Then ``check_wire_rules`` refuses what no layout mends: a conversation that does not start
+with a user message, a user message right after tool results, a media type the wire has no
+format for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 
 from ..capability import Capabilities
-from ..content import File, Json, Text, Thinking, ToolCall, text_part
+from ..content import File, Text, Thinking, text_part
 from ..errors import CapabilityError, ConversationError
-from ..messages import Assistant, System, User, base_type
+from ..messages import Assistant, System, User
 from ..providers import Wire
 from ..turns import EMPTY_RESULT_TEXT
 from .values import PlannedResult, Step, ToolTurn, label_this
 
+P = TypeVar("P")
+
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
-    """``steps`` as the wire's rules want them; the same tuple for a wire without rules.
-
-    One loop over the steps, each rule checked inline (a cold encode pays for each function
-    and table it touches): most steps keep every part and are placed as they are.
-    """
-    blank, alternate, documents = (
-        wire.rejects_blank_text, wire.roles_alternate, wire.documents_need_text
-    )  # fmt: skip
-    if not (blank or alternate or documents):
-        return steps
-    laid: list[Any] = []
-    last = -1  # index in ``laid`` of the last step that is not a System
-    before: Any = None  # its kind
-    step: Any
-    kind: Any
-    for step in steps:
-        kind = type(step)
-        if kind is not ToolTurn and kind is not Assistant and kind is not User:
-            kind = base_type(step)
-        if blank and _has_blank(step, kind):
-            step = _without_blank(step, kind)
-            if step is None:
-                continue
-        if kind is System:
-            laid.append(step)
-            continue
-        if alternate and kind is not ToolTurn and before is not None:
-            if kind is Assistant and before is Assistant:
-                laid[last] = Assistant.model_construct(
-                    role="assistant", content=(*laid[last].content, *step.content)
-                )
-                continue
-            if kind is User and before is User:
-                laid[last] = User.model_construct(
-                    role="user", content=(*laid[last].parts, *step.parts)
-                )
-                continue
-            if kind is User and before is ToolTurn:
-                earlier = laid[last]
-                laid[last] = ToolTurn(earlier.results, (*earlier.extra, *step.parts))
-                continue
-        laid.append(step)
-        last, before = len(laid) - 1, kind
-    if documents:  # a tool turn with nothing beside its results: as it is
-        for i, step in enumerate(laid):
-            kind = type(step)
-            if kind is ToolTurn:
-                if step.extra:
-                    extra = _labels(step.extra)
-                    if extra is not None:
-                        laid[i] = ToolTurn(step.results, extra)
-            elif (kind is User or base_type(step) is User) and type(step.content) is not str:
-                parts = _labels(step.content)
-                if parts is not None:
-                    laid[i] = User.model_construct(role="user", content=parts)
-    return tuple(laid)
+    """``steps`` as the wire's rules want them (the module docstring)."""
+    if wire.rejects_blank_text:
+        steps = without_blank_text(steps)
+    if wire.roles_alternate:
+        steps = roles_merged(steps)
+    if wire.documents_need_text:
+        steps = documents_labelled(steps)
+    return steps
 
 
-def _is_blank(part: Any) -> bool:
-    """Text of nothing but white space (``isspace`` stops at the first other character;
-    ``strip`` would copy every text), or thinking that carries nothing: no text, and not
-    redacted data (such a reasoning block is rejected, and an assistant message left with
-    no block at all is left out, never sent empty)."""
-    kind = type(part)
-    if isinstance(part, Thinking):
-        return not part.signature if part.redacted else not part.text
-    if kind is not Text and (kind is File or base_type(part) is not Text):
-        return False
-    return not part.text or part.text.isspace()
+# --- 1. blank text --------------------------------------------------------------------------
 
 
-def _has_blank(step: Any, kind: type) -> bool:
-    """Whether ``step`` holds blank text (most steps do not: they are kept as they are)."""
-    if kind is ToolTurn:
-        for result in step.results:
-            if _any_blank(result.parts, File):
-                return True
-        return any(map(_is_blank, step.extra))
-    if kind is User:
-        content = step.content
-        if type(content) is str:
-            return not content or content.isspace()
-        return any(map(_is_blank, content))
-    if kind is Assistant:
-        return _any_blank(step.content, ToolCall)
-    return False
+def without_blank_text(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """The steps without blank text or empty thinking; a message left with nothing is left
+    out, never sent empty."""
+    kept = (_step_without_blank(step) for step in steps)
+    return tuple(step for step in kept if step is not None)
 
 
-def _any_blank(parts: Any, never: type) -> bool:
-    """Whether ``parts`` hold blank text; a part of type ``never`` is not text (the most
-    common part besides text: File in a tool result, ToolCall in an assistant message)."""
-    for part in parts:
-        kind = type(part)
-        if kind is Text:  # most parts, read here
-            if not part.text or part.text.isspace():
-                return True
-        elif kind is not never and _is_blank(part):
-            return True
-    return False
-
-
-def _without_blank(step: Any, kind: type) -> Step | None:
-    """The step without its blank text parts; None when nothing is left."""
-    if kind is ToolTurn:
-        results = tuple(_result_without_blank(r) for r in step.results)
-        return ToolTurn(results, tuple(p for p in step.extra if not _is_blank(p)))
-    if kind is User:
-        if type(step.content) is str:
-            return None  # blank (``_has_blank``)
-        kept = tuple(p for p in step.content if not _is_blank(p))
-        return User.model_construct(role="user", content=kept) if kept else None
-    content = tuple(p for p in step.content if not _is_blank(p))  # an Assistant
-    return Assistant.model_construct(role="assistant", content=content) if content else None
+def _step_without_blank(step: Step) -> Step | None:
+    """The step without its blank parts (itself where it has none); None where nothing is left."""
+    match step:
+        case ToolTurn(results=results, extra=extra):
+            kept_results = tuple(_result_without_blank(result) for result in results)
+            kept_extra = _without_blank(extra)
+            if len(kept_extra) == len(extra) and all(map(_same, kept_results, results)):
+                return step
+            return ToolTurn(kept_results, kept_extra)
+        case User(content=str() as text):
+            return None if _blank(text) else step
+        case User(content=tuple() as parts):
+            user_parts = _without_blank(parts)
+            if len(user_parts) == len(parts):
+                return step
+            return User(content=user_parts) if user_parts else None
+        case Assistant(content=content):
+            assistant_parts = _without_blank(content)
+            if len(assistant_parts) == len(content):
+                return step
+            return Assistant(content=assistant_parts) if assistant_parts else None
+        case _:
+            return step
 
 
 def _result_without_blank(result: PlannedResult) -> PlannedResult:
-    parts: tuple[Text | Json | File, ...] = tuple(p for p in result.parts if not _is_blank(p))
+    """The result without blank parts; ``(no output)`` where nothing is left."""
+    parts = _without_blank(result.parts)
     if len(parts) == len(result.parts):
         return result
     return PlannedResult(
@@ -154,26 +93,106 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     )
 
 
-def _labels(parts: Any) -> tuple[Text | File, ...] | None:
-    """``parts`` with ``This is file {id}:`` before each document, where they hold documents
-    and no text (a message of files alone); None where nothing changes."""
-    found = False
-    for part in parts:
-        kind = type(part)
-        if kind is Text:
+def _without_blank(parts: tuple[P, ...]) -> tuple[P, ...]:
+    return tuple(part for part in parts if not _is_blank(part))
+
+
+def _same(a: object, b: object) -> bool:
+    return a is b
+
+
+def _is_blank(part: object) -> bool:
+    """Text of nothing but white space, or thinking that carries nothing: no text, and not
+    redacted data (the services reject such a block)."""
+    match part:
+        case Thinking(redacted=True, signature=signature):
+            return not signature
+        case Thinking(text=text):
+            return not text
+        case Text(text=text):
+            return _blank(text)
+        case _:
+            return False
+
+
+def _blank(text: str) -> bool:
+    return not text or text.isspace()
+
+
+# --- 2. one role after another --------------------------------------------------------------
+
+
+def roles_merged(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """Consecutive user messages merged, and consecutive assistant messages; a user message
+    right after a tool turn joins the tool turn's message (its ``extra``). System steps are
+    passed over: they go in a parameter of their own."""
+    merged: list[Step] = []
+    last: int | None = None  # where the last step that is not a System is, in ``merged``
+    for step in steps:
+        if isinstance(step, System):
+            merged.append(step)
+            continue
+        joined = _joined(merged[last], step) if last is not None else None
+        if joined is not None:
+            merged[last] = joined  # type: ignore[index]
+            continue
+        merged.append(step)
+        last = len(merged) - 1
+    return tuple(merged)
+
+
+def _joined(before: Step, step: Step) -> Step | None:
+    """``before`` and ``step`` as one message, where the wire takes them as one; else None."""
+    match before, step:
+        case Assistant(), Assistant():
+            return Assistant(content=(*before.content, *step.content))
+        case User(), User():
+            return User(content=(*before.parts, *step.parts))
+        case ToolTurn(), User():
+            return ToolTurn(before.results, (*before.extra, *step.parts))
+        case _:
             return None
-        if kind is File or base_type(part) is File:
-            found = found or part.kind == "document"
-        elif base_type(part) is Text:
-            return None
-    if not found:
+
+
+# --- 3. a label beside a document -----------------------------------------------------------
+
+
+def documents_labelled(steps: tuple[Step, ...]) -> tuple[Step, ...]:
+    """Each document of a message that holds no text gets ``This is file {id}:`` before it
+    (the wire takes no document block without text beside it). A tool turn with nothing
+    beside its results stays as it is."""
+    return tuple(_step_labelled(step) for step in steps)
+
+
+def _step_labelled(step: Step) -> Step:
+    match step:
+        case ToolTurn(extra=extra) if extra:
+            labelled = _labelled(extra)
+            return step if labelled is None else ToolTurn(step.results, labelled)
+        case User(content=tuple() as parts):
+            labelled = _labelled(parts)
+            return step if labelled is None else User(content=labelled)
+        case _:
+            return step
+
+
+def _labelled(parts: Sequence[Text | File]) -> tuple[Text | File, ...] | None:
+    """``parts`` with a label before each document, where they hold documents and no text;
+    None where nothing changes."""
+    if any(isinstance(part, Text) for part in parts):
+        return None
+    if not any(_is_document(part) for part in parts):
         return None
     labelled: list[Text | File] = []
     for part in parts:
-        if base_type(part) is File and part.kind == "document":
+        if isinstance(part, File) and _is_document(part):
             labelled.append(label_this(part))
         labelled.append(part)
     return tuple(labelled)
+
+
+def _is_document(part: object) -> bool:
+    return isinstance(part, File) and part.kind == "document"
 
 
 def check_wire_rules(

@@ -93,7 +93,7 @@ def test_files_downloaded_for_the_request_count_for_its_byte_budget_as_downloade
 
 
 def test_a_blank_text_in_a_subclassed_content_output_is_left_out() -> None:
-    """Parts and outputs are dispatched by their toolwire class (messages.base_type), a
+    """Parts and outputs are dispatched by their toolwire class (isinstance and match), a
     subclass's too: a blank text is left out, as providers reject it."""
 
     class Note(tw.Text):

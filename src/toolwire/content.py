@@ -251,7 +251,7 @@ class File(Digested):
     def read(self) -> bytes:
         """The file's bytes, checked once against the declared media type."""
         source = self.source
-        if type(source) is BytesSource:  # most files, by type: read on every pass of a plan
+        if isinstance(source, BytesSource):
             return source.data
         data = source.read()
         if isinstance(source, PathSource) and not source.sha256_pinned:

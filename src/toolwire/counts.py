@@ -39,20 +39,14 @@ def oldest_left_out(
     newest: dict[int, int] = {}  # the files of each cell in the last message
     for position, message in enumerate(messages):
         last = position == len(messages) - 1
-        kind = type(message)  # by type first: pydantic's isinstance is slow
-        if kind is ToolResult or kind is not User and isinstance(message, ToolResult):
-            output = message.output
-            if type(output) is not ContentOutput and not isinstance(output, ContentOutput):
+        parts: Sequence[Any]
+        match message:
+            case ToolResult(output=ContentOutput(value=parts)) | User(content=tuple() as parts):
+                pass
+            case _:
                 continue
-            parts: Sequence[Any] = output.value
-        elif kind is User or isinstance(message, User):
-            if type(message.content) is str:
-                continue
-            parts = message.content
-        else:
-            continue
         for part in parts:
-            if type(part) is not File and not isinstance(part, File):
+            if not isinstance(part, File):
                 continue
             cell = caps.cell(part.media_type)
             if cell is not None and cell.max_count:

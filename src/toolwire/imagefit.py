@@ -35,7 +35,6 @@ from .capability_schema import Cell
 from .content import File, Text
 from .errors import InvalidFileError, MissingDependencyError, ToolwireError
 from .messages import ContentOutput
-from .sources import BytesSource
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -84,9 +83,7 @@ def fit_image(file: File, cell: Cell) -> tuple[File, str | None]:
     bounds, source = cell.fit_bounds, file.source
     if bounds is None or not file.media_type.startswith("image/"):  # File.kind, inline
         return file, None
-    if type(source) is BytesSource:  # most files, by type
-        data = source.data
-    elif source.is_local:
+    if source.is_local:
         data = file.read()
     else:
         return file, None

@@ -136,8 +136,8 @@ class MeasureMemo:
     def __init__(self) -> None:
         #: (id(caps), id(fitter), converters, ids of the first two messages) -> the measures.
         self.runs: dict[Any, Any] = {}
-        #: id(source) -> (a weak reference to it, its PDF page count).
-        self.pages: dict[int, tuple[Any, int]] = {}
+        #: A PDF's sha256 -> its page count (at most ``PAGES_LIMIT``).
+        self.pages: dict[str, int] = {}
 
     def clear(self) -> None:
         self.runs.clear()

@@ -277,12 +277,7 @@ class Assistant(_HoldsParts):
     @property
     def tool_calls(self) -> tuple[ToolCall, ...]:
         """The tool calls among the parts, in order."""
-        calls: tuple[Any, ...] = tuple(
-            p
-            for p in self.content
-            if type(p) is ToolCall or type(p) is not Text and base_type(p) is ToolCall
-        )  # texts, most parts besides calls, by type alone
-        return calls
+        return tuple(p for p in self.content if isinstance(p, ToolCall))
 
 
 class ToolResult(Digested):
@@ -328,23 +323,3 @@ def load_conversation(data: str | bytes | Sequence[object]) -> list[Message]:
 def dump_conversation(messages: Sequence[Message], *, indent: int | None = None) -> str:
     """A conversation as JSON text (bytes as base64); ``load_conversation`` reverses it."""
     return _conversation.dump_json(list(messages), indent=indent).decode()
-
-
-#: toolwire's part, message and tool-output classes, for ``base_type``.
-_CLASSES: tuple[type, ...] = (
-    Text, Json, File, Thinking, ToolCall, System, User, Assistant, ToolResult, *_OUTPUT_CLASSES
-)  # fmt: skip
-_BASES: dict[type, type | None] = {cls: cls for cls in _CLASSES}
-
-
-def base_type(value: Any) -> type | None:
-    """The toolwire class ``value`` is an instance of: its own type, or the class a subclass
-    extends (found once); None for anything else. One dict lookup, for code that dispatches on
-    every part of every message: ``isinstance`` with a pydantic class that does not match is an
-    ABC check, slow and, on a cold cache, slower still."""
-    kind = type(value)
-    try:
-        return _BASES[kind]
-    except KeyError:
-        found = _BASES[kind] = next((c for c in _CLASSES if issubclass(kind, c)), None)
-        return found

@@ -41,7 +41,7 @@ class Route(NamedTuple):
 def source_kind(file: File, caps: Capabilities) -> str:
     """The capability vocabulary for a file's source: bytes, url, s3, gcs, file_id, foreign."""
     source = file.source
-    if type(source) is BytesSource:  # most files, by type
+    if isinstance(source, BytesSource):
         return "bytes"
     if isinstance(source, UrlSource):
         return source.scheme
@@ -63,7 +63,7 @@ def route(
         return Route("none", file, f"{_target(caps)} has no route for {file.media_type}")
     if cell.tool_result == "error" and not (cell.user_sources and not in_tool_result):
         return Route("none", file, f"{cell.evidence}", (), cell)
-    if type(file.source) is BytesSource:  # most files: the first position taking bytes
+    if isinstance(file.source, BytesSource):  # the first position taking bytes
         mode: Any
         accepted: tuple[str, ...]
         if in_tool_result and cell.tool_result in ("native", "sibling"):
@@ -149,18 +149,18 @@ def _finish(
 ) -> Route:
     notes: tuple[str, ...] = (fetched_note,) if fetched_note else ()
     source = file.source
-    local = type(source) is BytesSource or source.is_local  # most files: bytes, by type
+    local = source.is_local
     if fit is not None and local and file.media_type.startswith("image/"):  # File.kind
         file, note = fit(file, cell)
         if note:
             notes += (note,)
         source = file.source
     if cell.max_bytes and local:
-        size = len(source.data) if type(source) is BytesSource else len(file.read())
+        size = len(file.read())
         if size > cell.max_bytes:
             limit = f"it is {human_size(size)}; the limit there is {human_size(cell.max_bytes)}"
             return Route("none", file, limit, (), cell)
-    if type(source) is not BytesSource and isinstance(source, ProviderFileSource):
+    if isinstance(source, ProviderFileSource):
         where = f"{where}, via file id {source.file_id}"
     return Route(mode, file, f"{where} ({cell.evidence})", notes, cell)
 

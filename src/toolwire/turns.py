@@ -19,7 +19,6 @@ from .messages import (
     JsonOutput,
     TextOutput,
     ToolResult,
-    base_type,
 )
 
 #: What an empty tool result says instead (providers reject empty tool results).
@@ -33,7 +32,7 @@ def in_call_order(
     (``calls``: its call ids, where the caller has read them already)."""
     if calls is None:
         assistant: Any = messages[start - 1] if start > 0 else None
-        calls = [c.id for c in assistant.tool_calls] if base_type(assistant) is Assistant else []
+        calls = [c.id for c in assistant.tool_calls] if isinstance(assistant, Assistant) else []
     if not calls:
         raise ConversationError(
             f"message {start} is a tool result, but the message before it is not an assistant "
@@ -73,25 +72,16 @@ def in_call_order(
 
 def output_parts(result: ToolResult) -> list[Text | Json | File]:
     """The parts a tool output stands for; never empty."""
-    output = result.output
     parts: list[Text | Json | File]
-    shape: Any = type(output)  # then base_type, not isinstance: pydantic's is slow
-    if shape is not ContentOutput and shape is not TextOutput:
-        shape = base_type(output)
-    value: Any = getattr(output, "value", None)
-    if shape is ContentOutput:  # the common case first
-        parts = []
-        for part in value:  # empty text left out
-            kind = type(part)
-            if kind is File or (kind is not Text and base_type(part) is not Text) or part.text:
-                parts.append(part)
-    elif shape is TextOutput or shape is ErrorTextOutput:
-        parts = [text_part(value)] if value else []
-    elif shape is JsonOutput or shape is ErrorJsonOutput:
-        # Already JSON data (the output validated it): skip re-serialising it (~17 µs → ~10).
-        parts = [Json.model_construct(value=value)]
-    else:
-        reason = getattr(output, "reason", None)
-        reason = f" Reason: {reason}" if reason else ""
-        parts = [text_part(f"The tool was not run: execution was denied.{reason}")]
+    match result.output:
+        case ContentOutput(value=given):  # empty text left out
+            parts = [p for p in given if not isinstance(p, Text) or p.text]
+        case TextOutput(value=text) | ErrorTextOutput(value=text):
+            parts = [text_part(text)] if text else []
+        case JsonOutput(value=value) | ErrorJsonOutput(value=value):
+            parts = [Json(value=value)]
+        case denied:
+            reason = getattr(denied, "reason", None)
+            reason = f" Reason: {reason}" if reason else ""
+            parts = [text_part(f"The tool was not run: execution was denied.{reason}")]
     return parts or [text_part(EMPTY_RESULT_TEXT)]

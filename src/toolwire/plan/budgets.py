@@ -279,8 +279,8 @@ class Scan:
             key = id(oldest.file)
             made = self.shrunk[key][1] if key in self.shrunk else len(oldest.sizes)
             last = oldest.sizes[-1]
-            smaller = oldest._replace(
-                images=oldest.images - 1, bytes=oldest.bytes - last, sizes=oldest.sizes[:-1]
+            smaller = replace(
+                oldest, images=oldest.images - 1, bytes=oldest.bytes - last, sizes=oldest.sizes[:-1]
             )
             self._count(oldest, -1)
             self.shrunk[key] = (len(smaller.sizes), made, self.shrunk.get(key, (0, 0, name))[2])
@@ -318,7 +318,7 @@ class Scan:
             return None
         why = f"{note or 're-encoded'} to fit the request budget max_request_bytes"
         self.refit[id(medium.file)] = (smaller, why, limit_of(self.caps, "max_request_bytes"))
-        return medium._replace(bytes=size, edge=edge_of(smaller))
+        return replace(medium, bytes=size, edge=edge_of(smaller))
 
     def shrunk_limits(self) -> dict[int, tuple[int, str, Limit]]:
         """Per conversion that lost images: how many it keeps, the note, the budget."""

@@ -35,15 +35,13 @@ from ..messages import (
     System,
     ToolResult,
     User,
-    base_type,
 )
 from ..routes import route
 from ..sources import BytesSource, ProviderFileSource
 from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
 from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
-from .measure import PER_MESSAGE, PER_PART, call_sizes, part_sizes
-from .measure import plain_file as _plain_file
+from .measure import PER_PART
 from .tally import Tally
 from .values import (
     BRIDGE,
@@ -78,70 +76,39 @@ class Planner:
     marks: list[Marks] = field(default_factory=list)
 
     def run(self, messages: Sequence[Any], start: int = 0) -> None:
-        """Lay out ``messages[start:]``, one group after another, each message measured in the
-        loop that lays it out (a cold encode pays for each function and table it touches)."""
+        """Lay out ``messages[start:]``, one group after another; each message is measured for
+        the budgets (``Tally.message``) as it is laid out."""
         i, count = start, len(messages)
-        steps, marks, tally = self.steps, self.marks, self.tally
         calls = _calls(messages[start - 1]) if start else []  # the last assistant's, unanswered
         while i < count:
-            marks.append((i, len(steps), len(self.decisions), tuple(tally)))
+            self.marks.append((i, len(self.steps), len(self.decisions), tuple(self.tally)))
             message = messages[i]
-            role = _ROLES.get(type(message)) or _role(message)
-            if role == "tool":
+            if isinstance(message, ToolResult):
                 j = i + 1
-                while j < count and _role(messages[j]) == "tool":
+                while j < count and isinstance(messages[j], ToolResult):
                     j += 1
-                follow = j < count and _role(messages[j]) == "user"
+                follow = j < count and isinstance(messages[j], User)
                 self._lay_out_turn(messages, i, j, follow, calls)
                 calls = []
                 i = j + follow
                 continue
             if calls:
                 raise _unanswered(messages, i)
-            if role == "user":
-                steps.append(self._user(message, i))
-            elif role == "assistant":
-                replayed, calls = self._assistant(message)
-                if replayed is not None:
-                    steps.append(replayed)
-            elif role == "system":
-                text = message.text
-                tally.text(PER_MESSAGE + PER_PART + len(text), text.isascii(), message)
-                steps.append(message)
-            else:
-                raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
+            match message:
+                case User():
+                    self.steps.append(self._user(message, i))
+                case Assistant():
+                    self.tally.message(message)
+                    calls = [call.id for call in message.tool_calls]
+                    replayed = verifiable(message, self.policy.caps.issuer)
+                    if replayed is not None:
+                        self.steps.append(replayed)
+                case System():
+                    self.tally.message(message)
+                    self.steps.append(message)
+                case _:
+                    raise ConversationError(f"message {i} is not a toolwire message: {message!r}")
             i += 1
-
-    def _assistant(self, message: Assistant) -> tuple[Assistant | None, list[str]]:
-        """The assistant message as replayed (``verifiable``), measured, and its call ids."""
-        content = message.content
-        chars, plain, signed = PER_MESSAGE, True, False
-        calls: list[str] = []
-        part: Any
-        kind: Any
-        for part in content:
-            kind = type(part)
-            if kind is Text:  # most parts, read here
-                text = part.text
-                chars += len(text) + PER_PART
-                plain = plain and text.isascii()
-                continue
-            if kind is not ToolCall:
-                kind = base_type(part)
-            if kind is ToolCall:
-                calls.append(part.id)
-                signed = signed or bool(part.signature)
-                _, more, more_plain = call_sizes(part)
-                chars, plain = chars + more, plain and more_plain
-                continue
-            if kind is Thinking:
-                signed = True
-            _, more, more_plain = part_sizes(part)
-            chars, plain = chars + more, plain and more_plain
-        self.tally.text(chars, plain, message)
-        if signed:
-            return verifiable(message, self.policy.caps.issuer), calls
-        return (message if content else None), calls
 
     # --- tool turns ------------------------------------------------------------------------
 
@@ -151,28 +118,15 @@ class Planner:
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
-        error_status, tally = self.policy.caps.error_status, self.tally
+        error_status = self.policy.caps.error_status
         for index, result in in_call_order(messages, start, end, calls or None):
-            call_id, name = result.call_id, result.name
-            chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
-            plain = call_id.isascii() and name.isascii()
-            parts: list[Text | Json | File] = []
+            self.tally.message(result)
             given = output_parts(result)
-            part: Any
+            parts: list[Text | Json | File] = []
             for part in given:
-                kind = type(part)
-                if kind is Text:
-                    value = part.text
-                    chars += len(value) + PER_PART
-                    plain = plain and value.isascii()
+                if not isinstance(part, File):
                     parts.append(part)
                     continue
-                if kind is not File and base_type(part) is not File:
-                    _, more, more_plain = part_sizes(part)
-                    chars, plain = chars + more, plain and more_plain
-                    parts.append(part)
-                    continue
-                plain = plain and _plain_file(part)
                 placed = self._tool_part(part, index, siblings, fallbacks, given)
                 if isinstance(placed, list):  # a conversion's parts (plan.convert)
                     parts += placed
@@ -180,13 +134,13 @@ class Planner:
                     parts.append(placed)
             if not parts:  # a conversion that made nothing: never sent empty
                 parts.append(text_part(EMPTY_RESULT_TEXT))
-                chars += len(EMPTY_RESULT_TEXT) + PER_PART
-            tally.text(chars, plain, result)
-            output = type(result.output)
-            denied = output is ExecutionDeniedOutput
-            error = output is ErrorTextOutput or output is ErrorJsonOutput  # is_error, by type
+                self.tally.text(len(EMPTY_RESULT_TEXT) + PER_PART, True, None)
+            denied = isinstance(result.output, ExecutionDeniedOutput)
+            error = isinstance(result.output, ErrorTextOutput | ErrorJsonOutput)
             flag = error and bool(error_status)
-            results.append(PlannedResult(call_id, name, tuple(parts), error, denied, flag))
+            results.append(
+                PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
+            )
         user_parts = self._user(messages[end], end).parts if follow else ()
         self._place(tuple(results), siblings, fallbacks, user_parts)
 
@@ -239,50 +193,29 @@ class Planner:
         if pending:
             if placement == "turn":
                 self.steps.append(BRIDGE)
-            self.steps.append(User.model_construct(role="user", content=tuple(pending)))
+            self.steps.append(User(content=tuple(pending)))
 
     # --- files ---------------------------------------------------------------------------
 
     def _user(self, message: User, index: int) -> User:
         """The user message as sent, measured: itself when it holds no file (nothing to
         route)."""
-        content = message.content
-        if type(content) is str:
-            self.tally.text(PER_MESSAGE + PER_PART + len(content), content.isascii(), message)
-            return message
-        chars, plain, files = PER_MESSAGE, True, False
-        part: Any
-        for part in content:
-            kind = type(part)
-            if kind is Text:
-                text = part.text
-                chars += len(text) + PER_PART
-                plain = plain and text.isascii()
-            elif kind is File or base_type(part) is File:
-                files = True
-                plain = plain and _plain_file(part)
-            else:
-                _, more, more_plain = part_sizes(part)
-                chars, plain = chars + more, plain and more_plain
-        self.tally.text(chars, plain, message)
-        if not files:
+        self.tally.message(message)
+        if not any(isinstance(part, File) for part in message.parts):
             return message
         parts: list[Text | File] = []
-        changed = False
-        for part in content:
-            kind = type(part)
-            if kind is File or kind is not Text and base_type(part) is File:
-                mode, sent = self._decide(part, index, in_tool_result=False)
-                if mode == "converted":
-                    parts += [p for _, p in sent]
-                    changed = True
-                    continue
-                changed = changed or sent is not part
-                part = sent
-            parts.append(part)
-        if not changed:  # every file sent as given (most): the message itself
-            return message
-        return User.model_construct(role="user", content=tuple(parts))
+        for part in message.parts:
+            if not isinstance(part, File):
+                parts.append(part)
+                continue
+            mode, sent = self._decide(part, index, in_tool_result=False)
+            if mode == "converted":
+                parts += [p for _, p in sent]
+            else:
+                parts.append(sent)
+        if len(parts) == len(message.parts) and all(map(_same, parts, message.parts)):
+            return message  # every file sent as given (most)
+        return User(content=tuple(parts))
 
     def _decide(
         self, file: File, index: int, in_tool_result: bool, text_above: bool = False
@@ -384,36 +317,21 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
         return None
     if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
         return message
-    return Assistant.model_construct(role="assistant", content=tuple(calls))
+    return Assistant(content=tuple(calls))
 
 
-def _signed(part: Any) -> bool:
-    """Whether ``part`` is thinking or a signed call (texts, most parts, by type alone)."""
-    if type(part) is Text:
-        return False
-    kind = base_type(part)
-    return kind is Thinking or kind is ToolCall and bool(part.signature)
+def _signed(part: object) -> bool:
+    """Whether ``part`` is thinking or a signed call."""
+    return isinstance(part, Thinking) or isinstance(part, ToolCall) and bool(part.signature)
 
 
-_ROLES: dict[type, str] = {
-    System: "system",
-    User: "user",
-    Assistant: "assistant",
-    ToolResult: "tool",
-}
-
-
-def _role(message: Any) -> str | None:
-    """The message's role, from its type (a subclass found once by isinstance)."""
-    role = _ROLES.get(type(message))
-    if role is None:
-        role = next((r for kind, r in _ROLES.items() if isinstance(message, kind)), None)
-    return role
+def _same(a: object, b: object) -> bool:
+    return a is b
 
 
 def _calls(message: Any) -> list[str]:
     """The ids of an assistant message's tool calls (none for any other message)."""
-    return [c.id for c in message.tool_calls] if base_type(message) is Assistant else []
+    return [c.id for c in message.tool_calls] if isinstance(message, Assistant) else []
 
 
 def _unanswered(messages: Sequence[Any], i: int) -> ConversationError:

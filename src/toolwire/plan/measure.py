@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import json
 import operator
-import weakref
 from collections.abc import Callable, Sequence
-from functools import partial
-from json.encoder import c_make_encoder, encode_basestring, encode_basestring_ascii  # type: ignore[attr-defined]
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 from .. import headers
 from ..capability import Capabilities, Cell
 from ..capability_schema import Budgets
 from ..content import File, Json, Text, ToolCall
 from ..mediatypes import is_textual
-from ..memo import PAGES_LIMIT, RUN_LIMIT, MeasureMemo, untie
+from ..memo import PAGES_LIMIT, RUN_LIMIT, MeasureMemo
 from ..messages import (
     Assistant,
     ContentOutput,
@@ -36,11 +34,11 @@ from ..messages import (
     TextOutput,
     ToolResult,
     User,
-    base_type,
 )
 from ..routes import Fetcher, route
 from ..sources import BytesSource, UrlSource
 from ..token_measures import pdf_pages
+from ..turns import output_parts
 from ..wire_size import b64_length
 from .convert import measure as conversion_cost
 from .files import Policy
@@ -57,9 +55,9 @@ SLACK = 4096
 Fit = Callable[[File, Cell], tuple[File, str | None]]
 
 
-class Medium(NamedTuple):
-    """One file of the conversation as the budgets measure it (a tuple: made per file of
-    every message a cold encode measures)."""
+@dataclass(frozen=True)
+class Medium:
+    """One file of the conversation as the budgets measure it."""
 
     file: File
     images: int
@@ -75,7 +73,8 @@ class Medium(NamedTuple):
     tokens: int = 0
 
 
-class Measured(NamedTuple):
+@dataclass(frozen=True)
+class Measured:
     """One message: its media, and its text as sent (about)."""
 
     media: tuple[Medium, ...]
@@ -87,7 +86,7 @@ def of_message(
     caps: Capabilities,
     fit: Fit | None,
     convert: Policy | None = None,
-    pages: dict[int, Any] | None = None,
+    pages: dict[str, int] | None = None,
     fetch: Fetcher | None = None,
 ) -> Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs it) its text as
@@ -99,12 +98,11 @@ def of_message(
     else:
         about, parts = 0, _parts(message)
     media = []
-    in_result = type(message) is ToolResult
+    in_result = isinstance(message, ToolResult)
     for part in parts:
-        kind = type(part)
-        if kind is Text:
+        if isinstance(part, Text):
             about += len(part.text) if textual else 0
-        elif kind is File or isinstance(part, File):
+        elif isinstance(part, File):
             made = conversion_cost(part, convert, in_result) if convert else None
             if made is not None:
                 media.append(_converted(part, *made))
@@ -112,7 +110,7 @@ def of_message(
             cell = caps.cell(part.media_type)
             if cell is None or cell.tool_result == "error" and not cell.user_sources:
                 continue
-            if fetch is not None and type(part.source) is UrlSource:
+            if fetch is not None and isinstance(part.source, UrlSource):
                 sent = route(part, in_result, caps, fetch, fit).file
                 media.append(_medium(part, sent, caps.budgets, pages))
             else:
@@ -126,7 +124,7 @@ def plain_file(file: File) -> bool:
     """Whether every string of ``file`` is ASCII (a source other than bytes: not known)."""
     name, text = file.name, file.text
     return (
-        type(file.source) is BytesSource
+        isinstance(file.source, BytesSource)
         and file.media_type.isascii()
         and (name is None or name.isascii())
         and (text is None or text.isascii())
@@ -137,7 +135,8 @@ def _conversions(convert: Policy | None) -> Any:
     return None if convert is None else convert.converters
 
 
-class Totals(NamedTuple):
+@dataclass(frozen=True)
+class Totals:
     """A conversation's measures summed: what ``left_out`` checks before walking its media."""
 
     images: int = 0
@@ -212,14 +211,16 @@ class _Run:
 
 
 def _summed(start: Totals, found: list[Measured]) -> Totals:
-    images, pages, documents, size, text, edge, converted = start
-    for measured_ in found:
-        text += measured_.text
-        for m in measured_.media:
-            images, pages, documents = images + m.images, pages + m.pages, documents + m.documents
-            size, edge = size + m.bytes, max(edge, m.edge)
-            converted += m.converted
-    return Totals(images, pages, documents, size, text, edge, converted)
+    media = [medium for measured in found for medium in measured.media]
+    return Totals(
+        images=start.images + sum(m.images for m in media),
+        pages=start.pages + sum(m.pages for m in media),
+        documents=start.documents + sum(m.documents for m in media),
+        bytes=start.bytes + sum(m.bytes for m in media),
+        text=start.text + sum(measured.text for measured in found),
+        edge=max([start.edge, *(m.edge for m in media)]),
+        converted=start.converted + sum(m.converted for m in media),
+    )
 
 
 def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
@@ -237,43 +238,62 @@ def _text_about(message: Any) -> int:
 
 def head_sizes(message: Any) -> tuple[int, Sequence[Any]]:
     """What a message holds outside its parts, as sent, about; and its parts."""
-    kind = type(message)
-    about = PER_MESSAGE
-    if kind is ToolResult:
-        output = message.output
-        shape = base_type(output)  # a subclass of an output too
-        if shape is ContentOutput:
-            return about, output.value
-        if shape is TextOutput or shape is ErrorTextOutput:
-            return about + len(output.value), ()
-        if shape is JsonOutput or shape is ErrorJsonOutput:
-            return about + _json_chars(output.value)[0], ()
-        return about, ()
-    if kind is User:
-        content = message.content
-        return (about + len(content), ()) if type(content) is str else (about, content)
-    if kind is Assistant:
-        return about, message.content
-    if kind is System:
-        return about + len(message.text), ()
-    return about, _parts(message)
+    match message:
+        case ToolResult(output=ContentOutput(value=parts)):
+            return PER_MESSAGE, parts
+        case ToolResult(output=TextOutput(value=text) | ErrorTextOutput(value=text)):
+            return PER_MESSAGE + len(text), ()
+        case ToolResult(output=JsonOutput(value=value) | ErrorJsonOutput(value=value)):
+            return PER_MESSAGE + _json_chars(value)[0], ()
+        case User(content=str() as text) | System(text=text):
+            return PER_MESSAGE + len(text), ()
+        case User(content=parts) | Assistant(content=parts):
+            return PER_MESSAGE, parts
+        case _:
+            return PER_MESSAGE, ()
 
 
 def part_sizes(part: Any) -> tuple[int, int, bool]:
     """One part's text as sent (about), at most its characters of JSON (plan.tally.Tally.text's
     rule), and whether its strings are all ASCII (False where not known)."""
-    kind = type(part)
-    if kind is Text:
-        text = part.text
-        return len(text), len(text) + PER_PART, text.isascii()
-    if kind is ToolCall:
-        return call_sizes(part)
-    if kind is Json:
-        size, plain = _json_chars(part.value)
-        return size, size + PER_PART, plain
-    if kind is File or isinstance(part, File):
-        return 0, 0, plain_file(part)
-    return 0, len(repr(part)) + PER_PART, False
+    match part:
+        case Text(text=text):
+            return len(text), len(text) + PER_PART, text.isascii()
+        case ToolCall():
+            return call_sizes(part)
+        case Json(value=value):
+            size, plain = _json_chars(value)
+            return size, size + PER_PART, plain
+        case File():
+            return 0, 0, plain_file(part)
+        case _:
+            return 0, len(repr(part)) + PER_PART, False
+
+
+def text_size(message: Any) -> tuple[int, bool]:
+    """At most how many characters of JSON a message's text, calls and framing take, and
+    whether every string read is ASCII (its files' names and texts included; the files
+    themselves are measured on their own: plan.tally.Tally.file).
+
+    The rule: each part's framing takes at most ``PER_PART`` characters' worth, a message's at
+    most ``PER_MESSAGE``; a tool result's output is measured as the parts it stands for
+    (turns.output_parts); a part of another kind by ``part_sizes`` (its repr, which holds
+    every character of its strings, where it is not a toolwire part)."""
+    match message:
+        case System(text=text) | User(content=str() as text):
+            return PER_MESSAGE + PER_PART + len(text), text.isascii()
+        case ToolResult(call_id=call_id, name=name):
+            chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
+            parts: Sequence[Any] = output_parts(message)
+            plain = call_id.isascii() and name.isascii()
+        case User(content=parts) | Assistant(content=parts):
+            chars, plain = PER_MESSAGE, True
+        case _:
+            return PER_MESSAGE + len(repr(message)), False
+    for part in parts:
+        _, more, part_plain = part_sizes(part)
+        chars, plain = chars + more, plain and part_plain
+    return chars, plain
 
 
 def call_sizes(call: ToolCall) -> tuple[int, int, bool]:
@@ -299,54 +319,25 @@ def _json_chars(value: Any, spaced: bool = False) -> tuple[int, bool]:
     all ASCII (False where not known: read by repr)."""
     try:
         if spaced:
-            text = "".join(_SPACED(value, 0))
+            text = json.dumps(value, ensure_ascii=True)
             return len(text), "\\u" not in text
-        text = "".join(_COMPACT(value, 0))
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
         return len(text), text.isascii()
     except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
         return len(repr(value)), False
 
 
-def _encoder(item: str, key: str, ascii: bool) -> Callable[[Any, int], list[str]]:
-    """A JSON encoder made once, called without ``JSONEncoder.encode``'s two Python frames
-    (a third of a cold measure's time went there): the C encoder itself where there is one.
-    ``"".join(encoder(value, 0))`` is the text. It keeps no cycle markers; a cycle raises
-    RecursionError, which its callers take."""
-    python = json.JSONEncoder(separators=(item, key), ensure_ascii=ascii)
-    try:  # a private function of CPython's json: any other signature falls back
-        made = c_make_encoder and c_make_encoder(
-            None, python.default, encode_basestring_ascii if ascii else encode_basestring,
-            None, key, item, False, False, True,
-        )  # fmt: skip
-    except TypeError:
-        made = None
-    if not made:
-        return lambda value, _level: [python.encode(value)]
-    made_encoder: Callable[[Any, int], list[str]] = made
-    return made_encoder
-
-
-_SPACED = _encoder(", ", ": ", ascii=True)
-_COMPACT = _encoder(",", ":", ascii=False)
-
-
 def _parts(message: Any) -> Sequence[Any]:
-    kind = type(message)
-    if kind is User:
-        content = message.content
-        return () if type(content) is str else content
-    if kind is ToolResult:
-        output = message.output
-        return output.value if type(output) is ContentOutput else ()
-    if isinstance(message, User) and not isinstance(message.content, str):
-        return message.content
-    if isinstance(message, ToolResult) and isinstance(message.output, ContentOutput):
-        return message.output.value
-    return ()
+    """The parts of a user message or a tool result's content (none for text alone)."""
+    match message:
+        case User(content=tuple() as parts) | ToolResult(output=ContentOutput(value=parts)):
+            return parts
+        case _:
+            return ()
 
 
 def _measure(
-    file: File, cell: Cell, fit: Fit | None, limits: Budgets, pages: dict[int, Any] | None = None
+    file: File, cell: Cell, fit: Fit | None, limits: Budgets, pages: dict[str, int] | None = None
 ) -> Medium:
     """``file`` as sent (``fitted``)."""
     return _medium(file, fitted(file, cell, fit), limits, pages)
@@ -359,19 +350,19 @@ def fitted(file: File, cell: Cell, fit: Fit | None) -> File:
     return file
 
 
-def _medium(file: File, sent: File, limits: Budgets, pages: dict[int, Any] | None = None) -> Medium:
+def _medium(file: File, sent: File, limits: Budgets, pages: dict[str, int] | None = None) -> Medium:
     """``file``, sent as ``sent`` (``sizes``)."""
     return Medium(file, *sizes(file, sent, limits, pages))
 
 
 def sizes(
-    file: File, sent: File, limits: Budgets, pages: dict[int, Any] | None = None
+    file: File, sent: File, limits: Budgets, pages: dict[str, int] | None = None
 ) -> tuple[int, int, int, int, int, int]:
     """``Medium``'s figures for ``file`` sent as ``sent``: images, pages, documents, bytes,
     edge, bound; its page count and longest side read only where a limit needs them."""
     media_type = file.media_type
     source = sent.source
-    size = b64_length(len(source.data)) if type(source) is BytesSource else sent_bytes(sent)
+    size = sent_bytes(sent)
     label = 12 * (len(file.identifier) + len(media_type)) + 2 * FRAMING
     if media_type.startswith("image/"):
         edge = edge_of(sent) if limits.many_images_count else 0
@@ -393,28 +384,22 @@ def sizes(
 
 def sent_bytes(file: File) -> int:
     source = file.source
-    if type(source) is BytesSource:
-        return b64_length(len(source.data))
     if source.is_local:
         return b64_length(len(_read(file)))
     return len(source.describe()) * 2  # a URL or file id, in the text
 
 
-def _pages(file: File, known: dict[int, Any] | None) -> int:
-    """The PDF's page count, kept per source while it lives (an agent sends the same PDFs
-    every turn)."""
-    source = file.source
+def _pages(file: File, known: dict[str, int] | None) -> int:
+    """The PDF's page count, kept by its content's sha256 (an agent sends the same PDFs every
+    turn; ``memo.MeasureMemo.pages``, at most ``PAGES_LIMIT`` of them)."""
     if known is None:
         return pdf_pages(file)[0]
-    key = id(source)
-    hit = known.get(key)
-    if hit is not None and hit[0]() is source:
-        pages: int = hit[1]
-        return pages
-    count = pdf_pages(file)[0]
-    known[key] = (weakref.ref(source, partial(untie, known, key)), count)
-    if len(known) > PAGES_LIMIT:
-        del known[next(iter(known))]  # the oldest
+    key = file.source.sha256()
+    count = known.get(key)
+    if count is None:
+        count = known[key] = pdf_pages(file)[0]
+        if len(known) > PAGES_LIMIT:
+            del known[next(iter(known))]  # the oldest
     return count
 
 
@@ -426,8 +411,7 @@ def edge_of(file: File) -> int:
 
 
 def _read(file: File) -> bytes:
-    source = file.source
-    return source.data if type(source) is BytesSource else file.read()
+    return file.read()
 
 
 def text_bytes(messages: Sequence[Any]) -> int:

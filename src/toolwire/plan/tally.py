@@ -24,7 +24,7 @@ from ..content import File
 from .budgets import HEADROOM, sized
 from .files import Fit
 from .ids import has_lone_surrogate
-from .measure import SLACK, fitted, sizes
+from .measure import SLACK, fitted, sizes, text_size
 
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
@@ -43,23 +43,23 @@ class Tally(list[int]):
     __slots__ = ("caps", "fit", "pages", "slots")
 
     def __init__(
-        self, caps: Capabilities, fit: Fit | None, pages: dict[int, Any] | None = None
+        self, caps: Capabilities, fit: Fit | None, pages: dict[str, int] | None = None
     ) -> None:
         slots = caps.counted_order  # made once per target: a cold encode pays for each call
         self.extend([0] * (LONE + 1 + len(slots)))
         self.caps, self.fit, self.pages, self.slots = caps, fit, pages, slots
 
-    def text(self, chars: int, plain: bool, message: Any) -> None:
-        """One message's text, calls and framing, measured by the layout in the loop that lays
-        the message out (its files come through ``file``): ``chars``, at most how many
-        characters of JSON they take, and ``plain``, whether every string read is ASCII (else
-        the message is walked for a lone surrogate).
+    def message(self, message: Any) -> None:
+        """One message's text, calls and framing (plan.measure.text_size); its files come
+        through ``file``."""
+        chars, plain = text_size(message)
+        self.text(chars, plain, message)
 
-        The rule: each character becomes at most 12 bytes (an escaped astral character, ASCII
-        escapes), each part's framing at most ``PER_PART`` characters' worth, a message's at
-        most ``PER_MESSAGE``; a tool result's outputs are measured as the parts they stand for
-        (turns.output_parts), a part of another kind by plan.measure.part_sizes (its repr,
-        which holds every character of its strings, where it is not a toolwire part)."""
+    def text(self, chars: int, plain: bool, message: Any) -> None:
+        """Text the layout sends: ``chars``, at most how many characters of JSON it takes, and
+        ``plain``, whether every string read is ASCII (else ``message`` is walked for a lone
+        surrogate). Each character becomes at most 12 bytes (an escaped astral character,
+        ASCII escapes)."""
         self[CHARS] += chars
         if not plain and has_lone_surrogate(message):
             self[LONE] += 1

@@ -12,6 +12,7 @@ import pytest
 
 from toolwire.capability import capabilities
 from toolwire.content import File, Text, Thinking, ToolCall
+from toolwire.errors import ConversationError
 from toolwire.messages import (
     Assistant,
     ContentOutput,
@@ -53,6 +54,49 @@ def test_the_plan_keeps_only_the_thinking_and_call_signatures_the_target_can_ver
     (kept,) = [s for s in plan(messages, GEMINI).steps if isinstance(s, Assistant)]
     assert [p for p in kept.content if isinstance(p, Thinking)] == [signed("google")]
     assert kept.tool_calls[0] is call  # the issuer's own signature stays
+
+
+def test_unsigned_thinking_is_left_out_by_the_plan_where_the_wire_needs_a_signature() -> None:
+    """The plan, not the encoder, leaves out thinking the wire cannot take back unsigned
+    (Wire.thinking_needs_signature): the planned steps hold only what is spelled."""
+    unsigned = Thinking(text="unsigned", provider="anthropic")
+    messages = [User("Go."), Assistant([signed("anthropic"), unsigned, Text(text="Done.")])]
+    (kept,) = [s for s in plan(messages, CLAUDE).steps if isinstance(s, Assistant)]
+    assert kept.content == (signed("anthropic"), Text(text="Done."))
+    bedrock_own = Thinking(text="unsigned", provider=BEDROCK_LLAMA.issuer)
+    steps = plan([User("Go."), Assistant([bedrock_own, Text(text="Hi.")])], BEDROCK_LLAMA).steps
+    assert bedrock_own in steps[1].content  # Converse takes reasoning text without a signature
+
+
+@pytest.mark.parametrize(
+    ("caps", "part", "what"),
+    [
+        (GEMINI, Thinking(text="t", signature="not base64!", provider="google"), "thinking part"),
+        (
+            GEMINI,
+            ToolCall(id="c1", name="f", arguments={}, signature="not base64!", provider="google"),
+            "tool call 'c1'",
+        ),
+        (
+            BEDROCK_CLAUDE,
+            Thinking(
+                text="", signature="not base64!", redacted=True, provider=BEDROCK_CLAUDE.issuer
+            ),
+            "redacted reasoning",
+        ),
+    ],
+    ids=["gemini-thinking", "gemini-call", "bedrock-redacted"],
+)
+def test_a_signature_the_wire_sends_as_bytes_is_checked_by_the_plan(
+    caps: Any, part: Any, what: str
+) -> None:
+    """A signature that is not base64 is refused when planning (plan(), the view and
+    estimate_tokens see it too), not by the encoder halfway through spelling."""
+    messages: list[Any] = [User("Go."), Assistant([part, Text(text="Hi.")])]
+    if isinstance(part, ToolCall):
+        messages.append(ToolResult.of("c1", "f", "ok"))
+    with pytest.raises(ConversationError, match=f"message 1: .*{what}.* not base64"):
+        plan(messages, caps)
 
 
 def test_bedrock_replays_thinking_per_model_family() -> None:

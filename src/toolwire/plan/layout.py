@@ -20,6 +20,7 @@ the first group that changed.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,6 +37,7 @@ from ..messages import (
     ToolResult,
     User,
 )
+from ..providers import Wire, wire_named
 from ..routes import route
 from ..sources import BytesSource, ProviderFileSource
 from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
@@ -75,6 +77,11 @@ class Planner:
     unsupported: list[Unsupported] = field(default_factory=list)
     marks: list[Marks] = field(default_factory=list)
 
+    @property
+    def wire(self) -> Wire:
+        """The target's wire, whose facts the replay of thinking reads."""
+        return wire_named(self.policy.caps.wire)
+
     def run(self, messages: Sequence[Any], start: int = 0) -> None:
         """Lay out ``messages[start:]``, one group after another; each message is measured for
         the budgets (``Tally.message``) as it is laid out."""
@@ -100,7 +107,7 @@ class Planner:
                 case Assistant():
                     self.tally.message(message)
                     calls = [call.id for call in message.tool_calls]
-                    replayed = verifiable(message, self.policy.caps.issuer)
+                    replayed = verifiable(message, self.policy.caps.issuer, self.wire, i)
                     if replayed is not None:
                         self.steps.append(replayed)
                 case System():
@@ -297,16 +304,20 @@ def _texts(parts: Any) -> tuple[str, ...]:
     return tuple(p.text for p in parts if isinstance(p, Text))
 
 
-def verifiable(message: Assistant, issuer: str) -> Assistant | None:
+def verifiable(
+    message: Assistant, issuer: str, wire: Wire | None = None, index: int = 0
+) -> Assistant | None:
     """The assistant message with only what ``issuer`` can verify: its own thinking and the
-    call signatures it issued (replay by issuer). None when nothing is left.
+    call signatures it issued (replay by issuer); on a ``wire`` that takes thinking back only
+    signed, its signed thinking. None when nothing is left. A signature the wire sends as
+    bytes that is not base64 is a ConversationError naming message ``index``.
 
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
     if not any(_signed(p) for p in content):
         return message if content else None  # the common case: nothing to verify
-    keep = [p for p in content if not isinstance(p, Thinking) or p.provider == issuer]
+    keep = [p for p in content if not isinstance(p, Thinking) or _goes_back(p, issuer, wire)]
     calls = [
         p.model_copy(update={"signature": None, "provider": None})
         if isinstance(p, ToolCall) and p.signature is not None and p.provider != issuer
@@ -315,9 +326,39 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
     ]
     if not calls:
         return None
-    if len(calls) == len(content) and all(a is b for a, b in zip(calls, content, strict=True)):
+    if wire is not None and wire.base64_signatures:
+        _check_base64(calls, wire.base64_signatures, index)
+    if len(calls) == len(content) and all(map(_same, calls, content)):
         return message
     return Assistant(content=tuple(calls))
+
+
+def _goes_back(thinking: Thinking, issuer: str, wire: Wire | None) -> bool:
+    """Whether the target takes ``thinking`` back: its own issuer's, signed where the wire
+    needs a signature."""
+    needs_signature = wire is not None and wire.thinking_needs_signature
+    return thinking.provider == issuer and not (needs_signature and thinking.signature is None)
+
+
+def _check_base64(parts: list[Any], kinds: frozenset[str], index: int) -> None:
+    """Refuse a signature of ``kinds`` (Wire.base64_signatures) that is not base64 text."""
+    for part in parts:
+        match part:
+            case Thinking(redacted=True, signature=str() as signature) if "redacted" in kinds:
+                what = "redacted reasoning data"
+            case Thinking(redacted=False, signature=str() as signature) if "thinking" in kinds:
+                what = "the thought signature of a thinking part"
+            case ToolCall(signature=str() as signature) if "call" in kinds:
+                what = f"the thought signature of tool call {part.id!r}"
+            case _:
+                continue
+        try:
+            base64.b64decode(signature, validate=True)
+        except ValueError as exc:  # binascii.Error is a ValueError
+            raise ConversationError(
+                f"message {index}: {what} is not base64 text ({exc}); keep signatures exactly "
+                "as toolwire.decoders returned them"
+            ) from exc
 
 
 def _signed(part: object) -> bool:

@@ -76,9 +76,7 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, Thinking):
-            block = _thinking(part)
-            if block is not None:
-                blocks.append(block)
+            blocks.append(_thinking(part))
         elif isinstance(part, ToolCall):
             use = {"type": "tool_use", "id": names.call_id(part.id), "name": names.name(part.name)}
             blocks.append({**use, "input": part.arguments})
@@ -87,10 +85,9 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     return blocks
 
 
-def _thinking(part: Thinking) -> dict[str, Any] | None:
-    """Thinking the plan kept (Anthropic's own) goes back verbatim; unsigned cannot be sent."""
-    if part.signature is None:
-        return None
+def _thinking(part: Thinking) -> dict[str, Any]:
+    """Thinking the plan kept (Anthropic's own, signed: ``thinking_needs_signature``) goes
+    back verbatim."""
     if part.redacted:
         return {"type": "redacted_thinking", "data": part.signature}
     return {"type": "thinking", "thinking": part.text, "signature": part.signature}
@@ -140,4 +137,6 @@ WIRE = register(Wire(
     # Anthropic tool docs: name "must match the regex ^[a-zA-Z0-9_-]{1,64}$".
     names=name_rule(NAME_64, 64, NOT_NAME_64, "Anthropic tool use docs"),
     tools=anthropic_tools, size=HTTPX,  # anthropic _utils/_json.openapi_dumps: httpx's defaults
+    # ThinkingBlockParam.signature and RedactedThinkingBlockParam.data are required.
+    thinking_needs_signature=True,
 ))  # fmt: skip

@@ -48,7 +48,6 @@ import base64
 from typing import Any
 
 from ..content import File, Text, Thinking, ToolCall
-from ..errors import ConversationError
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
 from ..sources import BytesSource, ProviderFileSource, UrlSource
@@ -152,13 +151,12 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
     block: dict[str, Any]
     for part in message.content:
         if isinstance(part, Thinking):
-            if part.signature is None:
-                continue  # the plan kept only this issuer's thinking; unsigned cannot go back
+            # The plan kept only this issuer's thinking, signed (``thinking_needs_signature``).
+            signature = _signature(part.signature or "")
             if not part.text:
-                carried = _signature(part.signature, "an empty-text thinking part")
+                carried = signature
                 continue
-            block = {"text": part.text, "thought": True}
-            block["thought_signature"] = _signature(part.signature, "a thinking part")
+            block = {"text": part.text, "thought": True, "thought_signature": signature}
         elif isinstance(part, ToolCall):
             block = _function_call(part, names)
             first_call = first_call or block
@@ -179,18 +177,13 @@ def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
     spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
     block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
     if call.signature is not None:  # the plan kept only this issuer's signatures
-        block["thought_signature"] = _signature(call.signature, f"tool call {call.id!r}")
+        block["thought_signature"] = _signature(call.signature)
     return block
 
 
-def _signature(text: str, where: str) -> bytes:
-    try:
-        return base64.b64decode(text, validate=True)
-    except ValueError as exc:  # binascii.Error is a ValueError
-        raise ConversationError(
-            f"the thought signature of {where} is not base64 text ({exc}); signatures must be "
-            "kept exactly as toolwire.decoders returned them"
-        ) from exc
+def _signature(text: str) -> bytes:
+    """The bytes of a signature the plan checked is base64 (``base64_signatures``)."""
+    return base64.b64decode(text, validate=True)
 
 
 WIRE = register(Wire(
@@ -207,4 +200,6 @@ WIRE = register(Wire(
         "Gemini API and Vertex AI FunctionDeclaration.name",
     ),
     tools=google_tools, size=DEFAULT,  # google-genai: json.dumps defaults
+    # Part.thought_signature is bytes, and a thought part goes back only with its own.
+    thinking_needs_signature=True, base64_signatures=frozenset(("thinking", "call")),
 ))  # fmt: skip

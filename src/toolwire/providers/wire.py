@@ -155,6 +155,13 @@ class Wire:
     #: format; None: every type the table routes. The plan refuses a file of another type
     #: (only a capabilities override routes one).
     formats: Mapping[str, str] | None = None
+    #: Thinking goes back only with its signature: the plan leaves unsigned thinking out
+    #: (replay by issuer, plan.layout.verifiable).
+    thinking_needs_signature: bool = False
+    #: The signatures the wire sends as bytes, which toolwire keeps as base64 text: of
+    #: "thinking", "call" (a tool call's) and "redacted" (redacted thinking's data). The plan
+    #: refuses one that is not base64 (ConversationError), so spelling never fails.
+    base64_signatures: frozenset[str] = frozenset()
     #: ``mark(item) -> item``: a copy of a marked step's last item closed by a cache mark
     #: (plan.cache); None where the wire's marks are placed by ``finish``.
     mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None

@@ -299,6 +299,20 @@ def test_bedrock_claude_puts_fallbacks_and_the_next_question_in_one_turn_after_a
     ]
 
 
+def test_a_fallback_merged_into_the_results_message_by_the_wire_rules_says_so() -> None:
+    """On a wire whose roles alternate, a fallback message after tool results joins their
+    message (plan.wire_rules): its Decision says "after_results", where it is."""
+    caps = layout(
+        capabilities("bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"), "message", "message"
+    )
+    pdf = example("report.pdf")
+    planned = plan([User("Go."), calls("a"), result("a", pdf)], caps)
+    assert shape(planned.steps[2:]) == [
+        ("tools", [(see("report.pdf"),)], (this("report.pdf"), pdf))
+    ]
+    assert [d.position for d in planned.decisions] == ["after_results"]
+
+
 def test_files_in_the_merged_user_message_are_decided_with_its_index() -> None:
     photo = example("photo.png")
     messages = [calls("a"), result("a", "ok"), User([Text(text="And this:"), photo])]

@@ -269,7 +269,10 @@ class Planner:
         if outcome.mode == "converted":
             modes = {mode for mode, part in outcome.sent if isinstance(part, File)}
         if "fallback" in modes:
-            return _AFTER[self.policy.caps.followup]
+            placement = self.policy.caps.followup
+            if placement == "message" and self.wire.roles_alternate:
+                placement = "merge"  # the wire rules merge that message into the results'
+            return _AFTER[placement]
         if "sibling" in modes:
             return "after_results"
         return "tool_result"

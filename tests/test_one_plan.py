@@ -180,3 +180,13 @@ def test_a_repeated_file_names_the_first_copy_as_data() -> None:
     assert first.repeats is None
     assert second.repeats == tw.Repeat("photo.png", 2)
     assert second.reason.endswith("repeats file photo.png of message 2")
+
+
+def test_encode_takes_exactly_the_settings_plan_request_takes() -> None:
+    """``encode`` is ``spell(plan_request(...))`` and spells its settings out for the caller's
+    editor and type checker; the two signatures may not drift apart."""
+    import inspect
+
+    encode_params = inspect.signature(tw.encode).parameters
+    plan_params = inspect.signature(tw.plan_request).parameters
+    assert list(encode_params.values()) == list(plan_params.values())

@@ -3,7 +3,6 @@ same message objects are encoded again, and the planner keeps nothing without it
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -222,7 +221,7 @@ def test_the_planner_keeps_nothing_without_a_memo() -> None:
     assert plan(messages, caps).steps == first.steps
 
 
-def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
+def test_a_fitted_image_is_remembered_by_its_content() -> None:
     calls: list[str] = []
     smaller = File.from_bytes(PHOTO, "image/png", name="smaller.png")
 
@@ -236,15 +235,28 @@ def test_a_fitted_image_is_remembered_while_its_file_lives() -> None:
     cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
     assert fitted(shot, cell) == (smaller, "resized")
     assert fitted(shot, cell) == (smaller, "resized")
+    # The same file loaded anew (another object, the same content) is answered from the memo.
+    assert fitted(File.from_bytes(PHOTO, "image/png", name="shot.png"), cell) == (
+        smaller,
+        "resized",
+    )
     assert calls == ["shot.png"] and len(MEMO._fitted) == 1
-    # An image that fits as it is is not tied to an entry: asked again (its header is read).
+    # An image that fits as it is is not kept: asked again (its header is read).
     small = File.from_bytes(PHOTO, "image/png", name="small.png")
     assert fitted(small, cell) == (small, None)
     assert fitted(small, cell) == (small, None)
     assert calls == ["shot.png", "small.png", "small.png"] and len(MEMO._fitted) == 1
-    del shot
-    gc.collect()
-    assert not MEMO._fitted
+
+
+def test_the_fitted_images_kept_are_bounded_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import toolwire.memo as memo
+
+    monkeypatch.setattr(memo, "FITTED_BYTES", 3 * len(PHOTO))
+    fitted = MEMO.fitted(lambda file, cell: (File.from_bytes(PHOTO, "image/png"), "resized"))
+    cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
+    for n in range(6):
+        fitted(File.from_bytes(PHOTO, "image/png", name=f"{n}.png"), cell)
+    assert len(MEMO._fitted) == 3 and MEMO._fitted_bytes == 3 * len(PHOTO)
 
 
 def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(

@@ -17,10 +17,11 @@ What it keeps, how much, and for how long — the one place these bounds are sta
 - ``base64``: base64 text per content (sha256) and prefix, so a data URL is built once too
   (``b64.Base64Cache``). Bound: ``b64.CACHE_LIMIT`` characters (256 MB), least recently used
   out; a value over a quarter of the bound is not kept. Keyed by content, so never stale.
-- ``fitted``: what the image fitter answered per (File object, cell, fitter): parsing every
-  image's header (and wrapping a resized one) on every encode is avoided. One entry per live
-  File; it leaves with its File and holds the fitted File, never the original. (The resized
-  bytes themselves are kept by imagefit's own bounded cache.)
+- ``fitted``: what the image fitter answered per (file content, cell, fitter), where it
+  changed the file: resizing every screenshot of a history on every encode is avoided, for
+  a history loaded anew too. Bound: ``FITTED_LIMIT`` answers and ``FITTED_BYTES`` bytes of
+  fitted images, least recently used out. Keyed by content (``File.digest``), so never
+  stale.
 - ``last``: the latest plans per target and policy, one per history (``PLAN_LIMIT`` in all,
   least recently used out; each holds its messages and steps): an encode whose messages
   begin with a kept plan's resumes from the first group they change (a history that only
@@ -39,10 +40,10 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   at once. Items are kept as copies of those given to a caller.
 - ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
   limit): per history (its first two messages), target, fitter and converters, each
-  message's measures and their sum
-  (``RUN_LIMIT`` histories, least recently used out; the messages weakly held, and a
-  history's measures leave with its last message); a PDF's page count per source while it
-  lives (``PAGES_LIMIT``, oldest out).
+  message's measures and their sum (``RUN_LIMIT`` histories, least recently used out; each
+  holds its messages, matched by identity: the budgets name the files they leave out by
+  which File they are); a PDF's page count by its content's sha256 (``PAGES_LIMIT``,
+  oldest out).
 
 ``clear()`` empties all of them (tests and benchmarks measure cold encodes with it).
 """
@@ -52,12 +53,10 @@ from __future__ import annotations
 import bisect
 import contextlib
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from copy import deepcopy
 from dataclasses import dataclass, field
-from functools import partial
 from operator import itemgetter
 from typing import Any
 
@@ -68,6 +67,8 @@ RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 SPELLED_LIMIT = 65536
 SPELLED_CHARS = 256 * 1024 * 1024
+FITTED_LIMIT = 4096
+FITTED_BYTES = 256 * 1024 * 1024
 
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
@@ -82,8 +83,10 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.spelled = SpelledSteps()
-        self._fitted: dict[tuple[int, Any, Any], tuple[Any, Any, Any, str | None]] = {}
+        self._fitted: OrderedDict[_Key, tuple[Any, str | None]] = OrderedDict()
+        self._fitted_bytes = 0
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
+        self._lock = threading.Lock()
 
     def clear(self) -> None:
         """Forget everything."""
@@ -91,43 +94,50 @@ class Memo:
         self.last.clear()
         self.measures.clear()
         self.spelled.clear()
-        self._fitted.clear()
+        with self._lock:
+            self._fitted.clear()
+            self._fitted_bytes = 0
 
     def fitted(
         self, fit: Callable[[Any, Any], tuple[Any, str | None]]
     ) -> Callable[[Any, Any], tuple[Any, str | None]]:
-        """``fit(file, cell)`` answered once per File object, cell and fitter, where it changed
-        the file or says why not (a file that fits as it is is asked again: reading an image's
-        header costs less than tying an entry to it); the same memoised function for the same
-        fitter, so plans keyed by it are found again."""
+        """``fit(file, cell)`` answered once per file content (``File.digest``), cell and
+        fitter, where it changed the file or says why not (a file that fits as it is is asked
+        again: reading an image's header costs less than keeping an entry for it); the same
+        memoised function for the same fitter, so plans keyed by it are found again."""
         known = self._fitters.get(fit)
         if known is not None:
             return known
 
-        fitted = self._fitted
-
         def fit_once(file: Any, cell: Any) -> tuple[Any, str | None]:
-            key = (id(file), cell, fit)  # the cell by its limits: a re-fit to the bytes left
-            hit = fitted.get(key)  # asks with a new Cell of the same limits each turn
-            if hit is not None and hit[1] == cell and hit[0]() is file:
-                return hit[2] or file, hit[3]
+            key = (file.digest, cell, fit)  # the cell by its limits: a re-fit to the bytes left
+            hit = self._fitted.get(key)
+            if hit is not None:
+                self._fitted.move_to_end(key)
+                return hit
             result, note = fit(file, cell)
-            if result is file and note is None:
-                return result, note  # it fits as it is: found again by reading its header
-            tie = weakref.ref(file, partial(untie, fitted, key))  # leaves with its File
-            fitted[key] = (tie, cell, None if result is file else result, note)
+            if result is not file or note is not None:
+                self._keep_fitted(key, (result, note))
             return result, note
 
         self._fitters[fit] = fit_once
         return fit_once
 
+    def _keep_fitted(self, key: _Key, value: tuple[Any, str | None]) -> None:
+        """Keep a fitter's answer, within ``FITTED_LIMIT`` answers and ``FITTED_BYTES`` bytes
+        of fitted images (least recently used out)."""
+        with self._lock:
+            self._fitted[key] = value
+            self._fitted_bytes += _sent_size(value[0])
+            while len(self._fitted) > FITTED_LIMIT or self._fitted_bytes > FITTED_BYTES:
+                _, (dropped, _) = self._fitted.popitem(last=False)
+                self._fitted_bytes -= _sent_size(dropped)
 
-def untie(table: dict[Any, Any], key: Any, ref: Any) -> None:
-    """``table[key]``'s object is gone: the entry goes, unless a newer one took the key
-    (entries begin with the weak reference that ties them to their object)."""
-    hit = table.get(key)
-    if hit is not None and hit[0] is ref:
-        table.pop(key, None)
+
+def _sent_size(file: Any) -> int:
+    """The bytes a fitted file holds (none for one by reference)."""
+    data = getattr(file.source, "data", b"")
+    return len(data) if isinstance(data, bytes) else 0
 
 
 class MeasureMemo:

@@ -261,12 +261,18 @@ def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None
         return None, 0, None
     bound = laid_out.bound
     if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
-        if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
+        if all(map(_measured_by_bound, laid_out.decisions)):  # no text of unknown size
             return None, 0, None
     sizes: dict[int, int] = {}  # each item's size, measured when it was first spelled
     kwargs = _kwargs(laid_out, sizes)
     size = wire_bytes(kwargs, laid_out.wire.size, sizes)
     return size, max(0, size + HEADROOM - limit), kwargs
+
+
+def _measured_by_bound(decision: Decision) -> bool:
+    """Whether ``Plan.bound`` counts what the decision sends: a file as routed, or the
+    description of a file a budget left out (the layout measures it)."""
+    return decision.mode in _ROUTED or decision.mode == "text" and decision.limit is not None
 
 
 #: Decision modes whose files ``Plan.bound`` measures as sent.

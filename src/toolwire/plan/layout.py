@@ -241,6 +241,9 @@ class Planner:
                 Unsupported(index, file.identifier, file.media_type, outcome.refused, outcome.limit)
             )
             return outcome.mode, outcome.sent
+        if outcome.limit is not None and isinstance(outcome.sent, Text):  # its description
+            text = outcome.sent.text
+            self.tally.text(len(text) + PER_PART, text.isascii(), outcome.sent)
         sent = outcome.sent if isinstance(outcome.sent, File) else None
         self.sources.append(file.source)
         self.decisions.append(

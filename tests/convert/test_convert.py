@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -41,11 +40,8 @@ def worker_runs(monkeypatch) -> list[str]:
 def test_a_second_conversion_of_the_same_content_does_not_run_the_converter_again(worker_runs):
     pdf = File.from_bytes(files.pdf(["Alpha", "Beta"]), name="two.pdf")
     first = convert(pdf, VISION)
-    started = time.perf_counter()
     again = convert(File.from_bytes(files.pdf(["Alpha", "Beta"]), name="two.pdf"), VISION)
-    elapsed = time.perf_counter() - started
-    assert again == first and worker_runs == ["two.pdf"]
-    assert elapsed < 0.05  # a lookup, not a render (measured in bench/convert.py: microseconds)
+    assert again == first and worker_runs == ["two.pdf"]  # a lookup, not a render
 
 
 def test_another_target_budget_or_name_is_converted_afresh(worker_runs):

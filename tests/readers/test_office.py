@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 import zipfile
 
 import pytest
@@ -198,9 +197,7 @@ def test_an_xml_entity_bomb_inside_an_office_file_is_refused_at_once(
 ):
     path = tmp_path / f"laughs.{suffix}"
     path.write_bytes(_rewritten(make(), member, xml.encode()))
-    start = time.perf_counter()
-    error = outcome(lambda: read_file(path))
-    assert time.perf_counter() - start < 1.0
+    error = outcome(lambda: read_file(path))  # refused before any entity is expanded:
     assert isinstance(error, InvalidFileError)
     assert f"laughs.{suffix}: member {member!r} declares a DTD" in str(error)
     assert "entity bomb" in str(error)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -36,12 +35,10 @@ def test_on_unsupported_error_raises_as_encode_does() -> None:
         tw.view(tour(), "openai:gpt-5", on_unsupported="error")
 
 
-def test_200_turns_with_100_images_render_in_seconds_as_lazy_thumbnails() -> None:
+def test_200_turns_with_100_images_render_as_lazy_thumbnails() -> None:
+    """(How long it takes is not asserted: timings belong in bench/, never in tests.)"""
     messages = long_session(turns=200, images=100)
-    started = time.perf_counter()
     page = tw.view(messages, ["anthropic:claude-sonnet-4-5", "openai:gpt-5"])
-    elapsed = time.perf_counter() - started
-    assert elapsed < 20, f"{elapsed:.1f} s"  # ~1.6 s on 2 shared cores; generous for CI
     images = page.count("<img ")
     assert images == 200  # 100 images for each of the two models
     assert page.count('loading="lazy"') == images

@@ -246,15 +246,19 @@ def test_a_malformed_conversation_is_one_line_with_the_path_and_the_position(
     assert result.stderr == f"{tmp_path}/{line}\n"
 
 
-def test_a_model_no_row_matches_gets_a_notice_naming_the_defaults_and_still_renders() -> None:
+def test_a_model_nobody_names_gets_a_warning_naming_the_defaults_and_still_renders() -> None:
+    from toolwire.model_facts import dataset_version
+
     result = render(PHOTO, "--model", "anthropic:claude-nonexistent-9", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["model"] == "anthropic:claude-nonexistent-9"
-    assert result.stderr == (
-        "notice: no model row of the capability table matches 'claude-nonexistent-9', so it "
-        "gets the anthropic defaults (in a tool result: image native, PDF native, text native, "
-        "audio error, video error; `toolwire matrix --model anthropic` shows them).\n"
+    assert result.stderr.startswith(
+        "warning: unknown model anthropic:claude-nonexistent-9: neither toolwire's capability "
+        f"table nor models.dev {dataset_version()} names it, so it gets the anthropic defaults "
+        "(images native, PDF native, audio error; `toolwire matrix --model anthropic` shows "
+        "them; pass capabilities= to say what it reads). Did you mean claude-"
     )
+    assert result.stderr.count("\n") == 1  # one line; the Python warning is not shown twice
 
 
 def test_a_model_a_row_matches_renders_without_a_notice() -> None:

@@ -132,23 +132,19 @@ def cli_message(exc: Exception) -> str:
 
 
 def notice_defaults(model: str) -> None:
-    """Say on stderr when the capability table does not name MODEL (no known_models glob or
-    model row matches): it then gets its provider's defaults, as a misspelt model id would."""
-    import toolwire as tw
+    """Say on stderr, as one ``warning:`` line, when neither the capability table nor
+    models.dev names MODEL: it then gets its provider's defaults, as a misspelt id would, and
+    the line names the closest known ids. The library's ToolwireWarning is not shown twice."""
+    import warnings
 
-    from .matrix import KINDS
+    from ..capability import capabilities, unknown_model_message
+    from ..errors import ToolwireWarning
 
-    caps = tw.capabilities(model)
-    if caps.known:
-        return
-    cells = {kind: caps.cell(media_type) for kind, media_type in KINDS.items()}
-    got = ", ".join(f"{k} {c.tool_result if c else 'error'}" for k, c in cells.items())
-    typer.echo(
-        f"notice: no model row of the capability table matches {caps.model!r}, so it gets the "
-        f"{caps.provider} defaults (in a tool result: {got}; "
-        f"`toolwire matrix --model {caps.provider}` shows them).",
-        err=True,
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ToolwireWarning)
+        caps = capabilities(model)
+    if caps.known is None:
+        typer.echo(f"warning: {unknown_model_message(caps)}", err=True)
 
 
 def _report(

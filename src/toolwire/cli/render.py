@@ -147,6 +147,16 @@ def notice_defaults(model: str) -> None:
         typer.echo(f"warning: {unknown_model_message(caps)}", err=True)
 
 
+def model_known(model: str) -> dict[str, Any]:
+    """For --json: which source names MODEL ("table", "models.dev" or null) and the warnings
+    a reader of stderr would have seen (the unknown-model one, with the closest ids)."""
+    from ..capability import capabilities, unknown_model_message
+
+    caps = capabilities(model)  # resolved (and warned about) by notice_defaults already
+    warned = [] if caps.known else [unknown_model_message(caps)]
+    return {"known": caps.known, "warnings": warned}
+
+
 def _report(
     messages: list[Any], model: str, on_unsupported: Literal["error", "convert", "text"], full: bool
 ) -> dict[str, Any]:
@@ -162,6 +172,7 @@ def _report(
     kwargs = request.to_json()
     return {
         "model": model,
+        **model_known(model),
         "kwargs": kwargs if full else shorten(kwargs),
         "decisions": decisions,
         "estimated_tokens": estimate.total,

@@ -107,6 +107,15 @@ def test_the_warning_is_a_warnings_category_callers_can_make_an_error() -> None:
 
 
 @pytest.mark.usefixtures("fresh_model_warnings")
+def test_is_known_asks_without_warning_and_leaves_the_warning_to_the_encode() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tw.ToolwireWarning)
+        assert not is_known("openai:gpt-5o")
+    with pytest.warns(tw.ToolwireWarning, match="unknown model openai:gpt-5o"):
+        tw.encode([tw.User(content="hi")], "openai:gpt-5o")
+
+
+@pytest.mark.usefixtures("fresh_model_warnings")
 def test_a_known_model_does_not_warn() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error", tw.ToolwireWarning)

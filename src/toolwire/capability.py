@@ -158,6 +158,15 @@ def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> C
     process, a ToolwireWarning naming the closest known ids (unless ``overrides`` say what it
     reads).
     """
+    found = _capabilities(model, overrides)
+    if found.known is None and not overrides and model not in _warned:
+        _warned.add(model)
+        warnings.warn(unknown_model_message(found), ToolwireWarning, stacklevel=2)
+    return found
+
+
+def _capabilities(model: str, overrides: Mapping[str, object] | None) -> Capabilities:
+    """``capabilities`` without the warning (``is_known`` asks; it does not encode)."""
     if not overrides:
         table = _table()
         known = _resolved.get(model)
@@ -171,9 +180,6 @@ def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> C
         return _resolve(provider, model_id, _merge_target(target, extra, where))
     found = _resolve(provider, model_id, target)
     _resolved[model] = (table, found)
-    if found.known is None and model not in _warned:
-        _warned.add(model)
-        warnings.warn(unknown_model_message(found), ToolwireWarning, stacklevel=2)
     return found
 
 
@@ -216,8 +222,9 @@ _resolved: dict[str, tuple[dict[str, Target], Capabilities]] = {}
 
 def is_known(model: str) -> bool:
     """Whether the table (a glob of its target's ``known_models``, a model row) or models.dev
-    names ``model`` (else it gets its provider's defaults, as a misspelt id would)."""
-    return capabilities(model).known is not None
+    names ``model`` (else it gets its provider's defaults, as a misspelt id would). A question,
+    not an encode: it gives no warning."""
+    return _capabilities(model, None).known is not None
 
 
 def providers() -> list[str]:

@@ -267,8 +267,6 @@ class _Data:
     version: str
     seconds: float
     entries: dict[str, dict[str, dict[str, Any]]]  # dataset provider → model id → entry
-    # family (an id's last path part, tag and snapshot dropped) → every entry of any provider
-    families: dict[str, list[tuple[str, str, dict[str, Any]]]]  # with each entry's size tag
     # (key function, dataset provider → key → model ids), route keys first
     indexes: tuple[tuple[Callable[[str], str], dict[str, dict[str, list[str]]]], ...]
 
@@ -280,16 +278,24 @@ def _data() -> _Data:
     wanted = {p for ids in DATASET_PROVIDERS.values() for p in ids}
     entries = {p: dict(raw[p]["models"]) for p in wanted if p in raw}
     indexes = tuple((key, _index(entries, key)) for key in (_route_key, _key))
+    from importlib import metadata  # ~100 ms of imports: paid on first use, not on import
+
+    version = metadata.version(PACKAGE)
+    return _Data(version, time.perf_counter() - started, entries, indexes)
+
+
+@cache
+def _families() -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+    """Family (an id's last path part, tag and snapshot dropped) → every entry of any provider
+    with its size tag. Built on the first family lookup only: it reads the bundle again and
+    walks every provider, which a model of a named provider never needs."""
     families: dict[str, list[tuple[str, str, dict[str, Any]]]] = defaultdict(list)
+    raw = _read_bundle()
     for provider in sorted(raw):
         for model_id, entry in sorted(raw[provider].get("models", {}).items()):
             where = f"{provider}/{model_id}"
             families[_family(model_id)].append((where, _tag(model_id), entry))
-    from importlib import metadata  # ~100 ms of imports: paid on first use, not on import
-
-    version = metadata.version(PACKAGE)
-    seconds = time.perf_counter() - started
-    return _Data(version, seconds, entries, dict(families), indexes)
+    return dict(families)
 
 
 def _index(
@@ -367,7 +373,7 @@ def _by_family(model: str, model_id: str) -> ModelFacts | None:
     if not family:
         return None
     votes: dict[frozenset[str], list[tuple[str, dict[str, Any]]]] = defaultdict(list)
-    for name, entries in data.families.items():
+    for name, entries in _families().items():
         if name == family or (name.startswith(family) and _SIZED.match(name, len(family))):
             for where, size, entry in entries:
                 if tag and size and size != tag:

@@ -6,7 +6,9 @@ opens (it was a truncated "…404 Not Foun…" at the first append), and every c
 
 from __future__ import annotations
 
+import http.server
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,3 +113,39 @@ def test_every_command_that_takes_store_takes_blobs() -> None:
     }
     assert {"view", "sessions list", "sessions render"} <= set(with_store)
     assert [name for name, opts in with_store.items() if "--blobs" not in opts] == []
+
+
+class _Forbidding(http.server.BaseHTTPRequestHandler):
+    """An S3 endpoint whose credentials may not list (S3's answer without s3:ListBucket)."""
+
+    def do_GET(self) -> None:  # noqa: N802 (the http.server spelling)
+        body = (
+            b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>AccessDenied</Code>'
+            b"<Message>Access Denied</Message></Error>"
+        )
+        self.send_response(403)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        """Quiet: one line per request is noise in the test output."""
+
+
+def test_credentials_that_may_not_list_still_open_the_store(tmp_path: Path) -> None:
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Forbidding)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        options = {
+            "endpoint": f"http://127.0.0.1:{server.server_address[1]}",
+            "access_key_id": "x",
+            "secret_access_key": "x",
+            "region": "us-east-1",
+        }
+        store = SessionStore(tmp_path / "s", blobs="s3://b/p", blob_options=options)
+        store.close()
+    finally:
+        server.shutdown()
+        server.server_close()

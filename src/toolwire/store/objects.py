@@ -52,10 +52,14 @@ class ObjectBlobs:
 
     def _check_reachable(self) -> None:
         """List one key, so a missing bucket or an unreachable endpoint is an error when the
-        store opens, not at the first append (an empty prefix is a new store: fine)."""
+        store opens, not at the first append (an empty prefix is a new store: fine). Credentials
+        that may read and write objects but not list them (no s3:ListBucket; only ``gc`` needs
+        it) answer AccessDenied: the bucket is there, so the store opens."""
         try:
             next(iter(self._obstore.list(self._store, chunk_size=1)), None)
         except (self._exceptions.BaseError, OSError) as exc:
+            if "<Code>AccessDenied</Code>" in str(exc):
+                return
             hint = (
                 " (create the bucket, or check its name and AWS_ENDPOINT_URL)"
                 if "NoSuchBucket" in str(exc) or isinstance(exc, FileNotFoundError)

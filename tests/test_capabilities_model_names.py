@@ -202,3 +202,18 @@ def test_the_cli_prints_the_warning_with_the_closest_ids_and_still_renders() -> 
     assert result.stderr.startswith("warning: unknown model anthropic:claude-sonet-4-5: ")
     assert "Did you mean claude-sonnet-4-5" in result.stderr
     assert "notice:" not in result.stderr and result.stderr.count("\n") == 1
+
+
+@pytest.mark.usefixtures("fresh_model_warnings")
+@pytest.mark.parametrize(
+    ("model", "stated"),
+    [
+        ("ollama:my-finetune:7b", "gets the ollama defaults (images error, PDF error"),
+        ("cohere:command-z", "gets the cohere defaults (images error, PDF error"),
+    ],
+)
+def test_an_unknown_ollama_or_cohere_model_is_told_it_gets_text_only(
+    model: str, stated: str
+) -> None:
+    with pytest.warns(tw.ToolwireWarning, match=re.escape(stated)):
+        tw.capabilities(model)

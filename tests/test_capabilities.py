@@ -60,7 +60,9 @@ GRID = [
     ("ollama:qwen3:8b",                                        "E E F E E"),
     ("cohere:command-a-vision-07-2025",                        "F E N E E"),
     ("cohere:command-r-plus-08-2024",                          "E E N E E"),
-    ("openai-compatible:meta-llama/Llama-3.1-8B-Instruct",     "F E F E E"),
+    # models.dev: the llama-3.1-8b family reads text only, so no images (issue 35)
+    ("openai-compatible:meta-llama/Llama-3.1-8B-Instruct",     "E E F E E"),
+    ("openai-compatible:Qwen/Qwen3-VL-8B-Instruct",            "F E F E E"),
 ]  # fmt: skip
 MODES = {"N": "native", "S": "sibling", "F": "fallback", "E": "error"}
 # The module itself (``toolwire.capability`` as an attribute may be the function or the module).
@@ -271,7 +273,7 @@ def test_variants_of_an_unknown_provider_raise() -> None:
         "gemini-3.1-pro",
         "gemini-3.5-flash",
         "gemini-3",
-        "gemini-10-ultra",
+        "gemini-3.1-flash-lite",
         "models/gemini-3-pro-preview",
         "GEMINI-3-PRO",
     ],

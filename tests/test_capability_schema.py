@@ -221,7 +221,7 @@ def test_the_limit_names_come_from_the_cell_fields() -> None:
         ("google:gemini-2.5-flash", True),
         ("bedrock:us.amazon.nova-pro-v1:0", True),
         ("bedrock:cohere.command-r-v1:0", False),
-        ("mistral:mistral-large-latest", False),
+        ("mistral:mistral-large-latest", True),  # models.dev lists it (issue 35)
     ],
 )
 def test_is_known_follows_known_models_and_model_rows(model: str, known: bool) -> None:
@@ -235,7 +235,7 @@ def test_render_gives_no_unknown_model_notice_for_a_known_claude_model() -> None
     )
     assert (known.exit_code, known.stderr) == (0, "")
     unknown = runner.invoke(app, ["render", PHOTO, "--model", "anthropic:claude-nonexistent-9"])
-    assert unknown.stderr.startswith("notice: no model row of the capability table matches")
+    assert unknown.stderr.startswith("warning: unknown model anthropic:claude-nonexistent-9:")
 
 
 def test_every_token_family_the_table_names_has_formulas() -> None:

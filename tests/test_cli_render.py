@@ -39,7 +39,8 @@ def as_json(*args: str) -> dict[str, Any]:
 def test_json_output_has_the_model_the_kwargs_and_a_decision_per_file() -> None:
     data = as_json(PHOTO, PDF, "--model", MODEL)
     assert sorted(data) == [
-        "budgets_bound", "decisions", "estimated_tokens", "kwargs", "model", "wire_bytes"
+        "budgets_bound", "decisions", "estimated_tokens", "known", "kwargs", "model",
+        "warnings", "wire_bytes",
     ]  # fmt: skip
     assert data["estimated_tokens"] > sum(d["tokens"] for d in data["decisions"]) > 0
     assert data["model"] == MODEL
@@ -246,15 +247,19 @@ def test_a_malformed_conversation_is_one_line_with_the_path_and_the_position(
     assert result.stderr == f"{tmp_path}/{line}\n"
 
 
-def test_a_model_no_row_matches_gets_a_notice_naming_the_defaults_and_still_renders() -> None:
+def test_a_model_nobody_names_gets_a_warning_naming_the_defaults_and_still_renders() -> None:
+    from toolwire.model_facts import dataset_version
+
     result = render(PHOTO, "--model", "anthropic:claude-nonexistent-9", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["model"] == "anthropic:claude-nonexistent-9"
-    assert result.stderr == (
-        "notice: no model row of the capability table matches 'claude-nonexistent-9', so it "
-        "gets the anthropic defaults (in a tool result: image native, PDF native, text native, "
-        "audio error, video error; `toolwire matrix --model anthropic` shows them).\n"
+    assert result.stderr.startswith(
+        "warning: unknown model anthropic:claude-nonexistent-9: neither toolwire's capability "
+        f"table nor models.dev {dataset_version()} names it, so it gets the anthropic defaults "
+        "(images native, PDF native, audio error; `toolwire matrix --model anthropic` shows "
+        "them; pass capabilities= to say what it reads). Did you mean claude-"
     )
+    assert result.stderr.count("\n") == 1  # one line; the Python warning is not shown twice
 
 
 def test_a_model_a_row_matches_renders_without_a_notice() -> None:
@@ -278,3 +283,17 @@ def test_render_piped_to_a_file_draws_a_wide_table(tmp_path: Path) -> None:
     )  # fmt: skip
     widest = max(len(line) for line in done.stdout.splitlines())
     assert 120 < widest <= 200, done.stdout[-2000:]
+
+
+def test_json_says_which_source_names_the_model_and_carries_the_warning() -> None:
+    """--json readers see what stderr says (issue 35): the model's source and any warning."""
+    known = as_json(PHOTO, "--model", "mistral:mistral-large-latest")
+    assert (known["known"], known["warnings"]) == ("models.dev", [])
+    typo = render(PHOTO, "--model", "anthropic:claude-sonet-4-5", "--json")
+    assert typo.exit_code == 0, typo.output
+    data = json.loads(typo.stdout)  # stdout stays one JSON document
+    assert data["known"] is None
+    (warning,) = data["warnings"]
+    assert warning.startswith("unknown model anthropic:claude-sonet-4-5:")
+    assert "Did you mean claude-sonnet-4-5" in warning
+    assert typo.stderr == f"warning: {warning}\n"

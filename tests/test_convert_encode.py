@@ -38,7 +38,7 @@ TARGETS = [
     "groq:meta-llama/llama-4-scout-17b-16e-instruct",
     "groq:llama-3.3-70b-versatile",
     "xai:grok-4",
-    "openai-compatible:qwen3",
+    "openai-compatible:qwen3-vl",
     "mistral:mistral-large-latest",
     "mistral:codestral-latest",
     "cohere:command-a-vision-07-2025",

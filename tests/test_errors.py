@@ -26,7 +26,9 @@ PNG = (EXAMPLES / "photo.png").read_bytes()
 ERROR_CLASSES = [
     cls
     for _, cls in inspect.getmembers(errors, inspect.isclass)
-    if issubclass(cls, BaseException) and cls.__module__ == errors.__name__
+    if issubclass(cls, Exception)
+    and not issubclass(cls, Warning)  # ToolwireWarning: a warnings category, never raised
+    and cls.__module__ == errors.__name__
 ]
 
 
@@ -38,6 +40,12 @@ def test_the_errors_module_defines_the_whole_hierarchy():
 def test_every_error_is_a_toolwire_error_with_a_docstring(cls):
     assert issubclass(cls, ToolwireError)
     assert cls.__doc__ and cls.__doc__.strip()
+
+
+def test_the_one_warning_is_a_user_warning_with_a_docstring():
+    assert issubclass(errors.ToolwireWarning, UserWarning)
+    assert not issubclass(errors.ToolwireWarning, ToolwireError)
+    assert errors.ToolwireWarning.__doc__
 
 
 @pytest.mark.parametrize(

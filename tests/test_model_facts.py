@@ -96,7 +96,7 @@ def test_a_separate_input_limit_is_kept_beside_the_context_window():
     "model",
     [
         "anthropic:claude-no-such-model",
-        "openai-compatible:gpt-4o",  # any server: the dataset cannot vouch for it
+        "openai-compatible:my-finetune",  # no family the dataset lists
         "ollama:gemma3:1b",  # a size tag names another model than gemma3:4b
         "ollama:llava:7b",
         "openai:gpt-4o-2024-06-01",  # the gpt-4o snapshots disagree on PDF input

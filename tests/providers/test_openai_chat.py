@@ -40,7 +40,7 @@ TARGETS = (
     "groq:meta-llama/llama-4-scout-17b-16e-instruct",
     "xai:grok-4",
     "openrouter:openai/gpt-5",
-    "openai-compatible:qwen3",
+    "openai-compatible:qwen3-vl",
 )
 AUDIO_MODEL = "openai-chat:gpt-4o-audio-preview"
 NOTES = example_bytes("notes.md").decode()
@@ -199,7 +199,7 @@ def test_pdf_for_xai_goes_as_its_file_id() -> None:
 
 
 @pytest.mark.parametrize(
-    "target", ["groq:meta-llama/llama-4-scout-17b-16e-instruct", "openai-compatible:qwen3"]
+    "target", ["groq:meta-llama/llama-4-scout-17b-16e-instruct", "openai-compatible:qwen3-vl"]
 )
 def test_pdf_where_no_route_exists_becomes_its_description_in_text_mode(target: str) -> None:
     assert encoded(target, "alone", "pdf", "bytes", on_unsupported="text") == {

@@ -58,6 +58,15 @@ def test_list_show_and_render_read_the_session_on_every_backend(stored: Backend)
         assert rendered["kwargs"] == encode(store.load("demo"), MODEL).to_json()
 
 
+def test_view_reads_a_stored_session_on_every_backend(stored: Backend) -> None:
+    """``toolwire view ID --store postgresql://… --blobs s3://…`` (issue 35: the URL was read
+    as a local path, and view had no --blobs)."""
+    result = runner.invoke(app, ["view", "demo", "--model", MODEL, *_where(stored)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("<!doctype html>") or "<html" in result.stdout[:200]
+    assert "photo.png" in result.stdout and "Take a screenshot." in result.stdout
+
+
 def test_copy_takes_sessions_out_of_and_back_into_every_backend(
     stored: Backend, tmp_path: Path
 ) -> None:

@@ -65,12 +65,17 @@ def test_gc_leaves_objects_that_are_not_blobs_alone(s3_server):
 
 
 def test_a_bucket_that_does_not_exist_is_a_store_error_naming_it(s3_server, tmp_path):
-    store = tw.SessionStore(tmp_path, blobs="s3://no-such-bucket-here/p")
+    with pytest.raises(tw.StoreError, match=r"^cannot open the blob store s3://no-such-bucket-h"):
+        tw.SessionStore(tmp_path, blobs="s3://no-such-bucket-here/p")  # when it opens (issue 35)
+    boto3.client("s3").create_bucket(Bucket="going-away")
+    store = tw.SessionStore(tmp_path, blobs="s3://going-away/p")
+    boto3.client("s3").delete_bucket(Bucket="going-away")  # gone after the store opened
     with pytest.raises(
-        tw.StoreError, match=r"^session 's1': cannot write blob .* to s3://no-such-bu"
+        tw.StoreError, match=r"^session 's1': cannot write blob .* to s3://going-away/p: "
     ) as info:
         store.append("s1", tw.User([tw.File.from_bytes(DATA)]))
     assert len(str(info.value)) < 600  # obstore's request dump is cut to its first line
+    assert str(info.value).endswith("(NoSuchBucket: The specified bucket does not exist)")
     assert "s1" not in store  # nothing of the session was written
     store.close()
 

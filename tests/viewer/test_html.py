@@ -8,6 +8,7 @@ import io
 import re
 from html.parser import HTMLParser
 
+import pytest
 from PIL import Image
 
 import toolwire as tw
@@ -115,7 +116,16 @@ def test_per_turn_and_running_totals_add_up_to_the_estimate() -> None:
     running = re.findall(r"so far ≈ ([\d,]+) tokens", page)
     assert running and int(running[-1].replace(",", "")) == total
     assert f"≈ {total:,} tokens</b> (estimated)" in page
-    assert "not in the capability table: totals below have no limit" in page
+    # claude-sonnet-4-5's window is models.dev's (the issue-35 page said "not in the table").
+    assert "<dt>context window</dt><dd>200,000 tokens</dd>" in page
+    assert "not in the capability table" not in page
+
+
+@pytest.mark.usefixtures("fresh_model_warnings")
+def test_a_model_models_dev_lacks_says_its_totals_have_no_limit() -> None:
+    with pytest.warns(tw.ToolwireWarning, match="unknown model openai-compatible:my-finetune"):
+        page = tw.view(tour(), "openai-compatible:my-finetune")
+    assert "not in models.dev: totals below have no limit" in page
 
 
 def test_two_models_side_by_side_have_a_column_each_on_every_turn() -> None:

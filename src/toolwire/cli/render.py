@@ -132,23 +132,29 @@ def cli_message(exc: Exception) -> str:
 
 
 def notice_defaults(model: str) -> None:
-    """Say on stderr when the capability table does not name MODEL (no known_models glob or
-    model row matches): it then gets its provider's defaults, as a misspelt model id would."""
-    import toolwire as tw
+    """Say on stderr, as one ``warning:`` line, when neither the capability table nor
+    models.dev names MODEL: it then gets its provider's defaults, as a misspelt id would, and
+    the line names the closest known ids. The library's ToolwireWarning is not shown twice."""
+    import warnings
 
-    from .matrix import KINDS
+    from ..capability import capabilities, unknown_model_message
+    from ..errors import ToolwireWarning
 
-    caps = tw.capabilities(model)
-    if caps.known:
-        return
-    cells = {kind: caps.cell(media_type) for kind, media_type in KINDS.items()}
-    got = ", ".join(f"{k} {c.tool_result if c else 'error'}" for k, c in cells.items())
-    typer.echo(
-        f"notice: no model row of the capability table matches {caps.model!r}, so it gets the "
-        f"{caps.provider} defaults (in a tool result: {got}; "
-        f"`toolwire matrix --model {caps.provider}` shows them).",
-        err=True,
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ToolwireWarning)
+        caps = capabilities(model)
+    if caps.known is None:
+        typer.echo(f"warning: {unknown_model_message(caps)}", err=True)
+
+
+def model_known(model: str) -> dict[str, Any]:
+    """For --json: which source names MODEL ("table", "models.dev" or null) and the warnings
+    a reader of stderr would have seen (the unknown-model one, with the closest ids)."""
+    from ..capability import capabilities, unknown_model_message
+
+    caps = capabilities(model)  # resolved (and warned about) by notice_defaults already
+    warned = [] if caps.known else [unknown_model_message(caps)]
+    return {"known": caps.known, "warnings": warned}
 
 
 def _report(
@@ -166,6 +172,7 @@ def _report(
     kwargs = request.to_json()
     return {
         "model": model,
+        **model_known(model),
         "kwargs": kwargs if full else shorten(kwargs),
         "decisions": decisions,
         "estimated_tokens": estimate.total,

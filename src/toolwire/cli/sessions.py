@@ -57,7 +57,7 @@ def list_sessions(
 ) -> None:
     """List the sessions in a store: messages, distinct files, their bytes, last update."""
     with _errors():
-        infos = _open(store, blobs).list_sessions()
+        infos = open_store(store, blobs).list_sessions()
     if as_json:
         typer.echo(json.dumps([dataclasses.asdict(i) for i in infos], indent=2))
         return
@@ -77,7 +77,7 @@ def show(
     import toolwire as tw
 
     with _errors():
-        messages = _open(store, blobs).load(session_id)
+        messages = open_store(store, blobs).load(session_id)
     if as_json:
         typer.echo(tw.dump_conversation(messages, indent=2))
         return
@@ -104,7 +104,7 @@ def render(
     from toolwire.request import encode
 
     with _errors():
-        messages = _open(store, blobs).load(session_id)
+        messages = open_store(store, blobs).load(session_id)
         notice_defaults(model)
         policy = "text" if text_fallbacks else on_unsupported
         request = encode(messages, model, on_unsupported=policy)
@@ -146,12 +146,16 @@ def copy(
     Nothing is copied when DST already holds one of the sessions.
     """
 
-    with _errors(), _open(source, blobs) as src, _open(target, to_blobs, "--to-blobs") as dst:
+    with (
+        _errors(),
+        open_store(source, blobs) as src,
+        open_store(target, to_blobs, "--to-blobs") as dst,
+    ):
         copied = src.copy_to(dst, session_ids or None)
     typer.echo(f"copied {len(copied)} session(s): {', '.join(copied)}")
 
 
-def _open(store: str, blobs: str | None, flag: str = "--blobs") -> Any:
+def open_store(store: str, blobs: str | None, flag: str = "--blobs") -> Any:
     """The store; one named only as a copy's DST (``flag`` --to-blobs) is created if new."""
     import toolwire as tw
 

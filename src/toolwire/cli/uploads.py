@@ -22,7 +22,7 @@ from rich.table import Table
 
 from ..uploads import DEFAULT_MIN_BYTES
 from .render import ModelOption
-from .sessions import DEFAULT_STORE, AsJson, Blobs, Store, _errors, _open, _plain, sessions
+from .sessions import DEFAULT_STORE, AsJson, Blobs, Store, _errors, _plain, open_store, sessions
 
 
 class UploadBars:
@@ -79,7 +79,7 @@ def upload(
     from .clients import client_for
 
     console = Console(stderr=True)
-    with _errors(), _open(store, blobs) as opened:
+    with _errors(), open_store(store, blobs) as opened:
         messages, client = opened.load(session_id), client_for(model)
         with UploadBars(console) as bars:
             found = tw.Uploads(store=opened).sync(

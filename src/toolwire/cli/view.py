@@ -10,6 +10,7 @@ import typer
 
 from .app import app
 from .render import TrustOption, clean_errors, load, notice_defaults
+from .sessions import Blobs, open_store
 
 #: The view shows what it can: files no route carries appear as their text fallback.
 ViewOnUnsupported = Annotated[
@@ -35,19 +36,22 @@ def view(
         typer.Option("--output", "-o", help="Write the page here (default: standard output)."),
     ] = None,
     store: Annotated[
-        Path | None,
-        typer.Option("--store", metavar="DIR", help="Read SOURCE as a session of this store."),
+        str | None,
+        typer.Option(
+            "--store",
+            metavar="DIR|URL",
+            help="Read SOURCE as a session of this store: a directory or a postgresql:// URL.",
+        ),
     ] = None,
+    blobs: Blobs = None,
     on_unsupported: ViewOnUnsupported = "text",
     trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:
     """Write one self-contained HTML page showing a conversation (or a stored session) as each
     MODEL receives it: messages, files as sent, decisions, tokens and bytes per turn."""
-    import toolwire as tw
-
     with clean_errors():
         if store is not None:
-            with tw.SessionStore(store, create=False) as sessions:
+            with open_store(store, blobs) as sessions:
                 messages = sessions.load(source)
         else:
             messages = load(Path(source), trust)

@@ -48,6 +48,26 @@ class ObjectBlobs:
             self._store = store_module.from_url(url, config=config or None, client_options=client)
         except (exceptions.BaseError, ValueError) as exc:
             raise StoreError(f"cannot open the blob store {url}: {_short(exc)}") from exc
+        self._check_reachable()
+
+    def _check_reachable(self) -> None:
+        """List one key, so a missing bucket or an unreachable endpoint is an error when the
+        store opens, not at the first append (an empty prefix is a new store: fine). Credentials
+        that may read and write objects but not list them (no s3:ListBucket; only ``gc`` needs
+        it) answer AccessDenied: the bucket is there, so the store opens."""
+        try:
+            next(iter(self._obstore.list(self._store, chunk_size=1)), None)
+        except (self._exceptions.BaseError, OSError) as exc:
+            if "<Code>AccessDenied</Code>" in str(exc):
+                return
+            hint = (
+                " (create the bucket, or check its name and AWS_ENDPOINT_URL)"
+                if "NoSuchBucket" in str(exc) or isinstance(exc, FileNotFoundError)
+                else ""
+            )
+            raise StoreError(
+                f"cannot open the blob store {self.root}: {_short(exc)}{hint}"
+            ) from exc
 
     def put(self, data: bytes) -> str:
         """Store ``data`` under its sha256 (once) and return the digest."""
@@ -172,9 +192,23 @@ def is_object_url(location: str) -> bool:
 
 
 def _short(exc: BaseException) -> str:
-    """obstore's messages carry the whole request and response: keep the first line."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text if len(text) <= 300 else text[:300] + "…"
+    """obstore's messages carry the whole request, response and a debug dump: keep the first
+    line without the response body, then the cause it buries (the S3 error code and message,
+    or the operating system's "Connection refused")."""
+    text = str(exc).strip()
+    line = text.splitlines()[0].split(": <?xml", 1)[0] if text else type(exc).__name__
+    code, message = _XML_CODE.search(text), _XML_MESSAGE.search(text)
+    os_error = _OS_ERROR.search(text)
+    if code:
+        line += f" ({code[1]}{': ' + message[1] if message else ''})"
+    elif os_error:
+        line += f" ({os_error[1]})"
+    return line if len(line) <= 400 else line[:400] + "…"
+
+
+_XML_CODE = re.compile(r"<Code>([^<]{1,100})</Code>")
+_XML_MESSAGE = re.compile(r"<Message>([^<]{1,200})</Message>")
+_OS_ERROR = re.compile(r'Os \{[^}]*?message: "([^"]{1,200})"')
 
 
 def _key(digest: str) -> str:

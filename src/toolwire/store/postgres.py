@@ -13,6 +13,7 @@ per process); psycopg is imported only when such a store is opened.
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,29 +26,45 @@ from .rows import Cursor, Rows, bump_epoch
 COLLECT_LOCK = 0x746F6F6C_67630000
 #: Connections a store's pool opens at most (one per thread using the store at once).
 POOL_SIZE = 4
-#: How long to wait for a connection from the pool, or for the database to answer at all.
-CONNECT_TIMEOUT_S = 30.0
+#: Seconds to wait for the database to answer a new connection, unless the URL's
+#: ``connect_timeout`` or SessionStore(connect_timeout=) says otherwise (libpq's floor: 2).
+CONNECT_TIMEOUT_S = 5.0
+#: How long a thread waits for a free connection of the pool (all POOL_SIZE in use).
+POOL_WAIT_S = 30.0
 
 
 class PostgresRows(Rows):
-    """The rows of a store in the PostgreSQL database ``url`` names (postgresql://…)."""
+    """The rows of a store in the PostgreSQL database ``url`` names (postgresql://…).
 
-    def __init__(self, url: str) -> None:
+    Opening connects once, directly, with ``connect_timeout`` seconds to answer: a wrong port
+    or host fails in that time with libpq's own reason ("Connection refused"), which a pool
+    retrying in the background would only log. That connection runs the migrations; the pool
+    opens after it.
+    """
+
+    def __init__(self, url: str, connect_timeout: float | None = None) -> None:
         self.where = _redacted(url)
         psycopg, pool_module = _import()
         self._psycopg = psycopg
+        timeout = _connect_timeout(psycopg, url, connect_timeout, self.where)
+        try:
+            with psycopg.connect(url, autocommit=True, connect_timeout=timeout) as conn:
+                migrate(conn, self.where)
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot open the session database {self.where}: {_cause(exc)} "
+                f"(connect_timeout {timeout} s)"
+            ) from exc
         try:
             self._pool = pool_module.ConnectionPool(
                 url,
                 min_size=1,
                 max_size=POOL_SIZE,
-                kwargs={"autocommit": True},
+                kwargs={"autocommit": True, "connect_timeout": timeout},
                 open=False,
-                timeout=CONNECT_TIMEOUT_S,
+                timeout=POOL_WAIT_S,
             )
-            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-            with self._pool.connection() as conn:
-                migrate(conn, self.where)
+            self._pool.open(wait=True, timeout=max(timeout, POOL_WAIT_S))
         except (psycopg.Error, pool_module.PoolTimeout) as exc:
             self._close_quietly()
             raise StoreError(f"cannot open the session database {self.where}: {exc}") from exc
@@ -119,6 +136,25 @@ def _import() -> tuple[Any, Any]:
             "pip install 'toolwire[postgres]'"
         ) from exc
     return psycopg, psycopg_pool
+
+
+def _connect_timeout(psycopg: Any, url: str, given: float | None, where: str) -> int:
+    """Whole seconds for libpq: the argument, else the URL's ``connect_timeout``, else
+    CONNECT_TIMEOUT_S; at least 2 (libpq's floor: it reads anything less as 2)."""
+    if given is None:
+        try:
+            named = psycopg.conninfo.conninfo_to_dict(url).get("connect_timeout")
+        except psycopg.Error as exc:
+            raise StoreError(f"{where} is not a PostgreSQL URL: {_cause(exc)}") from exc
+        given = float(named) if named not in (None, "") else CONNECT_TIMEOUT_S
+    if not given > 0:
+        raise StoreError(f"connect_timeout must be a positive number of seconds, not {given!r}")
+    return max(2, math.ceil(given))
+
+
+def _cause(exc: BaseException) -> str:
+    """psycopg's message on one line (libpq adds a hint line: "Is the server running…")."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def _redacted(url: str) -> str:

@@ -92,6 +92,9 @@ class SessionStore:
     ``blobs`` puts the bytes elsewhere: a directory, or object storage such as
     ``s3://bucket/prefix`` (required with PostgreSQL); ``blob_options`` are the object
     store's settings (by default the standard environment: ``AWS_ENDPOINT_URL``, …).
+    Opening fails fast with the cause: ``connect_timeout`` seconds for PostgreSQL to answer
+    (default: the URL's ``connect_timeout``, else 5), and a missing bucket is a StoreError
+    when the store opens, not at the first append.
     Sessions are created by their first append; ``list_sessions``, ``delete``, ``export``,
     ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a process
     killed mid-append. Example::
@@ -112,6 +115,7 @@ class SessionStore:
         blobs: str | Path | None = None,
         blob_options: Mapping[str, object] | None = None,
         create: bool = True,
+        connect_timeout: float | None = None,
     ) -> None:
         self.path: Path | None = None
         self.location = _parsed_location(location)
@@ -124,7 +128,7 @@ class SessionStore:
             self.blobs = _open_blobs(blobs, blob_options)
             from .postgres import PostgresRows
 
-            self._rows: Rows = PostgresRows(self.location)
+            self._rows: Rows = PostgresRows(self.location, connect_timeout)
         else:
             self.path = _store_dir(Path(self.location).absolute(), create)
             self.location = str(self.path)

@@ -65,7 +65,7 @@ def _summary(targets: Sequence[Target]) -> str:
         window = (
             f"{t.context_window:,} tokens"
             if t.context_window
-            else "not in the capability table: totals below have no limit"
+            else "not in models.dev: totals below have no limit"
         )
         cards.append(
             f'<div class="model"><h2>{esc(t.model)}</h2><dl>'

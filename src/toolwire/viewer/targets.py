@@ -10,6 +10,7 @@ from typing import Any
 
 from ..capability import Capabilities, capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
+from ..model_facts import context_window as facts_context_window
 from ..plan import OnUnsupported
 from ..request import plan_request, spell
 from ..tokens import estimate_tokens
@@ -21,7 +22,7 @@ class Target:
     """One model's view: its turns, tokens per turn and per decision, bytes, totals.
 
     ``decision_tokens`` maps ``id(decision)`` to its estimated tokens. ``context_window`` is
-    None: the capability table has no such column, so the page shows running totals only.
+    the model's per models.dev (model_facts), or None where the dataset does not say.
     """
 
     model: str
@@ -59,6 +60,7 @@ def target(messages: Sequence[Any], model: str, on_unsupported: OnUnsupported) -
         tuple(turn_bytes(t) for t in turns),
         decision_tokens,
         request_bytes,
+        facts_context_window(model),
     )
 
 

@@ -66,7 +66,14 @@ def tour() -> list[Any]:
         System("You are a careful analyst. Cite the files you used."),
         User("Summarise the quarterly report and check the photo of the site."),
         Assistant(
-            [Thinking(text="Read both files first, then compare.", provider="anthropic"), call]
+            [
+                Thinking(
+                    text="Read both files first, then compare.",
+                    signature="c2lnLTE=",
+                    provider="anthropic",
+                ),
+                call,
+            ]
         ),
         ToolResult.of(call.id, call.name, [example("photo.png"), example("report.pdf")]),
         Assistant([Text(text="And the voice memo?"), more]),

@@ -70,8 +70,9 @@ EXPECTED = {
         ("call", "cityAttractions", '{"city": "San Francisco"}', ""),
     ],
     ("google", "google-reasoning-gemini3", 0): [
-        ("thinking", "", "EpAICo0IAb4+"),
         ("text", 'There are **3** "r"s in '),
+        ("thinking", "", "EpAICo0IAb4+"),
+        ("text", ""),
     ],
     ("google", "google-stream-no-args-tool-call", 0): [
         ("thinking", "**Processing User Reques", ""),
@@ -85,8 +86,9 @@ EXPECTED = {
         ("call", "getWeather", '{"location": "San Francisco"}', ""),
     ],
     ("google", "google-text", 0): [
-        ("thinking", "", "EqsFCqgFAb4+"),
         ("text", 'There are **3** "r"s in '),
+        ("thinking", "", "EqsFCqgFAb4+"),
+        ("text", ""),
     ],
     ("google", "google-tool-call-gemini3", 0): [
         ("call", "weather", '{"location": "San Francisco"}', "EpEgCo4gAb4+")

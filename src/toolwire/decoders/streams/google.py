@@ -3,9 +3,9 @@ events) → GenerateContentResponse, thought signatures on the part they came wi
 
 Every chunk is a GenerateContentResponse holding the next parts of candidate 0. A text part
 continues the text part before it (the same ``thought`` flag, no signature yet); a part
-that carries a ``thought_signature`` closes it, and one with only a signature (Gemini sends
-an empty text part for it) puts it on the text before. A function call is a part of its own,
-with its signature. The chunk with ``finish_reason`` ends the reply; ``usage_metadata`` is
+that carries a ``thought_signature`` closes it. A part with only a signature (an empty text
+part) stays a part of its own, as in a whole reply; an empty part without one is dropped.
+A function call is a part of its own, with its signature. The chunk with ``finish_reason`` ends the reply; ``usage_metadata`` is
 cumulative (the last one counts). Both the SDK's snake_case and the REST camelCase keys are
 read, and kept as they came (decoders.google reads both).
 
@@ -105,10 +105,12 @@ class Stream(Assembler):
 
 
 def _continues(last: dict[str, Any], part: dict[str, Any]) -> bool:
-    """Whether ``part`` adds to the text part ``last`` (the same kind of text, not closed)."""
+    """Whether ``part`` is more of the text part ``last`` (the same kind of text, which no
+    signature has closed yet). A part with only a signature stays a part of its own, as
+    Gemini sends it in a whole reply too (decoders.google)."""
     is_text = isinstance(last.get("text"), str) and not _get(last, "function_call", "functionCall")
-    same = bool(last.get("thought")) == bool(part.get("thought")) or not part.get("text")
-    return is_text and same and not _signature(last)
+    same = bool(last.get("thought")) == bool(part.get("thought"))
+    return is_text and same and bool(part.get("text")) and not _signature(last)
 
 
 def _signature(part: dict[str, Any]) -> bool:

@@ -1,0 +1,118 @@
+"""Streaming a reply and decoding it whole give the same Assistant, wherever the stream cuts
+its texts and argument JSON (byte-identical signatures, the same calls), and the same
+request back to the provider."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolwire.decoders import as_dict, decode
+from toolwire.decoders.stream import StreamDecoder
+from toolwire.request import encode
+
+from . import streamers
+from .responses import anthropic_thinking_message, conversation, gemini_parallel_calls
+from .test_bedrock import CONTENT, converse
+from .test_bedrock import MODEL as BEDROCK
+from .test_ollama import reply as ollama_reply
+from .test_openai_responses import reply as responses_reply
+
+OPENROUTER = "openrouter:google/gemini-3-pro-preview"
+OPENROUTER_REPLY = {
+    "id": "gen-1764000000-abc",
+    "created": 1764000000,
+    "model": "google/gemini-3-pro-preview",
+    "object": "chat.completion",
+    "choices": [
+        {
+            "index": 0,
+            "finish_reason": "tool_calls",
+            "message": {
+                "role": "assistant",
+                "content": "Reading both files.",
+                "reasoning_details": [
+                    {
+                        "type": "reasoning.text",
+                        "text": "Read both.",
+                        "format": "google-gemini-v1",
+                        "index": 0,
+                    },
+                    {
+                        "type": "reasoning.encrypted",
+                        "data": "CiQBjz1rX2s=",
+                        "format": "google-gemini-v1",
+                    },
+                ],
+                "tool_calls": [
+                    {
+                        "id": "tool_0",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": '{"path":"notes.md"}'},
+                    },
+                    {
+                        "id": "tool_1",
+                        "type": "function",
+                        "function": {"name": "read_file", "arguments": '{"path":"report.pdf"}'},
+                    },
+                ],
+            },
+        }
+    ],
+    "usage": {"prompt_tokens": 40, "completion_tokens": 12, "total_tokens": 52},
+}
+
+
+def gemini_signed_text() -> Any:
+    from google.genai import types
+
+    from .responses import GEMINI_TEXT_SIGNATURE, gemini_response
+
+    return gemini_response(
+        types.Part(text="**Plan** read it.", thought=True),
+        types.Part(text="notes.md holds notes.", thought_signature=GEMINI_TEXT_SIGNATURE),
+        types.Part(text="", thought_signature=GEMINI_TEXT_SIGNATURE),
+    )
+
+
+#: model → (the whole reply, the streamer of its wire)
+REPLIES = {
+    "anthropic:claude-sonnet-4-5": (anthropic_thinking_message, streamers.anthropic),
+    OPENROUTER: (lambda: OPENROUTER_REPLY, streamers.openai_chat),
+    "openai:gpt-5": (responses_reply, streamers.openai_responses),
+    "google:gemini-3-pro-preview": (gemini_parallel_calls, streamers.google),
+    "google-vertex:gemini-3-pro-preview": (gemini_signed_text, streamers.google),
+    BEDROCK: (lambda: converse(*CONTENT), streamers.bedrock),
+    "ollama:qwen3:8b": (ollama_reply, streamers.ollama),
+}
+
+
+def cutter(data: st.DataObject) -> streamers.Cut:
+    """Cuts a text at points hypothesis draws (none: one piece)."""
+
+    def cut(text: str) -> list[str]:
+        points = data.draw(st.lists(st.integers(0, len(text)), max_size=6))
+        edges = [0, *sorted(set(points) - {0, len(text)}), len(text)]
+        return [text[a:b] for a, b in zip(edges, edges[1:], strict=False)] or [""]
+
+    return cut
+
+
+@pytest.mark.parametrize("model", sorted(REPLIES))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_a_reply_streamed_in_any_pieces_decodes_as_the_whole_reply(model, data):
+    made, streamer = REPLIES[model]
+    response = made()
+    events = streamer(as_dict(response), cutter(data))
+    decoder = StreamDecoder(model)
+    for event in events:
+        decoder.feed(event)
+    assert decoder.result() == decode(response, model)
+    assert (
+        encode(conversation(decoder.result()), model).kwargs
+        == encode(conversation(decode(response, model)), model).kwargs
+    )

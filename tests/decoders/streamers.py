@@ -181,3 +181,59 @@ def ollama(response: dict[str, Any], cut: Cut) -> list[dict[str, Any]]:
     chunks.append({**head, "done": False, "message": calls})
     last = {**response, "message": {"role": "assistant", "content": ""}}
     return [*chunks, last]
+
+
+def mistral(completion: dict[str, Any], cut: Cut) -> list[dict[str, Any]]:
+    """Magistral's content chunks in pieces (a thinking chunk's signature on its first piece),
+    each tool call whole; every chunk in the SDK's ``CompletionEvent`` (``data``)."""
+    head = {k: completion[k] for k in ("id", "created", "model")}
+    choice = completion["choices"][0]
+
+    def event(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        choices = [{"index": 0, "delta": delta, "finish_reason": finish}]
+        return {"data": {**head, "object": "chat.completion.chunk", "choices": choices}}
+
+    events = [event({"role": "assistant", "content": ""})]
+    for chunk in choice["message"]["content"]:
+        if chunk["type"] == "text":
+            events += [
+                event({"content": [{"type": "text", "text": p}]}) for p in cut(chunk["text"])
+            ]
+            continue
+        text = "".join(t["text"] for t in chunk["thinking"])
+        for n, piece in enumerate(cut(text)):
+            thinking = {"type": "thinking", "thinking": [{"type": "text", "text": piece}]}
+            signed = {"signature": chunk["signature"]} if n == 0 and "signature" in chunk else {}
+            events.append(event({"content": [{**thinking, **signed}]}))
+    events += [event({"tool_calls": [call]}) for call in choice["message"].get("tool_calls") or []]
+    return [*events, event({}, choice["finish_reason"])]
+
+
+def cohere(response: dict[str, Any], cut: Cut) -> list[dict[str, Any]]:
+    """The v2 chat stream: tool plan, content items and tool calls, each in pieces."""
+
+    def event(kind: str, index: int | None = None, **message: Any) -> dict[str, Any]:
+        where = {} if index is None else {"index": index}
+        return {"type": kind, **where, "delta": {"message": message}}
+
+    message = response["message"]
+    events = [
+        {"type": "message-start", "id": response["id"], "delta": {"message": {"role": "assistant"}}}
+    ]
+    events += [event("tool-plan-delta", tool_plan=p) for p in cut(message.get("tool_plan") or "")]
+    for n, item in enumerate(message.get("content") or []):
+        key = item["type"]
+        events.append(event("content-start", n, content={"type": key, key: ""}))
+        events += [event("content-delta", n, content={key: p}) for p in cut(item[key])]
+        events.append({"type": "content-end", "index": n})
+    for n, call in enumerate(message.get("tool_calls") or []):
+        pieces = cut(call["function"]["arguments"])
+        first = {**call, "function": {**call["function"], "arguments": pieces[0]}}
+        events.append(event("tool-call-start", n, tool_calls=first))
+        events += [
+            event("tool-call-delta", n, tool_calls={"function": {"arguments": p}})
+            for p in pieces[1:]
+        ]
+        events.append({"type": "tool-call-end", "index": n})
+    end = {"finish_reason": response["finish_reason"], "usage": response.get("usage")}
+    return [*events, {"type": "message-end", "delta": end}]

@@ -199,7 +199,7 @@ def without_replay(kwargs: dict) -> dict:
 def test_an_error_event_mid_stream_is_a_decode_error_naming_it_and_what_came_before():
     decoder = StreamDecoder(MODELS["openai_responses"])
     events = recorded("openai_responses", "openai-error.1")
-    with pytest.raises(DecodeError, match="after 3 events.*insufficient_quota: You exceeded"):
+    with pytest.raises(DecodeError, match="after 2 events.*insufficient_quota: You exceeded"):
         for event in events:
             decoder.feed(event)
     with pytest.raises(DecodeError, match="insufficient_quota"):

@@ -18,6 +18,8 @@ from . import streamers
 from .responses import anthropic_thinking_message, conversation, gemini_parallel_calls
 from .test_bedrock import CONTENT, converse
 from .test_bedrock import MODEL as BEDROCK
+from .test_cohere import reply as cohere_reply
+from .test_mistral import reply as mistral_reply
 from .test_ollama import reply as ollama_reply
 from .test_openai_responses import reply as responses_reply
 
@@ -78,6 +80,17 @@ def gemini_signed_text() -> Any:
     )
 
 
+def cohere_with_content() -> Any:
+    """Cohere's reply of the decoder tests, with a thinking and a text item beside its plan."""
+    from cohere import TextAssistantMessageResponseContentItem as Text
+    from cohere import ThinkingAssistantMessageResponseContentItem as Thought
+
+    response = cohere_reply()
+    content = [Thought(type="thinking", thinking="Two files."), Text(type="text", text="Reading.")]
+    message = response.message.model_copy(update={"content": content})
+    return response.model_copy(update={"message": message})
+
+
 #: model → (the whole reply, the streamer of its wire)
 REPLIES = {
     "anthropic:claude-sonnet-4-5": (anthropic_thinking_message, streamers.anthropic),
@@ -87,6 +100,8 @@ REPLIES = {
     "google-vertex:gemini-3-pro-preview": (gemini_signed_text, streamers.google),
     BEDROCK: (lambda: converse(*CONTENT), streamers.bedrock),
     "ollama:qwen3:8b": (ollama_reply, streamers.ollama),
+    "mistral:magistral-medium-latest": (mistral_reply, streamers.mistral),
+    "cohere:command-a-reasoning-08-2025": (cohere_with_content, streamers.cohere),
 }
 
 

@@ -41,7 +41,14 @@ class LineReader:
                 self._lines = "\n" not in chunk
             text = chunk + "\n" if self._lines else chunk
         else:
-            text = self._text.decode(bytes(chunk))
+            try:
+                text = self._text.decode(bytes(chunk))
+            except UnicodeDecodeError as exc:
+                raise DecodeError(
+                    f"the stream's bytes are not UTF-8 text ({exc.reason} at byte {exc.start} "
+                    "of a chunk): feed an SSE or NDJSON body, or the SDK's events (Bedrock's "
+                    "event-stream body is binary: feed the events boto3 yields)"
+                ) from exc
         self._buffer += text
         *lines, self._buffer = self._buffer.split("\n")
         events: list[dict[str, Any] | str] = []

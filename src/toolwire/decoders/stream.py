@@ -136,7 +136,6 @@ class StreamDecoder:
             return []
         if not isinstance(data, dict):
             raise DecodeError(f"not an event of a stream: {brief(data)}")
-        self._events += 1
         try:
             facts = self._assembler.feed(data)
         except StreamFailed as exc:
@@ -152,6 +151,7 @@ class StreamDecoder:
                 f"{self.model} ({type(exc).__name__}: {exc}): {brief(data)}. Feed the events "
                 "of the SDK's stream (or their dicts) or the raw body, in order."
             ) from exc
+        self._events += 1
         return [self._note(fact) for fact in facts]
 
     def _note(self, fact: StreamDelta | CallEnded) -> StreamDelta:

@@ -4,6 +4,7 @@ request back to the provider."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toolwire.decoders import as_dict, decode
-from toolwire.decoders.stream import StreamDecoder
+from toolwire.decoders.stream import StreamDecoder, decode_stream
 from toolwire.request import encode
 
 from . import streamers
@@ -131,3 +132,31 @@ def test_a_reply_streamed_in_any_pieces_decodes_as_the_whole_reply(model, data):
         encode(conversation(decoder.result()), model).kwargs
         == encode(conversation(decode(response, model)), model).kwargs
     )
+
+
+#: The signature each reply's thinking carries, as the provider's request spells it back.
+REPLAYED = {
+    "anthropic:claude-sonnet-4-5": '"signature": "EqQBCkYIBxgCKkDs',
+    "openai:gpt-5": '"encrypted_content": "gAAAAABo3rX8',
+    "google:gemini-3-pro-preview": "thought_signature",
+    BEDROCK: '"signature": "ErcBCkgIBxAB',
+}
+
+
+@pytest.mark.parametrize("model", sorted(REPLAYED))
+def test_a_streamed_agent_turn_replays_its_thinking_to_the_same_provider(model):
+    """stream → accumulate → append → encode: the signed thinking goes back as it came."""
+    made, streamer = REPLIES[model]
+    reply = decode_stream(streamer(as_dict(made()), lambda text: list(text)), model)
+    kwargs = encode(conversation(reply), model).kwargs
+    whole = encode(conversation(decode(made(), model)), model).kwargs
+    assert kwargs == whole
+    assert REPLAYED[model] in json.dumps(kwargs, default=repr)
+
+
+def test_ollama_sdk_chunks_decode_as_their_dicts():
+    from ollama import ChatResponse
+
+    events = streamers.ollama(as_dict(ollama_reply()), lambda text: list(text))
+    chunks = [ChatResponse.model_validate(event) for event in events]
+    assert decode_stream(chunks, "ollama:qwen3:8b") == decode(ollama_reply(), "ollama:qwen3:8b")

@@ -4,6 +4,7 @@ reason and usage, async streams, and the errors of a stream that is not what it 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 
 import pytest
@@ -19,6 +20,8 @@ from toolwire.decoders.deltas import (
 )
 from toolwire.decoders.stream import StreamDecoder, decode_stream, decode_stream_async
 from toolwire.errors import DecodeError, UnknownModelError
+from toolwire.providers import BUILT_IN, wire_named
+from toolwire.providers.wire import Decoder
 
 from . import streamers
 from .responses import anthropic_thinking_message, gemini_parallel_calls
@@ -170,3 +173,18 @@ def test_an_unknown_model_is_refused_before_any_event():
 
 def test_partial_is_empty_before_anything_has_arrived():
     assert StreamDecoder(MODELS["google"]).partial().content == ()
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_every_built_in_wire_has_its_own_stream_accumulator(name):
+    stream = wire_named(name).decoder.stream
+    assert stream is not None
+    assert stream("issuer").wire == name
+
+
+def test_a_wire_registered_without_an_accumulator_is_a_decode_error_not_a_crash(monkeypatch):
+    anthropic = wire_named("anthropic")
+    bare = dataclasses.replace(anthropic, decoder=Decoder(anthropic.decoder.decode, str))
+    monkeypatch.setattr("toolwire.decoders.stream.wire_named", lambda _: bare)
+    with pytest.raises(DecodeError, match="the anthropic wire of .* has no stream decoder"):
+        StreamDecoder(ANTHROPIC)

@@ -188,3 +188,47 @@ def test_a_wire_registered_without_an_accumulator_is_a_decode_error_not_a_crash(
     monkeypatch.setattr("toolwire.decoders.stream.wire_named", lambda _: bare)
     with pytest.raises(DecodeError, match="the anthropic wire of .* has no stream decoder"):
         StreamDecoder(ANTHROPIC)
+
+
+def test_reasoning_sent_both_as_text_and_as_details_is_one_thinking_delta_and_decodes_as_whole():
+    """OpenRouter repeats the reasoning text in ``reasoning`` and in ``reasoning_details``,
+    and signs a detail in a later piece of the same ``index``."""
+    head = {"id": "gen-1", "created": 1, "model": "anthropic/claude-sonnet-4.5"}
+
+    def chunk(delta: dict, finish: str | None = None) -> dict:
+        return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    text = {"type": "reasoning.text", "format": "anthropic-claude-v1", "index": 0}
+    events = [
+        chunk(
+            {
+                "role": "assistant",
+                "content": "",
+                "reasoning": "Read ",
+                "reasoning_details": [{**text, "text": "Read "}],
+            }
+        ),
+        chunk({"reasoning": "it.", "reasoning_details": [{**text, "text": "it."}]}),
+        chunk(
+            {"reasoning": None, "reasoning_details": [{**text, "text": "", "signature": "EqQBsig"}]}
+        ),
+        chunk({"content": "Done."}),
+        chunk({}, "stop"),
+    ]
+    decoder = StreamDecoder("openrouter:anthropic/claude-sonnet-4.5")
+    deltas = [d for event in events for d in decoder.feed(event)]
+    assert [d.text for d in deltas if isinstance(d, ThinkingDelta)] == ["Read ", "it."]
+    detail = {**text, "text": "Read it.", "signature": "EqQBsig"}
+    message = {
+        "role": "assistant",
+        "content": "Done.",
+        "reasoning": "Read it.",
+        "reasoning_details": [detail],
+    }
+    whole = {
+        **head,
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+    }
+    assert decoder.result() == decode(whole, "openrouter:anthropic/claude-sonnet-4.5")
+    assert json.loads(decoder.result().content[0].signature) == detail

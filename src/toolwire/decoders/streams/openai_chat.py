@@ -20,6 +20,8 @@ from typing import Any
 from ..deltas import TextDelta, ThinkingDelta, ToolCallDelta
 from . import Assembler, Calls, Fact, StreamFailed
 
+#: The delta fields of reasoning text, in the order decoders.openai_chat prefers them.
+_REASONING = ("reasoning_content", "reasoning")
 #: Fields of a reasoning detail that arrive in pieces, joined; any other field is replaced.
 _JOINED = ("text", "summary", "data")
 
@@ -57,13 +59,16 @@ class Stream(Assembler):
         return facts
 
     def _delta(self, delta: dict[str, Any]) -> list[Fact]:
-        facts: list[Fact] = []
-        for key in ("reasoning_content", "reasoning"):
+        texts = [delta[k] for k in _REASONING if isinstance(delta.get(k), str) and delta[k]]
+        for key in _REASONING:
             if isinstance(delta.get(key), str) and delta[key]:
                 self.texts.setdefault(key, []).append(delta[key])
-                facts.append(ThinkingDelta(delta[key]))
+        # one thinking delta however many fields repeat the text (OpenRouter sends it both as
+        # ``reasoning`` and in ``reasoning_details``; some servers send both reasoning keys)
+        facts: list[Fact] = [ThinkingDelta(texts[0])] if texts else []
         for detail in delta.get("reasoning_details") or []:
-            facts += self._detail(detail)
+            text = self._detail(detail)
+            facts += [ThinkingDelta(text)] if text and not texts else []
         facts += self._content(delta.get("content"))
         if isinstance(delta.get("refusal"), str) and delta["refusal"]:
             self.texts.setdefault("refusal", []).append(delta["refusal"])
@@ -78,8 +83,9 @@ class Stream(Assembler):
             return [TextDelta(content)]
         return []
 
-    def _detail(self, detail: dict[str, Any]) -> list[Fact]:
-        """OpenRouter's reasoning detail: a piece of the detail with its ``index``."""
+    def _detail(self, detail: dict[str, Any]) -> str:
+        """OpenRouter's reasoning detail (a piece of the detail with its ``index``) added; its
+        readable text returned."""
         index = detail.get("index")
         same = [d for d in self.details if index is not None and d.get("index") == index]
         if not same:
@@ -89,7 +95,7 @@ class Stream(Assembler):
                 joined = key in _JOINED and isinstance(value, str)
                 same[0][key] = (same[0].get(key) or "") + value if joined else value
         text = detail.get("text") or detail.get("summary")
-        return [ThinkingDelta(text)] if isinstance(text, str) and text else []
+        return text if isinstance(text, str) else ""
 
     def _call(self, fragment: dict[str, Any]) -> list[Fact]:
         function = fragment.get("function") or {}

@@ -35,11 +35,13 @@ EXPECTED = {
         ("text", "I'll invoke the JSON res"),
         ("call", "json", '{"elements": [{"location": "San Francisco", "tem', ""),
     ],
+    ("anthropic", "anthropic-mcp.1", 0): [("text", "The echo tool responded ")],
     ("anthropic", "anthropic-text", 0): [("text", "Hello! I'm doing well, t")],
     ("anthropic", "anthropic-tool-no-args", 0): [
         ("text", "I'll update the issue li"),
         ("call", "updateIssueList", "{}", ""),
     ],
+    ("anthropic", "anthropic-web-fetch-tool-20260209.1", 0): [("text", "The page at **example.co")],
     ("bedrock", "amazon-bedrock-json-with-tools.1", 0): [
         ("text", "Multiple tools."),
         ("call", "tool-a", '{"a": "1"}', ""),

@@ -12,7 +12,13 @@ from toolwire.decoders.stream import StreamDecoder, decode_stream
 
 from .stream_corpus import MODELS, http_client, recorded, replies, sse_body
 
-ANTHROPIC = ["anthropic-clear-thinking.1", "anthropic-json-tool.2", "anthropic-tool-no-args"]
+ANTHROPIC = [
+    "anthropic-clear-thinking.1",
+    "anthropic-json-tool.2",
+    "anthropic-tool-no-args",
+    "anthropic-mcp.1",  # server tool blocks with their own input_json_delta fragments
+    "anthropic-web-fetch-tool-20260209.1",
+]
 CHAT = ["azure-model-router.1", "deepseek-tool-call", "groq-tool-call", "xai-tool-call"]
 GEMINI = ["google-reasoning-gemini3", "google-tool-call-gemini3", "google-stream-no-args-tool-call"]
 ASK = {"messages": [{"role": "user", "content": "hi"}]}

@@ -52,14 +52,14 @@ class Stream(Assembler):
 
     def _start(self, index: int, block: dict[str, Any]) -> list[Fact]:
         self.blocks[index] = block
-        if block.get("type") != "tool_use":
-            text = block.get("text") or block.get("thinking")
-            delta = TextDelta if block.get("type") == "text" else ThinkingDelta
-            return [delta(text)] if text else []
-        block["input"] = (
-            [] if not block.get("input") else [json.dumps(block["input"], ensure_ascii=False)]
-        )
-        return [self.calls.start(block, index)[1]]
+        if "input" in block:  # tool_use, and the server's (server_tool_use, mcp_tool_use)
+            given = block["input"]
+            block["input"] = [json.dumps(given, ensure_ascii=False)] if given else []
+        if block.get("type") == "tool_use":
+            return [self.calls.start(block, index)[1]]
+        text = block.get("text") or block.get("thinking")
+        delta = TextDelta if block.get("type") == "text" else ThinkingDelta
+        return [delta(text)] if isinstance(text, str) and text else []
 
     def _delta(self, block: dict[str, Any], index: int, delta: dict[str, Any]) -> list[Fact]:
         kind = delta.get("type")
@@ -83,6 +83,14 @@ class Stream(Assembler):
 
     @staticmethod
     def _whole(block: dict[str, Any]) -> dict[str, Any]:
-        if block.get("type") != "tool_use":
+        """The block as the Message holds it: a tool call's input as its JSON text (decode
+        parses it, or flags it), a server tool's as data where it parses."""
+        if not isinstance(block.get("input"), list):
             return block
-        return {**block, "input": "".join(block["input"])}
+        text = "".join(block["input"])
+        if block.get("type") == "tool_use":
+            return {**block, "input": text}
+        try:
+            return {**block, "input": json.loads(text) if text else {}}
+        except ValueError:
+            return {**block, "input": text}

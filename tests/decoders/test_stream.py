@@ -232,3 +232,22 @@ def test_reasoning_sent_both_as_text_and_as_details_is_one_thinking_delta_and_de
     }
     assert decoder.result() == decode(whole, "openrouter:anthropic/claude-sonnet-4.5")
     assert json.loads(decoder.result().content[0].signature) == detail
+
+
+def test_with_tools_a_finished_call_and_the_result_have_the_declared_parameter_names():
+    from toolwire.messages import User
+    from toolwire.request import encode
+    from toolwire.tools import Tool
+
+    schema = {"type": "object", "properties": {"filter[name]": {"type": "string"}}}
+    tool = Tool("find", "Find rows.", schema)
+    spec = encode([User("hi")], ANTHROPIC, tools=[tool]).kwargs["tools"][0]
+    sent = next(iter(spec["input_schema"]["properties"]))
+    assert sent != "filter[name]"
+    call = {"type": "tool_use", "id": "toolu_1", "name": "find", "input": {sent: "x"}}
+    reply = {**as_dict(anthropic_thinking_message()), "content": [call]}
+    decoder = StreamDecoder(ANTHROPIC, tools=[tool])
+    deltas = [d for e in streamers.anthropic(reply, whole_pieces) for d in decoder.feed(e)]
+    finished = [d.call for d in deltas if isinstance(d, ToolCallFinished)]
+    assert [c.arguments for c in finished] == [{"filter[name]": "x"}]
+    assert decoder.result().tool_calls == tuple(finished)

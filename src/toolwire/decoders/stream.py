@@ -54,7 +54,7 @@ class StreamDecoder:
     """
 
     def __init__(self, model: str, *, tools: Sequence[Tool] = ()) -> None:
-        caps = capabilities(model)
+        caps = self._caps = capabilities(model)
         stream = wire_named(caps.wire).decoder.stream
         if stream is None:
             raise DecodeError(f"the {caps.wire} wire of {model} has no stream decoder")
@@ -123,7 +123,7 @@ class StreamDecoder:
     def partial(self) -> Assistant:
         """What has arrived so far, decoded as far as it goes (an argument still streaming
         is kept as ``invalid_arguments`` text); empty before anything has."""
-        caps = capabilities(self.model)
+        caps = self._caps
         try:
             message = wire_named(caps.wire).decoder.decode(self._assembler.response(), caps.issuer)
         except (DecodeError, KeyError, TypeError, AttributeError, ValueError):

@@ -251,3 +251,47 @@ def test_with_tools_a_finished_call_and_the_result_have_the_declared_parameter_n
     finished = [d.call for d in deltas if isinstance(d, ToolCallFinished)]
     assert [c.arguments for c in finished] == [{"filter[name]": "x"}]
     assert decoder.result().tool_calls == tuple(finished)
+
+
+def test_an_ollama_ndjson_body_decodes_and_its_error_line_is_a_decode_error():
+    """Ollama streams NDJSON: one ChatResponse per line, the last with ``done``; current
+    servers give each tool call an id (kept), and an error is a line of its own."""
+    lines = [
+        {"message": {"role": "assistant", "content": "", "thinking": "Paris."}, "done": False},
+        {
+            "message": {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": "call_s4210pyw",
+                        "function": {
+                            "index": 0,
+                            "name": "get_weather",
+                            "arguments": {"city": "Paris"},
+                        },
+                    }
+                ],
+            },
+            "done": False,
+        },
+        {
+            "message": {"role": "assistant", "content": ""},
+            "done": True,
+            "done_reason": "stop",
+            "eval_count": 20,
+        },
+    ]
+    head = {"model": "qwen3:8b", "created_at": "2026-10-03T14:11:03.754715582Z"}
+    body = "".join(json.dumps({**head, **line}) + "\n" for line in lines).encode()
+    decoder = StreamDecoder(MODELS["ollama"])
+    decoder.feed(body[:50])
+    decoder.feed(body[50:])
+    reply = decoder.result()
+    assert [(c.id, c.name, dict(c.arguments)) for c in reply.tool_calls] == [
+        ("call_s4210pyw", "get_weather", {"city": "Paris"})
+    ]
+    assert reply.content[0] == Thinking(text="Paris.", provider="ollama")
+    assert decoder.usage == {"eval_count": 20}
+    with pytest.raises(DecodeError, match="model 'nonesuch' not found"):
+        decode_stream([b'{"error":"model \'nonesuch\' not found"}\n'], MODELS["ollama"])

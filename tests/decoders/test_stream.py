@@ -133,10 +133,12 @@ def test_a_binary_body_is_a_decode_error_that_says_to_feed_boto3_events_for_bedr
         decoder.feed(b"\x00\x00\x00\xa5\x00\x00\x00R\xb8\xff\x0b")
 
 
-def test_an_event_of_another_wire_is_a_decode_error_naming_the_wire():
+def test_an_event_that_does_not_read_is_a_decode_error_naming_the_wire_and_stays_one():
     decoder = StreamDecoder(MODELS["bedrock"])
     with pytest.raises(DecodeError, match="stream event of the bedrock wire"):
         decoder.feed({"contentBlockDelta": {"delta": {"text": "hi"}}})
+    with pytest.raises(DecodeError, match="stream event of the bedrock wire"):
+        decoder.result()  # the reply lacks that event: never returned as if whole
 
 
 def test_what_is_no_event_at_all_is_a_decode_error():

@@ -33,7 +33,7 @@ def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assis
     the names the tool's schema declared.
 
     Raises DecodeError for error payloads, responses with no content, and data that is not
-    a response of the model's wire.
+    a response of the model's wire. A streamed reply: ``decode_stream`` / ``StreamDecoder``.
     """
     caps = capabilities(model)
     data = as_dict(response)

@@ -146,11 +146,13 @@ class StreamDecoder:
             )
             raise self._failure from None
         except (KeyError, TypeError, AttributeError, ValueError, IndexError) as exc:
-            raise DecodeError(
+            # kept, like an error event: a reply missing an event must not pass as whole
+            self._failure = DecodeError(
                 f"this does not read as a stream event of the {self._assembler.wire} wire for "
                 f"{self.model} ({type(exc).__name__}: {exc}): {brief(data)}. Feed the events "
                 "of the SDK's stream (or their dicts) or the raw body, in order."
-            ) from exc
+            )
+            raise self._failure from exc
         self._events += 1
         return [self._note(fact) for fact in facts]
 

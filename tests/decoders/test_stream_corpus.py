@@ -5,6 +5,7 @@ provider through the SDK's strict request types."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -149,6 +150,14 @@ RAW = [case for case in CASES if case[0] != "bedrock"]  # Bedrock's body is bina
 def test_a_recorded_stream_accumulates_to_the_facts_of_its_reply(wire, name, reply):
     message = decode_stream(events_of(wire, name, reply), MODELS[wire])
     assert facts(message) == EXPECTED[wire, name, reply]
+
+
+@pytest.mark.parametrize(("wire", "name", "reply"), CASES)
+def test_the_callers_events_are_left_as_they_came(wire, name, reply):
+    events = events_of(wire, name, reply)
+    before = json.dumps(events)
+    decode_stream(events, MODELS[wire])
+    assert json.dumps(events) == before
 
 
 @pytest.mark.parametrize(("wire", "name", "reply"), RAW)

@@ -17,7 +17,6 @@ signatures and tool calls come out exactly as they do for the same reply made wh
 
 from __future__ import annotations
 
-import copy
 from collections.abc import AsyncIterable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -92,10 +91,7 @@ class StreamDecoder:
         """
         if self._failure is not None:
             raise self._failure
-        if isinstance(event, _RAW):
-            events = self._lines.feed(event)
-        else:  # the caller's dict is theirs: the assembler builds on a copy
-            events = [copy.deepcopy(event) if isinstance(event, dict) else as_data(event)]
+        events = self._lines.feed(event) if isinstance(event, _RAW) else [as_data(event)]
         deltas: list[StreamDelta] = []
         for data in events:
             deltas += self._apply(data)

@@ -43,7 +43,8 @@ class Assembler:
         self.usage: dict[str, JsonValue] = {}
 
     def feed(self, event: dict[str, Any]) -> list[Fact]:
-        """The deltas ``event`` adds; raises StreamFailed for an error event."""
+        """The deltas ``event`` adds; raises StreamFailed for an error event. ``event`` is the
+        caller's: what the assembler changes, it copies first."""
         raise NotImplementedError
 
     def response(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ API reference: https://ai.google.dev/gemini-api/docs/thought-signatures
 
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -68,8 +69,9 @@ class Stream(Assembler):
             index, begun = self.calls.start({"id": call.get("id"), "name": call.get("name")})
             if not _get(call, "will_continue", "willContinue"):
                 return [begun, *self.calls.end(index)]
-            self.open_call = call
-            call.setdefault("args", {})
+            # its arguments are put together here: on a copy, not in the caller's event
+            self.open_call = {**call, "args": copy.deepcopy(call.get("args") or {})}
+            part["function_call" if "function_call" in part else "functionCall"] = self.open_call
             return [begun]
         text = part.get("text")
         if not isinstance(text, str) and not _signature(part):

@@ -10,6 +10,7 @@ API reference: https://platform.openai.com/docs/api-reference/responses-streamin
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from ..deltas import TextDelta, ThinkingDelta, ToolCallDelta
@@ -44,7 +45,7 @@ class Stream(Assembler):
         elif kind in ("response.completed", "response.incomplete"):
             return self._end(event["response"])
         elif kind == "response.output_item.added":
-            return self._open(event["output_index"], dict(event["item"]))
+            return self._open(event["output_index"], event["item"])
         elif kind == "response.output_item.done":
             return self._close(event["output_index"], event["item"])
         elif kind in _TEXT:
@@ -59,6 +60,7 @@ class Stream(Assembler):
         return []
 
     def _open(self, at: int, item: dict[str, Any]) -> list[Fact]:
+        item = copy.deepcopy(item)  # its content and summary lists grow here, not the event's
         self.items[at] = item
         if item.get("type") != "function_call":
             return []

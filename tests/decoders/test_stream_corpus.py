@@ -43,6 +43,11 @@ EXPECTED = {
         ("call", "updateIssueList", "{}", ""),
     ],
     ("anthropic", "anthropic-web-fetch-tool-20260209.1", 0): [("text", "The page at **example.co")],
+    ("anthropic", "duplicate-message-start", 0): [("text", "Hello, World!")],
+    ("anthropic", "spliced-message-start", 0): [
+        ("thinking", "Let me call the tool.", "sig-second"),
+        ("call", "test-tool", '{"value": "Sparkle Day"}', ""),
+    ],
     ("bedrock", "amazon-bedrock-json-with-tools.1", 0): [
         ("text", "Multiple tools."),
         ("call", "tool-a", '{"a": "1"}', ""),

@@ -32,9 +32,7 @@ class Stream(Assembler):
         if kind == "error":
             raise StreamFailed(str(event.get("error")))
         if kind == "message_start":
-            start = event["message"]
-            self.message.update({k: v for k, v in start.items() if k != "content"})
-            self.use(start.get("usage"))
+            self._begin(event["message"])
         elif kind == "content_block_start":
             return self._start(event["index"], dict(event["content_block"]))
         elif kind == "content_block_delta":
@@ -49,6 +47,16 @@ class Stream(Assembler):
         elif kind == "message_stop":
             self.stop(self.message.get("stop_reason"))
         return []
+
+    def _begin(self, start: dict[str, Any]) -> None:
+        """A message begins; a second ``message_start`` (a stream spliced after a retry)
+        begins it anew, as the SDK's own accumulator does: the reply is the last message."""
+        head = {k: v for k, v in start.items() if k != "content"}
+        self.message = {"type": "message", "role": "assistant", **head}
+        self.blocks = {}
+        self.calls = Calls()
+        self.usage = {}
+        self.use(start.get("usage"))
 
     def _start(self, index: int, block: dict[str, Any]) -> list[Fact]:
         self.blocks[index] = block

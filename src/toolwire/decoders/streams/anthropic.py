@@ -50,7 +50,7 @@ class Stream(Assembler):
 
     def _begin(self, start: dict[str, Any]) -> None:
         """A message begins; a second ``message_start`` (a stream spliced after a retry)
-        begins it anew, as the SDK's own accumulator does: the reply is the last message."""
+        begins it anew: the reply is the last message (the SDK's accumulator joins the two)."""
         head = {k: v for k, v in start.items() if k != "content"}
         self.message = {"type": "message", "role": "assistant", **head}
         self.blocks = {}

@@ -231,6 +231,30 @@ def step(client: anthropic.Anthropic, store: tw.SessionStore, uploads: tw.Upload
     return tokens + len(done)
 
 
+def streamed(client: anthropic.Anthropic, history: list[tw.Message]) -> tw.Assistant:
+    # one streamed turn: deltas rendered as they arrive, the reply decoded whole
+    decoder = tw.StreamDecoder(MODEL)
+    request = tw.encode(history, MODEL)
+    with client.messages.stream(model="claude-opus-4-6", max_tokens=1024, **request.kwargs) as s:
+        for event in s:
+            for delta in decoder.feed(event):
+                if isinstance(delta, tw.TextDelta | tw.ThinkingDelta):
+                    print(delta.text, end="")
+                elif isinstance(delta, tw.ToolCallFinished):
+                    call: tw.ToolCall = delta.call
+                    print(call.name)
+    stop: str | None = decoder.stop_reason
+    print(stop, decoder.usage.get("output_tokens"))
+    return decoder.result() if decoder.finished else decoder.partial()
+
+
+async def streamed_async(client: anthropic.AsyncAnthropic) -> tw.Assistant:
+    stream = await client.messages.create(
+        model="claude-opus-4-6", max_tokens=1024, messages=[], stream=True
+    )
+    return await tw.decode_stream_async(stream, MODEL)
+
+
 history: list[tw.Message] = [
     tw.System("Be brief."),
     tw.User([tw.Text(text="hi"), tw.File.from_bytes(b"%PDF-1.4 x", "application/pdf")]),

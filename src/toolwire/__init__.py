@@ -50,6 +50,16 @@ _MESSAGES = (
     "to_output",
 )
 
+_STREAMS = ("StreamDecoder", "decode_stream", "decode_stream_async")
+_DELTAS = (
+    "StreamDelta",
+    "TextDelta",
+    "ThinkingDelta",
+    "ToolCallDelta",
+    "ToolCallFinished",
+    "ToolCallStarted",
+)
+
 # Every public name is served lazily (PEP 562): name -> module that defines it. Building the
 # pydantic models costs ~70 ms, so it happens on first use, not on `import toolwire`.
 _LAZY = {
@@ -80,6 +90,8 @@ _LAZY = {
     "capabilities": "toolwire.capability",
     "Capabilities": "toolwire.capability",
     "decode": "toolwire.decoders",
+    **dict.fromkeys(_STREAMS, "toolwire.decoders.stream"),
+    **dict.fromkeys(_DELTAS, "toolwire.decoders.deltas"),
     "read_file": "toolwire.readers",
     "read_file_tool": "toolwire.readers",
     "estimate_tokens": "toolwire.tokens",
@@ -148,13 +160,20 @@ __all__ = [
     "SessionInfo",
     "SessionStore",
     "StoreError",
+    "StreamDecoder",
+    "StreamDelta",
     "System",
     "Text",
+    "TextDelta",
     "TextOutput",
     "Thinking",
+    "ThinkingDelta",
     "TokenEstimate",
     "Tool",
     "ToolCall",
+    "ToolCallDelta",
+    "ToolCallFinished",
+    "ToolCallStarted",
     "ToolDefinitionError",
     "ToolNote",
     "ToolOutput",
@@ -171,6 +190,8 @@ __all__ = [
     "__version__",
     "capabilities",
     "decode",
+    "decode_stream",
+    "decode_stream_async",
     "dump_conversation",
     "encode",
     "estimate_tokens",
@@ -209,6 +230,15 @@ if TYPE_CHECKING:
     from .content import File, Json, JsonValue, Text, Thinking, ToolCall
     from .context import ContextBudgetError, fit
     from .decoders import decode
+    from .decoders.deltas import (
+        StreamDelta,
+        TextDelta,
+        ThinkingDelta,
+        ToolCallDelta,
+        ToolCallFinished,
+        ToolCallStarted,
+    )
+    from .decoders.stream import StreamDecoder, decode_stream, decode_stream_async
     from .errors import (
         BudgetError,
         CapabilityError,

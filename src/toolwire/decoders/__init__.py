@@ -33,7 +33,7 @@ def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assis
     the names the tool's schema declared.
 
     Raises DecodeError for error payloads, responses with no content, and data that is not
-    a response of the model's wire.
+    a response of the model's wire. A streamed reply: ``decode_stream`` / ``StreamDecoder``.
     """
     caps = capabilities(model)
     data = as_dict(response)
@@ -49,7 +49,7 @@ def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assis
             "SDK call returned (or its JSON dict) together with the model it came from."
         ) from exc
     if tools:
-        message = _with_declared_names(message, tools, caps)
+        message = with_declared_names(message, tools, caps)
     if not any(isinstance(p, Text | ToolCall) for p in message.content):
         only = "only reasoning" if message.content else "an empty message"
         raise DecodeError(
@@ -62,13 +62,26 @@ def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assis
 
 
 def as_dict(response: Any) -> dict[str, Any]:
-    """The response as JSON data: SDK pydantic objects are dumped in JSON mode (so the object
-    and its ``model_dump(mode="json")`` decode alike), dicts pass through."""
+    """The response as JSON data (see ``as_data``); an error payload is a DecodeError."""
+    data = as_data(response)
+    error = data.get("error")
+    if error and isinstance(error, dict | str) and not data.get("choices"):
+        raise DecodeError(f"the provider returned an error instead of a message: {brief(error)}")
+    return data
+
+
+def as_data(response: Any) -> dict[str, Any]:
+    """A response or stream event as JSON data: SDK pydantic objects are dumped in JSON mode
+    (so the object and its ``model_dump(mode="json")`` decode alike), dicts pass through."""
     try:
         if isinstance(response, dict):
             data = response
         elif hasattr(response, "model_dump"):
-            data = response.model_dump(mode="json", by_alias=False, exclude_none=True)
+            # warnings off: the SDKs' parsed results (openai's ParsedResponse, from a stream's
+            # get_final_response()) hold subclasses their declared unions do not name
+            data = response.model_dump(
+                mode="json", by_alias=False, exclude_none=True, warnings=False
+            )
         elif hasattr(response, "to_dict"):
             data = response.to_dict()
         else:
@@ -83,13 +96,10 @@ def as_dict(response: Any) -> dict[str, Any]:
             f"cannot decode a {type(response).__name__}: pass the SDK's response object or "
             "its JSON dict"
         )
-    error = data.get("error")
-    if error and isinstance(error, dict | str) and not data.get("choices"):
-        raise DecodeError(f"the provider returned an error instead of a message: {brief(error)}")
     return data
 
 
-def _with_declared_names(message: Assistant, tools: Sequence[Tool], caps: Any) -> Assistant:
+def with_declared_names(message: Assistant, tools: Sequence[Tool], caps: Any) -> Assistant:
     """``message`` with each call's renamed parameters back to their declared names."""
     from ..tools.repair import prepare_tools, renamed_back
 

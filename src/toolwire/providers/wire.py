@@ -29,6 +29,7 @@ from ..errors import CapabilityError
 from ..wire_size import Style, wire_bytes
 
 if TYPE_CHECKING:
+    from ..decoders.streams import Assembler
     from ..messages import Assistant
     from ..plan.ids import ToolNames
     from ..plan.values import Plan, Step
@@ -88,15 +89,23 @@ SURROGATES = "[\ud800-\udfff]+"
 @dataclass(frozen=True)
 class Decoder:
     """How a wire's reply is read back: ``decode(data, issuer) -> Assistant`` and
-    ``describe_stop(data) -> str`` (why a reply ended, for the empty-reply error)."""
+    ``describe_stop(data) -> str`` (why a reply ended, for the empty-reply error);
+    ``stream(issuer)``: an assembler that rebuilds that reply from its stream events
+    (``tw.StreamDecoder``), None where the wire has none."""
 
     decode: Callable[[dict[str, Any], str], Assistant]
     describe_stop: Callable[[dict[str, Any]], str]
+    stream: Callable[[str], Assembler] | None = None
 
     @classmethod
     def of_module(cls, module: str) -> Decoder:
-        """The ``decode`` and ``describe_stop`` of ``module``, imported on first use."""
-        return cls(_imported(module, "decode"), _imported(module, "describe_stop"))
+        """The ``decode`` and ``describe_stop`` of ``module``, and the ``Stream`` of its
+        namesake in ``toolwire.decoders.streams``, imported on first use."""
+        stream = module.replace(".decoders.", ".decoders.streams.", 1)
+        return cls(
+            _imported(module, "decode"), _imported(module, "describe_stop"),
+            _imported(stream, "Stream"),
+        )  # fmt: skip
 
 
 def _imported(module: str, name: str) -> Callable[..., Any]:

@@ -1,4 +1,4 @@
-"""Content parts: Text, Json, File, Thinking and ToolCall — frozen values with a ``type`` tag.
+"""Content parts: Text, Json, File, Thinking, ToolCall and ProviderPart — frozen values with a ``type`` tag.
 
 A File is one class for every medium. Its bytes live in its ``source``; everything derived
 from them (kind, identifier, text fallback) is computed from the source on demand and cached
@@ -137,6 +137,35 @@ class ToolCall(Digested):
     signature: str | None = None
     provider: str | None = None
     invalid_arguments: str | None = None
+
+
+class ProviderPart(Digested):
+    """Content a provider sent that toolwire does not interpret (a built-in tool's call and
+    result, a generated image, a code-execution part), kept as it came so that it goes back
+    unchanged, at the same place, to that provider: a reply that used a provider's built-in
+    tool can be continued there.
+
+    ``provider`` names who sent it (as ``Thinking.provider``); ``wire`` the wire whose shape
+    ``data`` has (``openai_responses``, ``anthropic``, ``google``); ``kind`` its item, block
+    or part type there (``web_search_call``, ``server_tool_use``, ``inlineData``); ``data``
+    the item as it came, as JSON data. A target of another provider or wire cannot read it:
+    the plan leaves it out there, as it leaves out another provider's thinking.
+    """
+
+    model_config = _FROZEN
+    type: Literal["provider"] = "provider"
+    provider: str
+    wire: str
+    kind: str
+    data: Mapping[str, JsonValue]
+
+    @field_validator("data")
+    @classmethod
+    def _must_be_json(cls, value: object) -> JsonValue:
+        data = json_data(value, "ProviderPart")
+        if not isinstance(data, dict):
+            raise ToolwireError(f"ProviderPart data is a JSON object, not {type(value).__name__}")
+        return data
 
 
 class File(Digested):

@@ -4,13 +4,20 @@ A reasoning item becomes Thinking(text=summary, signature=encrypted_content, id=
 provider="openai") so the encoder can send the item back (several summary parts are joined
 with a blank line); a function call's item id (``fc_…``) rides in ToolCall.signature,
 because a replayed reasoning item must be followed by its item. A refusal is text.
+
+Client-side items (local and hosted shell, apply_patch, custom tools, MCP approval requests)
+become ToolCalls the application answers (``CLIENT_CALLS``); every other item (a built-in
+tool's call such as ``web_search_call``, ``image_generation_call``, ``mcp_call``) a
+ProviderPart that goes back to OpenAI as it came. A computer_call or a client
+tool_search_call raises DecodeError naming it: toolwire cannot spell their answers.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from ..content import Text, Thinking
+from ..content import ProviderPart, Text, Thinking, ToolCall
 from ..errors import DecodeError
 from ..messages import Assistant
 from ._common import not_a_response, tool_call
@@ -25,40 +32,70 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
         raise DecodeError(f"{issuer} returned an error: {data['error']}")
     if not isinstance(data.get("output"), list):
         raise not_a_response("a Responses API Response (it has no output list)", data)
-    parts: list[Any] = []
-    for item in data.get("output") or []:
-        kind = item.get("type")
-        if kind == "reasoning":
-            summary = "\n\n".join(s.get("text", "") for s in item.get("summary") or [])
-            parts.append(
-                Thinking(
-                    text=summary,
-                    signature=item.get("encrypted_content"),
-                    provider=issuer,
-                    id=item.get("id"),
-                )
-            )
-        elif kind == "message":
-            parts.extend(_message_texts(item))
-        elif kind == "function_call":
-            arguments = item.get("arguments") or ""
-            parts.append(
-                tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)
-            )
-    answered = any(isinstance(p, Text) or not isinstance(p, Thinking) for p in parts)
-    others = sorted({str(item.get("type")) for item in data["output"]} - _MODELLED)
-    if others and not answered:  # a reply of client-side items only: not "empty"
+    unanswerable = sorted({str(i.get("type")) for i in data["output"] if _unanswerable(i)})
+    if unanswerable:
         raise DecodeError(
-            f"{issuer} replied with output items toolwire does not model yet: "
-            f"{', '.join(others)} (client-side tools such as apply_patch or local_shell, MCP "
-            "approval requests, built-in tool calls). Answer them with the openai SDK "
-            "directly, or leave those tools out of the request."
+            f"{issuer} replied with client-side items toolwire cannot answer yet: "
+            f"{', '.join(unanswerable)} (a computer_call's screenshot, a client tool_search_call's "
+            "tool definitions). Answer them with the openai SDK directly, or leave those "
+            "tools out of the request."
         )
+    parts: list[Any] = []
+    for item in data["output"]:
+        parts += _decode_item(item, issuer)
     return Assistant(content=parts)
 
 
-#: The output item types decoded into the neutral model.
-_MODELLED = frozenset(("reasoning", "message", "function_call"))
+def _decode_item(item: dict[str, Any], issuer: str) -> list[Any]:
+    kind = item.get("type")
+    if kind == "reasoning":
+        summary = "\n\n".join(s.get("text", "") for s in item.get("summary") or [])
+        encrypted = item.get("encrypted_content")
+        return [Thinking(text=summary, signature=encrypted, provider=issuer, id=item.get("id"))]
+    if kind == "message":
+        return _message_texts(item)
+    if kind == "function_call":
+        arguments = item.get("arguments") or ""
+        return [tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)]
+    if kind in CLIENT_CALLS:
+        return [_client_call(item, issuer)]
+    return [ProviderPart(provider=issuer, wire=WIRE, kind=str(kind), data=item)]
+
+
+#: The wire whose items the provider parts of this decoder hold.
+WIRE = "openai_responses"
+
+#: Client-side items: calls the application runs and answers like a function call. Each
+#: item type with the name its call goes by (None: the item's own ``name``), the field that
+#: holds the id its answer names, and the field its arguments are read from. The call's
+#: signature is the item itself as JSON text, so the Responses encoder sends the item back
+#: as it came and answers it with the item type's own output (``CLIENT_OUTPUTS`` there).
+CLIENT_CALLS: dict[str, tuple[str | None, str, str]] = {
+    "local_shell_call": ("local_shell", "call_id", "action"),
+    "shell_call": ("shell", "call_id", "action"),
+    "apply_patch_call": ("apply_patch", "call_id", "operation"),
+    "custom_tool_call": (None, "call_id", "input"),
+    "mcp_approval_request": (None, "id", "arguments"),
+}
+
+
+def _client_call(item: dict[str, Any], issuer: str) -> ToolCall:
+    """A client-side item as a ToolCall the application answers (see ``CLIENT_CALLS``)."""
+    name, id_field, field = CLIENT_CALLS[item["type"]]
+    arguments = item.get(field)
+    if item["type"] == "custom_tool_call":  # free-form text, not JSON
+        arguments = {"input": arguments or ""}
+    signature = json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+    return tool_call(item[id_field], name or item["name"], arguments or {}, signature, issuer)
+
+
+def _unanswerable(item: dict[str, Any]) -> bool:
+    """A client-side item whose answer toolwire cannot spell: a computer_call wants a
+    screenshot, a client tool_search_call tool definitions."""
+    kind = item.get("type")
+    return (
+        kind == "computer_call" or kind == "tool_search_call" and item.get("execution") == "client"
+    )
 
 
 def _message_texts(item: dict[str, Any]) -> list[Text]:

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..content import File, Json, Text, Thinking, ToolCall, text_part
+from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall, text_part
 from ..errors import ConversationError, Unsupported
 from ..headers import image_size
 from ..messages import (
@@ -134,13 +134,14 @@ class Planner:
                 _, more, more_plain = call_sizes(part)
                 chars, plain = chars + more, plain and more_plain
                 continue
-            if kind is Thinking:
+            if kind is Thinking or kind is ProviderPart:
                 signed = True
             _, more, more_plain = part_sizes(part)
             chars, plain = chars + more, plain and more_plain
         self.tally.text(chars, plain, message)
         if signed:
-            return verifiable(message, self.policy.caps.issuer), calls
+            caps = self.policy.caps
+            return verifiable(message, caps.issuer, caps.wire), calls
         return (message if content else None), calls
 
     # --- tool turns ------------------------------------------------------------------------
@@ -364,16 +365,17 @@ def _texts(parts: Any) -> tuple[str, ...]:
     return tuple(p.text for p in parts if isinstance(p, Text))
 
 
-def verifiable(message: Assistant, issuer: str) -> Assistant | None:
+def verifiable(message: Assistant, issuer: str, wire: str = "") -> Assistant | None:
     """The assistant message with only what ``issuer`` can verify: its own thinking and the
-    call signatures it issued (replay by issuer). None when nothing is left.
+    call signatures it issued (replay by issuer), and the provider parts it sent on ``wire``
+    (a built-in tool's items are read by that provider's API only). None when nothing is left.
 
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
     if not any(_signed(p) for p in content):
         return message if content else None  # the common case: nothing to verify
-    keep = [p for p in content if not isinstance(p, Thinking) or p.provider == issuer]
+    keep = [p for p in content if _verified(p, issuer, wire)]
     calls = [
         p.model_copy(update={"signature": None, "provider": None})
         if isinstance(p, ToolCall) and p.signature is not None and p.provider != issuer
@@ -388,11 +390,22 @@ def verifiable(message: Assistant, issuer: str) -> Assistant | None:
 
 
 def _signed(part: Any) -> bool:
-    """Whether ``part`` is thinking or a signed call (texts, most parts, by type alone)."""
+    """Whether ``part`` is thinking, a provider part or a signed call (texts, most parts, by
+    type alone)."""
     if type(part) is Text:
         return False
     kind = base_type(part)
-    return kind is Thinking or kind is ToolCall and bool(part.signature)
+    return kind is Thinking or kind is ProviderPart or kind is ToolCall and bool(part.signature)
+
+
+def _verified(part: Any, issuer: str, wire: str) -> bool:
+    """Whether ``part`` goes to ``issuer`` on ``wire``: its own thinking and provider parts
+    (of that wire), every other part."""
+    if isinstance(part, Thinking):
+        return part.provider == issuer
+    if isinstance(part, ProviderPart):
+        return part.provider == issuer and part.wire == wire
+    return True
 
 
 _ROLES: dict[type, str] = {

@@ -162,7 +162,7 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
         elif isinstance(part, ToolCall):
             block = _function_call(part, names)
             first_call = first_call or block
-        elif part.text or carried is not None:
+        elif isinstance(part, Text) and (part.text or carried is not None):
             block = {"text": part.text}
         else:
             continue

@@ -47,7 +47,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ..content import File, Text, Thinking, ToolCall
+from ..content import File, ProviderPart, Text, Thinking, ToolCall
 from ..errors import ConversationError
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
@@ -162,6 +162,8 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
         elif isinstance(part, ToolCall):
             block = _function_call(part, names)
             first_call = first_call or block
+        elif isinstance(part, ProviderPart):  # the plan kept only Gemini's own parts
+            block = _provider_part(part)
         elif isinstance(part, Text) and (part.text or carried is not None):
             block = {"text": part.text}
         else:
@@ -175,6 +177,20 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
     return {"role": "model", "parts": parts} if parts else None
 
 
+def _provider_part(part: ProviderPart) -> dict[str, Any]:
+    """Gemini's own part as it came (decoders.google), its base64 text as the bytes the SDK
+    takes: the signature, an image's data."""
+    block: dict[str, Any] = dict(part.data)
+    signature = block.get("thought_signature")
+    if isinstance(signature, str):
+        block["thought_signature"] = _signature(signature, f"a {part.kind} part")
+    blob = block.get("inline_data")
+    data = blob.get("data") if isinstance(blob, dict) else None
+    if isinstance(blob, dict) and isinstance(data, str):
+        block["inline_data"] = {**blob, "data": _base64_bytes(data, f"a {part.kind} part")}
+    return block
+
+
 def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
     spelled = {"id": names.call_id(call.id), "name": names.name(call.name)}
     block: dict[str, Any] = {"function_call": {**spelled, "args": call.arguments}}
@@ -184,12 +200,16 @@ def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
 
 
 def _signature(text: str, where: str) -> bytes:
+    return _base64_bytes(text, f"the thought signature of {where}")
+
+
+def _base64_bytes(text: str, what: str) -> bytes:
     try:
         return base64.b64decode(text, validate=True)
     except ValueError as exc:  # binascii.Error is a ValueError
         raise ConversationError(
-            f"the thought signature of {where} is not base64 text ({exc}); signatures must be "
-            "kept exactly as toolwire.decoders returned them"
+            f"{what} is not base64 text ({exc}); signatures and provider parts must be kept "
+            "exactly as toolwire.decoders returned them"
         ) from exc
 
 

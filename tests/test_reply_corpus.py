@@ -25,6 +25,7 @@ from providers import (
 )
 from pydantic import TypeAdapter, ValidationError
 
+from toolwire.capability import capabilities
 from toolwire.content import ProviderPart, Text, Thinking, ToolCall
 from toolwire.decoders import decode
 from toolwire.errors import DecodeError
@@ -32,12 +33,7 @@ from toolwire.messages import Assistant, ToolResult, User
 from toolwire.request import encode
 
 CORPUS = Path(__file__).parent / "corpus" / "replies.json"
-PREFIX = {
-    "anthropic": "anthropic",
-    "openai_responses": "openai",
-    "openai_chat": "openai-chat",
-    "google": "google",
-}
+WIRES = {"anthropic", "openai_responses", "openai_chat", "google"}
 
 
 @cache
@@ -56,7 +52,7 @@ def cases() -> list[Any]:
 def model_of(entry: dict[str, Any]) -> str:
     reply = entry["reply"]
     name = reply.get("model") or reply.get("modelVersion") or "gemini-2.5-flash"
-    return f"{PREFIX[entry['wire']]}:{name}"
+    return f"{entry['provider']}:{name}"
 
 
 class Facts:
@@ -68,6 +64,9 @@ class Facts:
         self.calls: list[tuple[str | None, str, Any]] = []
         self.signatures: list[str] = []
         self.kinds: list[str] = []
+        #: A chat server's reasoning: its text, and OpenRouter's reasoning_details.
+        self.reasoning = ""
+        self.details: list[Any] = []
 
 
 def anthropic_facts(reply: dict[str, Any]) -> Facts:
@@ -122,7 +121,10 @@ def chat_facts(reply: dict[str, Any]) -> Facts:
         facts.texts.append(message["refusal"])
     for call in message.get("tool_calls") or []:
         function = call["function"]
-        facts.calls.append((call["id"], function["name"], json.loads(function["arguments"])))
+        arguments = json.loads(function.get("arguments") or "{}")  # OpenRouter may omit it
+        facts.calls.append((call["id"], function["name"], arguments))
+    facts.reasoning = message.get("reasoning_content") or message.get("reasoning") or ""
+    facts.details = message.get("reasoning_details") or []
     return facts
 
 
@@ -170,8 +172,10 @@ def validate(kwargs: dict[str, Any], wire: str, model: str, reply: dict[str, Any
         strict_anthropic.validate(kwargs)
     elif wire == "openai_responses":
         strict_openai_responses.validate(kwargs)
-    elif wire == "openai_chat":
-        strict_openai_chat.validate(kwargs)
+    elif wire == "openai_chat":  # a server's own reasoning field is no field of the SDK's
+        extension = {"reasoning_content", "reasoning", "reasoning_details"}
+        messages = [{k: v for k, v in m.items() if k not in extension} for m in kwargs["messages"]]
+        strict_openai_chat.validate({**kwargs, "messages": messages}, model)
     else:
         strict_google.validate(kwargs, model)
 
@@ -197,7 +201,7 @@ def test_the_corpus_says_where_it_came_from() -> None:
     assert data["source"].startswith("https://github.com/") and len(data["commit"]) == 40
     assert data["licence"].startswith("MIT")
     wires = {entry["wire"] for entry in data["replies"]}
-    assert wires == set(PREFIX) and len(data["replies"]) > 300
+    assert wires == WIRES and len(data["replies"]) > 300
 
 
 @pytest.mark.parametrize("entry", cases())
@@ -234,11 +238,28 @@ def test_a_recorded_reply_decodes_to_its_facts_and_goes_back_as_it_came(
     if entry["file"] not in SDK_LAGS:
         validate(kwargs, wire, model, reply)
     sent = json.dumps(kwargs, default=repr)
-    for signature in signatures:
-        assert signature in sent or wire == "google"  # Gemini's go as bytes
+    for signature in signatures:  # Gemini's go as bytes; a chat server's: check_reasoning_replay
+        assert signature in sent or wire in ("google", "openai_chat")
     for part in kept:
         if wire != "google" and part.kind != "citations":
             assert json.dumps(dict(part.data), default=repr)[1:-1] in sent
+    if wire == "openai_chat":
+        check_reasoning_replay(kwargs, facts, model)
+
+
+def check_reasoning_replay(kwargs: dict[str, Any], facts: Facts, model: str) -> None:
+    """A chat server's reasoning goes back where its table row says (``reasoning_replay``):
+    OpenRouter's reasoning_details verbatim and in order on every assistant message, a
+    GLM's reasoning_content on a message that made tool calls; nowhere else."""
+    (assistant,) = [m for m in kwargs["messages"] if m["role"] == "assistant"]
+    replay = capabilities(model).reasoning_replay
+    field = replay.field if replay is not None else None
+    if field == "reasoning_details":
+        assert assistant.get("reasoning_details", []) == facts.details
+    elif field is not None and facts.reasoning and (replay.on == "all" or facts.calls):
+        assert assistant[field] == facts.reasoning
+    else:
+        assert not {"reasoning_content", "reasoning", "reasoning_details"} & set(assistant)
 
 
 def answers(message: Assistant) -> list[ToolResult]:

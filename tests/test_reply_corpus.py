@@ -99,6 +99,8 @@ def responses_facts(reply: dict[str, Any]) -> Facts:
                 text = part.get("text") if part["type"] == "output_text" else part.get("refusal")
                 if text:
                     facts.texts.append(text)
+                if text and part.get("annotations"):
+                    facts.kinds.append("annotations")
         elif kind == "function_call":
             facts.calls.append((item["call_id"], item["name"], json.loads(item["arguments"])))
         elif kind in CLIENT_NAMES or kind in ("custom_tool_call", "mcp_approval_request"):
@@ -241,7 +243,9 @@ def test_a_recorded_reply_decodes_to_its_facts_and_goes_back_as_it_came(
     for signature in signatures:  # Gemini's go as bytes; a chat server's: check_reasoning_replay
         assert signature in sent or wire in ("google", "openai_chat")
     for part in kept:
-        if wire != "google" and part.kind != "citations":
+        if part.kind in ("citations", "annotations"):  # back on the text they came with
+            assert json.dumps(part.data[part.kind], default=repr) in sent
+        elif wire != "google":
             assert json.dumps(dict(part.data), default=repr)[1:-1] in sent
     if wire == "openai_chat":
         check_reasoning_replay(kwargs, facts, model)

@@ -260,3 +260,36 @@ def test_a_stored_conversation_reloads_its_calls_and_provider_parts_unchanged() 
     reply = decode(response(WEB_SEARCH, LOCAL_SHELL), MODEL)
     history = [User("Fix the tests."), reply, ToolResult.of("call_shell1", "local_shell", "ok")]
     assert load_conversation(dump_conversation(history)) == history
+
+
+def test_an_answer_s_citations_go_back_to_openai_on_its_text() -> None:
+    citation = {
+        "type": "url_citation",
+        "start_index": 0,
+        "end_index": 8,
+        "title": "toolwire",
+        "url": "https://example.com/toolwire",
+    }
+    cited = message("toolwire is a Python library.")
+    cited["content"][0]["annotations"] = [citation]
+    reply = decode(response(WEB_SEARCH, cited), MODEL)
+    assert [getattr(p, "kind", None) for p in reply.content] == [
+        "web_search_call",
+        None,
+        "annotations",
+    ]
+    assert replayed(reply)[1] == {
+        "type": "message",
+        "role": "assistant",
+        "id": "msg_68b7",
+        "status": "completed",
+        "content": [
+            {
+                "type": "output_text",
+                "text": "toolwire is a Python library.",
+                "annotations": [citation],
+            }
+        ],
+    }
+    (sent,) = replayed(reply, model=CLAUDE)
+    assert sent["content"] == [{"type": "text", "text": "toolwire is a Python library."}]

@@ -9,7 +9,8 @@ Client-side items (local and hosted shell, apply_patch, custom tools, MCP approv
 become ToolCalls the application answers (``CLIENT_CALLS``); every other item (a built-in
 tool's call such as ``web_search_call``, ``image_generation_call``, ``mcp_call``) a
 ProviderPart that goes back to OpenAI as it came. A computer_call or a client
-tool_search_call raises DecodeError naming it: toolwire cannot spell their answers.
+tool_search_call raises DecodeError naming it: toolwire cannot spell their answers. An output
+text's annotations (citations) are a ProviderPart (kind "annotations") right after its Text.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _decode_item(item: dict[str, Any], issuer: str) -> list[Any]:
         encrypted = item.get("encrypted_content")
         return [Thinking(text=summary, signature=encrypted, provider=issuer, id=item.get("id"))]
     if kind == "message":
-        return _message_texts(item)
+        return _message_texts(item, issuer)
     if kind == "function_call":
         arguments = item.get("arguments") or ""
         return [tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)]
@@ -98,10 +99,21 @@ def _unanswerable(item: dict[str, Any]) -> bool:
     )
 
 
-def _message_texts(item: dict[str, Any]) -> list[Text]:
-    """The visible text of a message item's content parts (output text and refusals)."""
-    texts = (c.get(_TEXT_KEYS.get(c.get("type"), "")) for c in item.get("content") or [])
-    return [Text(text=text) for text in texts if text]
+def _message_texts(item: dict[str, Any], issuer: str) -> list[Text | ProviderPart]:
+    """The visible text of a message item's content parts (output text and refusals); an
+    output text's annotations (citations) as a ProviderPart right after its Text, which the
+    encoder puts back on that text as a message item of OpenAI's own (its id and status)."""
+    parts: list[Text | ProviderPart] = []
+    for content in item.get("content") or []:
+        text = content.get(_TEXT_KEYS.get(content.get("type"), ""))
+        if not text:
+            continue
+        parts.append(Text(text=text))
+        if content.get("annotations"):
+            cited = {"id": item.get("id"), "status": item.get("status") or "completed"}
+            cited["annotations"] = content["annotations"]
+            parts.append(ProviderPart(provider=issuer, wire=WIRE, kind="annotations", data=cited))
+    return parts
 
 
 def describe_stop(data: dict[str, Any]) -> str:

@@ -35,7 +35,9 @@ Spelling choices (the plan decides everything else):
   JSON list of outcomes, or its text as stdout, stderr on error), ``apply_patch_call_output``
   (``failed`` on error), ``custom_tool_call_output``, ``mcp_approval_response`` (approved
   unless the result is an error or a denial, whose text is the reason);
-- OpenAI's own provider parts (built-in tool items) go back as they came, in place.
+- OpenAI's own provider parts (built-in tool items) go back as they came, in place; an
+  assistant text followed by its annotations goes back as the output ``message`` item it came
+  in (id, status, ``output_text`` with the annotations).
 """
 
 from __future__ import annotations
@@ -99,13 +101,28 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
         if isinstance(part, ToolCall):
             items.append(_call(part, names))
         elif isinstance(part, ProviderPart):  # the plan kept only OpenAI's own Responses items
-            items.append(dict(part.data))
+            _provider_item(items, part)
         elif isinstance(part, Thinking):
             if part.id:  # the plan kept only OpenAI's own; an item needs its id
                 items.append(_reasoning(part))
         elif part.text:
             items.append({"role": "assistant", "content": part.text})
     return items
+
+
+def _provider_item(items: list[dict[str, Any]], part: ProviderPart) -> None:
+    """OpenAI's own item as it came; annotations go back on the text they followed
+    (decoders.openai_responses) as the output message item it came in, and are left out
+    where that text was blank (not sent)."""
+    if part.kind != "annotations":
+        items.append(dict(part.data))
+        return
+    last = items[-1] if items else {}
+    if last.get("role") == "assistant" and isinstance(last.get("content"), str):
+        text = {"type": "output_text", "text": last["content"]}
+        content = [{**text, "annotations": part.data["annotations"]}]
+        message = {"type": "message", "role": "assistant", "id": part.data["id"]}
+        items[-1] = {**message, "status": part.data["status"], "content": content}
 
 
 def _call(call: ToolCall, names: Spelling) -> dict[str, Any]:

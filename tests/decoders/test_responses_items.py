@@ -293,3 +293,18 @@ def test_an_answer_s_citations_go_back_to_openai_on_its_text() -> None:
     }
     (sent,) = replayed(reply, model=CLAUDE)
     assert sent["content"] == [{"type": "text", "text": "toolwire is a Python library."}]
+
+
+def test_a_growing_history_answers_a_client_side_call_alike_on_every_request() -> None:
+    """Steps spelled for an earlier request are used again (memo): the answer to a
+    local_shell_call stays its own output item, not a function_call_output."""
+    reply = decode(response(LOCAL_SHELL), MODEL)
+    history = [User("List it."), reply, ToolResult.of("call_shell1", "local_shell", "a.txt")]
+    first = encode(history, MODEL).kwargs["input"]
+    history += [decode(response(message("One file: a.txt.")), MODEL), User("And now?")]
+    later = encode(history, MODEL).kwargs
+    strict_openai_responses.validate(later)
+    assert later["input"][:3] == first
+    assert later["input"][2] == {"type": "local_shell_call_output", "id": "call_shell1"} | {
+        "output": "a.txt"
+    }

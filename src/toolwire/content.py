@@ -7,6 +7,7 @@ there, so parts stay plain values that serialise to JSON and back unchanged.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -166,6 +167,29 @@ class ProviderPart(Digested):
         if not isinstance(data, dict):
             raise ToolwireError(f"ProviderPart data is a JSON object, not {type(value).__name__}")
         return data
+
+    def file(self) -> File | None:
+        """The image the part holds, as a File any target can be sent (in a user message or
+        a tool result): a Gemini ``inline_data`` part, a Responses ``image_generation_call``.
+        None for a part that holds no file. Raises InvalidFileError for data that is not
+        base64 of the declared type."""
+        data: Any = self.data
+        if self.kind == "inline_data":
+            blob = data.get("inline_data") or {}
+            encoded, media_type = blob.get("data"), blob.get("mime_type")
+        elif self.kind == "image_generation_call":
+            encoded = data.get("result")
+            media_type = f"image/{data.get('output_format') or 'png'}"
+        else:
+            return None
+        if not isinstance(encoded, str) or not encoded:
+            return None
+        try:
+            raw = base64.b64decode(encoded, validate=True)
+        except ValueError as exc:  # binascii.Error is a ValueError
+            raise InvalidFileError(f"the {self.kind} part's data is not base64 ({exc})") from exc
+        declared = media_type if isinstance(media_type, str) else None
+        return File.from_bytes(raw, declared, name=f"{self.kind} from {self.provider}")
 
 
 class File(Digested):

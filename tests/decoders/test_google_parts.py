@@ -11,11 +11,13 @@ from __future__ import annotations
 import base64
 from typing import Any
 
+import pytest
 from google.genai import types
 from providers import strict_anthropic, strict_google
 
 from toolwire.content import ProviderPart, Text, Thinking, ToolCall
 from toolwire.decoders import decode
+from toolwire.errors import InvalidFileError
 from toolwire.messages import ToolResult, User
 from toolwire.request import encode
 
@@ -162,3 +164,25 @@ def test_another_provider_gets_the_texts_without_gemini_s_parts() -> None:
         {"type": "text", "text": "I will compute it."},
         {"type": "text", "text": "The sum is 5050."},
     ]
+
+
+def test_the_image_is_a_file_another_provider_can_be_shown() -> None:
+    (part,) = decode(gemini_response(image_part()), IMAGE_MODEL).content
+    assert isinstance(part, ProviderPart)
+    image = part.file()
+    assert image is not None and image.read() == PNG and image.media_type == "image/png"
+    kwargs = sent([User(["Describe the image you drew.", image])], "anthropic:claude-sonnet-4-5")
+    assert kwargs["messages"][0]["content"][1]["type"] == "image"
+
+
+def test_a_part_without_a_file_has_none_and_broken_data_is_named() -> None:
+    reply = decode(code_execution_reply(), GEMINI)
+    assert all(p.file() is None for p in reply.content if isinstance(p, ProviderPart))
+    broken = ProviderPart(
+        provider="google",
+        wire="google",
+        kind="inline_data",
+        data={"inline_data": {"mime_type": "image/png", "data": "not base64!"}},
+    )
+    with pytest.raises(InvalidFileError, match="inline_data part's data is not base64"):
+        broken.file()

@@ -10,6 +10,8 @@ strict request types.
 
 from __future__ import annotations
 
+import base64
+import io
 from typing import Any
 
 import pytest
@@ -308,3 +310,20 @@ def test_a_growing_history_answers_a_client_side_call_alike_on_every_request() -
     assert later["input"][2] == {"type": "local_shell_call_output", "id": "call_shell1"} | {
         "output": "a.txt"
     }
+
+
+def test_a_generated_image_is_a_file_too() -> None:
+    png = base64.b64encode(_png()).decode()
+    item = {"type": "image_generation_call", "id": "ig_1", "status": "completed"}
+    (part,) = decode(response(item | {"result": png, "output_format": "png"}), MODEL).content
+    assert isinstance(part, ProviderPart)
+    image = part.file()
+    assert image is not None and image.media_type == "image/png" and image.read() == _png()
+
+
+def _png() -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (4, 3), "teal").save(buffer, format="PNG")
+    return buffer.getvalue()

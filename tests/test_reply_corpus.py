@@ -11,6 +11,7 @@ types accept, with every signature and provider part in it as it came.
 
 from __future__ import annotations
 
+import base64
 import json
 from functools import cache
 from pathlib import Path
@@ -245,10 +246,29 @@ def test_a_recorded_reply_decodes_to_its_facts_and_goes_back_as_it_came(
     for part in kept:
         if part.kind in ("citations", "annotations"):  # back on the text they came with
             assert json.dumps(part.data[part.kind], default=repr) in sent
-        elif wire != "google":
+        elif wire == "google":
+            assert gemini_part(part.data) in kwargs["contents"][1]["parts"]
+        else:
             assert json.dumps(dict(part.data), default=repr)[1:-1] in sent
     if wire == "openai_chat":
         check_reasoning_replay(kwargs, facts, model)
+    if wire == "google":  # every thought signature back, in order, none made up
+        candidate = (reply.get("candidates") or [{}])[0]
+        raw = (candidate.get("content") or {}).get("parts") or []
+        given = [base64.b64decode(p["thoughtSignature"]) for p in raw if "thoughtSignature" in p]
+        back = [p.get("thought_signature") for p in kwargs["contents"][1]["parts"]]
+        assert [s for s in back if s] == given
+
+
+def gemini_part(data: Any) -> dict[str, Any]:
+    """A Gemini part as google-genai takes it: base64 text as bytes."""
+    part = dict(data)
+    if "thought_signature" in part:
+        part["thought_signature"] = base64.b64decode(part["thought_signature"])
+    if "data" in part.get("inline_data", {}):
+        part["inline_data"] = {**part["inline_data"]}
+        part["inline_data"]["data"] = base64.b64decode(part["inline_data"]["data"])
+    return part
 
 
 def check_reasoning_replay(kwargs: dict[str, Any], facts: Facts, model: str) -> None:

@@ -123,3 +123,19 @@ def test_another_provider_gets_the_text_without_claude_s_blocks() -> None:
     reply = decode(message(SEARCH, RESULTS, CITED), CLAUDE)
     kwargs = sent([User("When was Claude Shannon born?"), reply], "openai:gpt-5")
     assert kwargs["input"][1] == {"role": "assistant", "content": CITED["text"]}
+
+
+def test_the_request_says_which_parts_another_provider_does_not_get() -> None:
+    reply = decode(message(SEARCH, RESULTS, CITED), CLAUDE)
+    history = [User("When was Claude Shannon born?"), reply, User("Thanks.")]
+    assert encode(history, CLAUDE).parts_left_out == []
+    left = encode(history, "openai:gpt-5").parts_left_out
+    assert [(p.message_index, p.kind) for p in left] == [
+        (1, "server_tool_use"),
+        (1, "web_search_tool_result"),
+        (1, "citations"),
+    ]
+    assert left[0].reason == (
+        "message 1: anthropic's server_tool_use is left out; only anthropic reads it back, "
+        "on its anthropic API (the visible text is sent)"
+    )

@@ -44,6 +44,7 @@ from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
 from .measure import PER_MESSAGE, PER_PART, call_sizes, part_sizes
 from .measure import plain_file as _plain_file
+from .provider_parts import kept_for
 from .tally import Tally
 from .values import (
     BRIDGE,
@@ -404,7 +405,7 @@ def _verified(part: Any, issuer: str, wire: str) -> bool:
     if isinstance(part, Thinking):
         return part.provider == issuer
     if isinstance(part, ProviderPart):
-        return part.provider == issuer and part.wire == wire
+        return kept_for(part, issuer, wire)
     return True
 
 

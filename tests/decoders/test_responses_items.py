@@ -18,9 +18,9 @@ import pytest
 from openai.types.responses import Response
 from providers import strict_anthropic, strict_openai_responses
 
-from toolwire.content import ProviderPart, Text, ToolCall
+from toolwire.content import File, ProviderPart, Text, ToolCall
 from toolwire.decoders import decode
-from toolwire.errors import DecodeError
+from toolwire.errors import ConversationError, DecodeError
 from toolwire.messages import (
     Assistant,
     ExecutionDeniedOutput,
@@ -207,22 +207,70 @@ def test_another_provider_gets_the_client_side_call_as_a_plain_tool_call() -> No
     assert messages[1]["content"][0]["tool_use_id"] == "call_shell1"
 
 
-@pytest.mark.parametrize(
-    "item",
-    [
-        {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed"}
-        | {"action": {"type": "screenshot"}, "pending_safety_checks": []},
-        {"type": "tool_search_call", "id": "ts_1", "call_id": "call_2", "execution": "client"}
-        | {"arguments": {"query": "calendar"}, "status": "completed"},
-    ],
-    ids=["computer", "client_tool_search"],
-)
-def test_a_client_side_item_toolwire_cannot_answer_is_named_in_the_error(
-    item: dict[str, Any],
-) -> None:
+def test_a_client_side_item_toolwire_cannot_answer_is_named_in_the_error() -> None:
+    item = {"type": "computer_call", "id": "cu_1", "call_id": "call_1", "status": "completed"}
+    item |= {"action": {"type": "screenshot"}, "pending_safety_checks": []}
     reply = {"id": "resp_1", "object": "response", "status": "completed", "output": [item]}
-    with pytest.raises(DecodeError, match=f"cannot answer yet: {item['type']}"):
+    with pytest.raises(DecodeError, match="cannot answer yet: computer_call"):
         decode(reply, MODEL)
+
+
+TOOL_SEARCH = {
+    "type": "tool_search_call",
+    "id": "ts_68b8",
+    "call_id": "call_search1",
+    "execution": "client",
+    "status": "completed",
+    "arguments": {"query": "calendar"},
+}
+FOUND = [
+    {
+        "type": "function",
+        "name": "create_event",
+        "description": "Add an event to the calendar.",
+        "parameters": {"type": "object", "properties": {"title": {"type": "string"}}},
+        "strict": False,
+    }
+]
+
+
+def test_a_client_tool_search_is_answered_with_the_tools_it_found() -> None:
+    reply = decode(response(TOOL_SEARCH), MODEL)
+    (call,) = reply.tool_calls
+    assert (call.id, call.name, call.arguments) == (
+        "call_search1",
+        "tool_search",
+        {"query": "calendar"},
+    )
+    items = replayed(reply, ToolResult.of(call.id, call.name, FOUND))
+    assert items == [
+        TOOL_SEARCH,
+        {
+            "type": "tool_search_output",
+            "call_id": "call_search1",
+            "execution": "client",
+            "tools": FOUND,
+        },
+    ]
+
+
+def test_a_tool_search_answered_with_text_says_what_it_takes() -> None:
+    reply = decode(response(TOOL_SEARCH), MODEL)
+    with pytest.raises(ConversationError, match="list of tool definitions"):
+        replayed(reply, ToolResult.of("call_search1", "tool_search", "create_event"))
+
+
+def test_a_search_the_server_ran_is_a_provider_part() -> None:
+    server = TOOL_SEARCH | {"execution": "server"}
+    (part,) = decode(response(server, message("Found it.")), MODEL).content[:1]
+    assert isinstance(part, ProviderPart) and part.kind == "tool_search_call"
+
+
+def test_a_file_in_a_shell_answer_is_refused_with_what_to_do() -> None:
+    reply = decode(response(LOCAL_SHELL), MODEL)
+    png = File.from_bytes(_png())
+    with pytest.raises(ConversationError, match="takes text only"):
+        replayed(reply, ToolResult.of("call_shell1", "local_shell", ["listing:", png]))
 
 
 def test_built_in_tool_items_go_back_to_openai_as_they_came_and_in_place() -> None:

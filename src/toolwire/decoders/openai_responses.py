@@ -5,11 +5,11 @@ provider="openai") so the encoder can send the item back (several summary parts 
 with a blank line); a function call's item id (``fc_…``) rides in ToolCall.signature,
 because a replayed reasoning item must be followed by its item. A refusal is text.
 
-Client-side items (local and hosted shell, apply_patch, custom tools, MCP approval requests)
-become ToolCalls the application answers (``CLIENT_CALLS``); every other item (a built-in
-tool's call such as ``web_search_call``, ``image_generation_call``, ``mcp_call``) a
-ProviderPart that goes back to OpenAI as it came. A computer_call or a client
-tool_search_call raises DecodeError naming it: toolwire cannot spell their answers. An output
+Client-side items (local and hosted shell, apply_patch, custom tools, MCP approval requests,
+a client tool search) become ToolCalls the application answers (``CLIENT_CALLS``); every
+other item (a built-in tool's call such as ``web_search_call``, ``image_generation_call``,
+``mcp_call``) a ProviderPart that goes back to OpenAI as it came. A computer_call raises
+DecodeError naming it: toolwire cannot spell its answer (a screenshot). An output
 text's annotations (citations) are a ProviderPart (kind "annotations") right after its Text.
 """
 
@@ -37,9 +37,8 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
     if unanswerable:
         raise DecodeError(
             f"{issuer} replied with client-side items toolwire cannot answer yet: "
-            f"{', '.join(unanswerable)} (a computer_call's screenshot, a client tool_search_call's "
-            "tool definitions). Answer them with the openai SDK directly, or leave those "
-            "tools out of the request."
+            f"{', '.join(unanswerable)} (a computer_call's answer is a screenshot). Answer "
+            "them with the openai SDK directly, or leave those tools out of the request."
         )
     parts: list[Any] = []
     for item in data["output"]:
@@ -58,7 +57,7 @@ def _decode_item(item: dict[str, Any], issuer: str) -> list[Any]:
     if kind == "function_call":
         arguments = item.get("arguments") or ""
         return [tool_call(item["call_id"], item["name"], arguments, item.get("id"), issuer)]
-    if kind in CLIENT_CALLS:
+    if kind in CLIENT_CALLS and (kind != "tool_search_call" or item.get("execution") == "client"):
         return [_client_call(item, issuer)]
     return [ProviderPart(provider=issuer, wire=WIRE, kind=str(kind), data=item)]
 
@@ -70,13 +69,15 @@ WIRE = "openai_responses"
 #: item type with the name its call goes by (None: the item's own ``name``), the field that
 #: holds the id its answer names, and the field its arguments are read from. The call's
 #: signature is the item itself as JSON text, so the Responses encoder sends the item back
-#: as it came and answers it with the item type's own output (``CLIENT_OUTPUTS`` there).
+#: as it came and answers it with the item type's own output (``_output`` there). A
+#: tool_search_call is one only where the client runs the search (``execution`` "client").
 CLIENT_CALLS: dict[str, tuple[str | None, str, str]] = {
     "local_shell_call": ("local_shell", "call_id", "action"),
     "shell_call": ("shell", "call_id", "action"),
     "apply_patch_call": ("apply_patch", "call_id", "operation"),
     "custom_tool_call": (None, "call_id", "input"),
     "mcp_approval_request": (None, "id", "arguments"),
+    "tool_search_call": ("tool_search", "call_id", "arguments"),
 }
 
 
@@ -86,17 +87,17 @@ def _client_call(item: dict[str, Any], issuer: str) -> ToolCall:
     arguments = item.get(field)
     if item["type"] == "custom_tool_call":  # free-form text, not JSON
         arguments = {"input": arguments or ""}
+    elif arguments is not None and not isinstance(arguments, dict | str):
+        arguments = {"arguments": arguments}
     signature = json.dumps(item, ensure_ascii=False, separators=(",", ":"))
-    return tool_call(item[id_field], name or item["name"], arguments or {}, signature, issuer)
+    call_id = item.get(id_field) or item["id"]  # a tool_search_call's call_id is optional
+    return tool_call(call_id, name or item["name"], arguments or {}, signature, issuer)
 
 
 def _unanswerable(item: dict[str, Any]) -> bool:
     """A client-side item whose answer toolwire cannot spell: a computer_call wants a
-    screenshot, a client tool_search_call tool definitions."""
-    kind = item.get("type")
-    return (
-        kind == "computer_call" or kind == "tool_search_call" and item.get("execution") == "client"
-    )
+    screenshot (computer_call_output)."""
+    return item.get("type") == "computer_call"
 
 
 def _message_texts(item: dict[str, Any], issuer: str) -> list[Text | ProviderPart]:

@@ -34,7 +34,8 @@ Spelling choices (the plan decides everything else):
   item's own output: ``local_shell_call_output`` (``id``), ``shell_call_output`` (the tool's
   JSON list of outcomes, or its text as stdout, stderr on error), ``apply_patch_call_output``
   (``failed`` on error), ``custom_tool_call_output``, ``mcp_approval_response`` (approved
-  unless the result is an error or a denial, whose text is the reason);
+  unless the result is an error or a denial, whose text is the reason), ``tool_search_output``
+  (the tool definitions a client tool search found, returned by the tool as a JSON list);
 - OpenAI's own provider parts (built-in tool items) go back as they came, in place; an
   assistant text followed by its annotations goes back as the output ``message`` item it came
   in (id, status, ``output_text`` with the annotations).
@@ -47,6 +48,7 @@ from typing import Any
 
 from .. import b64
 from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
+from ..errors import ConversationError
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
@@ -132,7 +134,7 @@ def _call(call: ToolCall, names: Spelling) -> dict[str, Any]:
     if not signature or signature[0] != "{":
         return _function_call(call, names)
     item: dict[str, Any] = json.loads(signature)
-    id_field = "id" if item["type"] == "mcp_approval_request" else "call_id"
+    id_field = "call_id" if item.get("call_id") and item["type"] != "mcp_approval_request" else "id"
     return {**item, id_field: names.call_id(call.id)}
 
 
@@ -175,8 +177,16 @@ def _output(result: PlannedResult, names: Spelling) -> dict[str, Any]:
         return {"type": "apply_patch_call_output", "call_id": call_id, "status": status} | (
             {"output": text} if text else {}
         )
-    assert kind == "shell_call", kind
     given = result.parts[0] if len(result.parts) == 1 else None
+    if kind == "tool_search_call":  # the tool definitions found, as the tool returned them
+        if not (isinstance(given, Json) and isinstance(given.value, list)):
+            raise ConversationError(
+                f"the answer to tool search {call_id!r} is the list of tool definitions it "
+                "found, as JSON (Responses tool params); return that list from the tool"
+            )
+        found = {"type": "tool_search_output", "call_id": call_id, "execution": "client"}
+        return {**found, "tools": given.value}
+    assert kind == "shell_call", kind
     if isinstance(given, Json) and isinstance(given.value, list):  # the tool's own outcomes
         return {"type": "shell_call_output", "call_id": call_id, "output": given.value}
     exit_code = 1 if failed else 0
@@ -194,7 +204,10 @@ def _output_text(result: PlannedResult, kind: str) -> str:
     texts = []
     for part in result.parts:
         if isinstance(part, File):
-            raise CannotSpell(f"{part.identifier} into a {kind} answer (it takes text only)")
+            raise ConversationError(
+                f"the answer to a {kind} takes text only, not {part.identifier}: send the file "
+                "in a user message instead"
+            )
         texts.append(part.text if isinstance(part, Text) else part.compact())
     return "\n".join(texts)
 

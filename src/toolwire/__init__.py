@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
-_CONTENT = ("File", "Json", "JsonValue", "Text", "Thinking", "ToolCall")
+_CONTENT = ("File", "Json", "JsonValue", "ProviderPart", "Text", "Thinking", "ToolCall")
 _SOURCES = ("BlobSource", "BytesSource", "PathSource", "ProviderFileSource", "UrlSource")
 _ERRORS = (
     "BudgetError",
@@ -151,6 +151,7 @@ __all__ = [
     "Plan",
     "Position",
     "ProviderFileSource",
+    "ProviderPart",
     "ReadFileTool",
     "Repeat",
     "Request",
@@ -227,7 +228,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .capability import Capabilities, Cell, capabilities
-    from .content import File, Json, JsonValue, Text, Thinking, ToolCall
+    from .content import File, Json, JsonValue, ProviderPart, Text, Thinking, ToolCall
     from .context import ContextBudgetError, fit
     from .decoders import decode
     from .decoders.deltas import (

@@ -1,4 +1,4 @@
-"""Content parts: Text, Json, File, Thinking and ToolCall — frozen values with a ``type`` tag.
+"""Content parts: Text, Json, File, Thinking, ToolCall and ProviderPart — frozen values with a ``type`` tag.
 
 A File is one class for every medium. Its bytes live in its ``source``; everything derived
 from them (kind, identifier, text fallback) is computed from the source on demand and cached
@@ -7,6 +7,7 @@ there, so parts stay plain values that serialise to JSON and back unchanged.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 from collections.abc import Mapping, Sequence
@@ -137,6 +138,58 @@ class ToolCall(Digested):
     signature: str | None = None
     provider: str | None = None
     invalid_arguments: str | None = None
+
+
+class ProviderPart(Digested):
+    """Content a provider sent that toolwire does not interpret (a built-in tool's call and
+    result, a generated image, a code-execution part), kept as it came so that it goes back
+    unchanged, at the same place, to that provider: a reply that used a provider's built-in
+    tool can be continued there.
+
+    ``provider`` names who sent it (as ``Thinking.provider``); ``wire`` the wire whose shape
+    ``data`` has (``openai_responses``, ``anthropic``, ``google``); ``kind`` its item, block
+    or part type there (``web_search_call``, ``server_tool_use``, ``inlineData``); ``data``
+    the item as it came, as JSON data. A target of another provider or wire cannot read it:
+    the plan leaves it out there, as it leaves out another provider's thinking.
+    """
+
+    model_config = _FROZEN
+    type: Literal["provider"] = "provider"
+    provider: str
+    wire: str
+    kind: str
+    data: Mapping[str, JsonValue]
+
+    @field_validator("data")
+    @classmethod
+    def _must_be_json(cls, value: object) -> JsonValue:
+        data = json_data(value, "ProviderPart")
+        if not isinstance(data, dict):
+            raise ToolwireError(f"ProviderPart data is a JSON object, not {type(value).__name__}")
+        return data
+
+    def file(self) -> File | None:
+        """The image the part holds, as a File any target can be sent (in a user message or
+        a tool result): a Gemini ``inline_data`` part, a Responses ``image_generation_call``.
+        None for a part that holds no file. Raises InvalidFileError for data that is not
+        base64 of the declared type."""
+        data: Any = self.data
+        if self.kind == "inline_data":
+            blob = data.get("inline_data") or {}
+            encoded, media_type = blob.get("data"), blob.get("mime_type")
+        elif self.kind == "image_generation_call":
+            encoded = data.get("result")
+            media_type = f"image/{data.get('output_format') or 'png'}"
+        else:
+            return None
+        if not isinstance(encoded, str) or not encoded:
+            return None
+        try:
+            raw = base64.b64decode(encoded, validate=True)
+        except ValueError as exc:  # binascii.Error is a ValueError
+            raise InvalidFileError(f"the {self.kind} part's data is not base64 ({exc})") from exc
+        declared = media_type if isinstance(media_type, str) else None
+        return File.from_bytes(raw, declared, name=f"{self.kind} from {self.provider}")
 
 
 class File(Digested):

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeA
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
-from .content import File, Json, JsonValue, Text, Thinking, ToolCall, json_data
+from .content import File, Json, JsonValue, ProviderPart, Text, Thinking, ToolCall, json_data
 from .digest import Digested
 from .errors import ToolwireError
 
@@ -23,7 +23,7 @@ _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base6
 
 Part = Annotated[Text | Json | File, Field(discriminator="type")]
 UserPart = Annotated[Text | File, Field(discriminator="type")]
-AssistantPart = Annotated[Text | Thinking | ToolCall, Field(discriminator="type")]
+AssistantPart = Annotated[Text | Thinking | ToolCall | ProviderPart, Field(discriminator="type")]
 
 
 class _HoldsParts(Digested):
@@ -254,8 +254,8 @@ class User(_HoldsParts):
 
 
 class Assistant(_HoldsParts):
-    """A model's turn: a tuple of text, thinking and tool calls, in the order the model
-    produced them."""
+    """A model's turn: a tuple of text, thinking, tool calls and provider parts, in the order
+    the model produced them."""
 
     model_config = _FROZEN
     role: Literal["assistant"] = "assistant"
@@ -263,7 +263,9 @@ class Assistant(_HoldsParts):
 
     if TYPE_CHECKING:  # as System's
 
-        def __init__(self, content: str | Sequence[str | Text | Thinking | ToolCall]) -> None: ...
+        def __init__(
+            self, content: str | Sequence[str | Text | Thinking | ToolCall | ProviderPart]
+        ) -> None: ...
 
     else:
 

@@ -25,6 +25,7 @@ from .wire_size import wire_bytes
 
 if TYPE_CHECKING:
     from .convert import Converter
+    from .plan.provider_parts import PartLeftOut
     from .tools import Tool, ToolChoice
     from .tools.repair import ToolNote
     from .uploads import Uploads
@@ -53,6 +54,9 @@ class Request:
     #: What was changed in the tools' schemas for this target, each with its rule and source
     #: (``tools=``: a parameter renamed, a root anyOf merged, …).
     tool_notes: list[ToolNote] = field(default_factory=list)
+    #: The provider parts of the conversation (a built-in tool's blocks, a Gemini image) this
+    #: target does not receive, each with its ``reason``: only the API that sent one reads it.
+    parts_left_out: list[PartLeftOut] = field(default_factory=list)
 
     def to_json(self) -> dict[str, JsonValue]:
         """The same payload as JSON-safe data: raw bytes become base64 text."""
@@ -225,6 +229,7 @@ def spell(plan: Plan) -> Request:
         size=plan.size,
         plan=plan,
         tool_notes=list(plan.tool_notes),
+        parts_left_out=list(plan.parts_left_out),
     )
     if plan.cache is not None:
         return replace(request, cache_points=plan.cache.describe(plan.steps))

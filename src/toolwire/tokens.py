@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal, get_args
 from . import token_measures as measures
 from .capability import Capabilities, Cell
 from .capability import capabilities as load_capabilities
-from .content import File, Json, Text, Thinking, ToolCall
+from .content import File, Json, ProviderPart, Text, Thinking, ToolCall
 from .errors import ConversationError, ToolwireError
 from .imagefit import RESIZABLE, fitted_size
 from .mediatypes import is_textual
@@ -361,6 +361,8 @@ def _part_tokens(part: Any) -> int:
     if isinstance(part, ToolCall):
         arguments = part.invalid_arguments or Json(value=part.arguments).compact()
         return TOOL_OVERHEAD + estimate_text(f"{part.id} {part.name} {arguments}")
+    if isinstance(part, ProviderPart):  # counted as its JSON: the provider reads it back
+        return estimate_text(Json(value=part.data).compact())
     raise ConversationError(f"unexpected part {part!r}")
 
 

@@ -35,3 +35,14 @@ def check_tool_ids(messages: list[dict[str, Any]]) -> None:
                 raise ValueError(f"messages[{index}]: tool id {ids} breaks {TOOL_USE_ID.pattern}")
             if block["type"] == "tool_use" and not TOOL_NAME.fullmatch(block["name"]):
                 raise ValueError(f"messages[{index}]: tool name {block['name']!r} is not allowed")
+
+
+def validate_beta(kwargs: dict[str, Any]) -> None:
+    """``validate`` against the beta Messages API's request types (``client.beta.messages``),
+    for a history holding blocks only the beta API sends (advisor, compaction, MCP)."""
+    from anthropic.types.beta.message_create_params import (
+        MessageCreateParamsNonStreaming as BetaParams,
+    )
+
+    KwargsValidator(BetaParams)(kwargs)
+    check_tool_ids(kwargs["messages"])

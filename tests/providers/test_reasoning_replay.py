@@ -177,3 +177,18 @@ def test_openrouter_gets_its_reasoning_details_back_verbatim_and_in_order() -> N
     validate_without(request.kwargs, "reasoning_details", OPENROUTER_GEMINI)
     elsewhere = tw.encode(history, "openai-chat:gpt-5", tools=[TOOL])
     assert "reasoning" not in json.dumps(elsewhere.kwargs)
+
+
+@pytest.mark.parametrize(
+    "model", ["openai-compatible:kimi-k2-thinking", "openai-compatible:moonshotai/Kimi-K2.5"]
+)
+def test_kimi_gets_its_reasoning_back_on_every_message_that_has_it(model: str) -> None:
+    """As Moonshot's own client sends it (capabilities.toml, the Kimi row's evidence)."""
+    history = [
+        *tool_loop(model),
+        tw.decode(reply("Say it.", call=False, content="Sunny."), model),
+        tw.User("Thanks."),
+    ]
+    messages = sent_body(tw.encode(history, model, tools=[TOOL]).kwargs)["messages"]
+    assert messages[1]["reasoning_content"] == "Paris: call weather."
+    assert messages[3]["reasoning_content"] == "Say it."

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..capability import capabilities
-from ..content import Text, ToolCall
+from ..content import ProviderPart, Text, ToolCall
 from ..errors import DecodeError
 from ..messages import Assistant
 from ..providers import wire_named
@@ -50,7 +50,7 @@ def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assis
         ) from exc
     if tools:
         message = with_declared_names(message, tools, caps)
-    if not any(isinstance(p, Text | ToolCall) for p in message.content):
+    if not any(isinstance(p, Text | ToolCall | ProviderPart) for p in message.content):
         only = "only reasoning" if message.content else "an empty message"
         raise DecodeError(
             f"{model} returned {only} ({decoder.describe_stop(data)}): there is nothing to "

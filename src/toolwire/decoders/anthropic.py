@@ -1,10 +1,16 @@
-"""Anthropic ``Message`` → Assistant: text, tool_use, thinking and redacted_thinking in order."""
+"""Anthropic ``Message`` → Assistant: text, tool_use, thinking and redacted_thinking in order.
+
+Every other block (``server_tool_use``, ``web_search_tool_result``, code-execution results,
+MCP blocks: a reply that used a server tool, ``pause_turn`` ones too) is a ProviderPart that
+goes back to Anthropic as it came; a text block's citations are a ProviderPart (kind
+"citations") right after its Text, put back on that text block by the encoder.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..content import Text, Thinking
+from ..content import ProviderPart, Text, Thinking
 from ..errors import DecodeError
 from ..messages import Assistant
 from ._common import not_a_response, tool_call
@@ -21,6 +27,9 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
         kind = block.get("type")
         if kind == "text":
             parts.append(Text(text=block["text"]))
+            if block.get("citations"):  # back on this text block, for Anthropic only
+                cited = {"citations": block["citations"]}
+                parts.append(ProviderPart(provider=issuer, wire=WIRE, kind="citations", data=cited))
         elif kind == "tool_use":
             parts.append(tool_call(block["id"], block["name"], block.get("input") or {}))
         elif kind == "thinking":
@@ -29,7 +38,13 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
             )
         elif kind == "redacted_thinking":
             parts.append(Thinking(text="", signature=block["data"], redacted=True, provider=issuer))
+        else:  # a server tool's use and result, an MCP block, a container upload, …
+            parts.append(ProviderPart(provider=issuer, wire=WIRE, kind=str(kind), data=block))
     return Assistant(content=parts)
+
+
+#: The wire whose blocks the provider parts of this decoder hold.
+WIRE = "anthropic"
 
 
 def describe_stop(data: dict[str, Any]) -> str:

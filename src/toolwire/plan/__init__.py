@@ -36,6 +36,7 @@ from .cache import CachePoints, cache_points
 from .files import EVICT_TO, NO_BUDGET, NO_CITATIONS, READ_VISUALLY, Budget, Policy
 from .layout import Planner
 from .passed import NOTHING, Passed, passed
+from .provider_parts import parts_left_out
 from .tally import LONE, Tally, fits
 from .values import (
     BRIDGE_TEXT,
@@ -153,6 +154,7 @@ def plan(
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
         bound=planner.tally.bound,
         system=whole.system_text,
+        parts_left_out=parts_left_out(messages, caps.issuer, caps.wire),
     )
 
 

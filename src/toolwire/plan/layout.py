@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..content import File, Json, Text, Thinking, ToolCall, text_part
+from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall, text_part
 from ..errors import ConversationError, Unsupported
 from ..headers import image_size
 from ..messages import (
@@ -44,6 +44,7 @@ from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
 from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
 from .measure import PER_PART
+from .provider_parts import kept_for
 from .tally import Tally
 from .values import (
     BRIDGE,
@@ -314,16 +315,17 @@ def verifiable(
     message: Assistant, issuer: str, wire: Wire | None = None, index: int = 0
 ) -> Assistant | None:
     """The assistant message with only what ``issuer`` can verify: its own thinking and the
-    call signatures it issued (replay by issuer); on a ``wire`` that takes thinking back only
-    signed, its signed thinking. None when nothing is left. A signature the wire sends as
-    bytes that is not base64 is a ConversationError naming message ``index``.
+    call signatures it issued (replay by issuer), and the provider parts it sent on ``wire``
+    (a built-in tool's items are read by that provider's API only); on a ``wire`` that takes
+    thinking back only signed, its signed thinking. None when nothing is left. A signature
+    the wire sends as bytes that is not base64 is a ConversationError naming message ``index``.
 
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
     if not any(_signed(p) for p in content):
         return message if content else None  # the common case: nothing to verify
-    keep = [p for p in content if not isinstance(p, Thinking) or _goes_back(p, issuer, wire)]
+    keep = [p for p in content if _verified(p, issuer, wire)]
     calls = [
         p.model_copy(update={"signature": None, "provider": None})
         if isinstance(p, ToolCall) and p.signature is not None and p.provider != issuer
@@ -339,11 +341,17 @@ def verifiable(
     return Assistant(content=tuple(calls))
 
 
-def _goes_back(thinking: Thinking, issuer: str, wire: Wire | None) -> bool:
-    """Whether the target takes ``thinking`` back: its own issuer's, signed where the wire
-    needs a signature."""
-    needs_signature = wire is not None and wire.thinking_needs_signature
-    return thinking.provider == issuer and not (needs_signature and thinking.signature is None)
+def _verified(part: object, issuer: str, wire: Wire | None) -> bool:
+    """Whether ``part`` goes to ``issuer`` on ``wire``: its own thinking (signed, where the
+    wire needs a signature) and its provider parts of that wire; every other part."""
+    match part:
+        case Thinking():
+            needs_signature = wire is not None and wire.thinking_needs_signature
+            return part.provider == issuer and not (needs_signature and part.signature is None)
+        case ProviderPart():
+            return kept_for(part, issuer, wire.name if wire is not None else "")
+        case _:
+            return True
 
 
 def _check_base64(parts: list[Any], kinds: frozenset[str], index: int) -> None:
@@ -368,8 +376,10 @@ def _check_base64(parts: list[Any], kinds: frozenset[str], index: int) -> None:
 
 
 def _signed(part: object) -> bool:
-    """Whether ``part`` is thinking or a signed call."""
-    return isinstance(part, Thinking) or isinstance(part, ToolCall) and bool(part.signature)
+    """Whether ``part`` is thinking, a provider part or a signed call."""
+    return isinstance(part, Thinking | ProviderPart) or (
+        isinstance(part, ToolCall) and bool(part.signature)
+    )
 
 
 def _same(a: object, b: object) -> bool:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from ..tools.repair import ToolNote
     from .cache import CachePoints
     from .ids import ToolNames
+    from .provider_parts import PartLeftOut
 
 #: Where one file goes (DESIGN.md §3 "Modes").
 Mode = Literal["native", "sibling", "fallback", "text", "converted"]
@@ -214,6 +215,8 @@ class Plan:
     tool_choice: ToolChoice | None = None
     #: What was changed in the tools' schemas for this target (tools.repair; issue 31).
     tool_notes: tuple[ToolNote, ...] = ()
+    #: The provider parts the target does not receive: another API's (plan.provider_parts).
+    parts_left_out: tuple[PartLeftOut, ...] = ()
     #: The body's size in bytes as the SDK sends it, where the byte budget measured it.
     size: int | None = None
     #: The keyword arguments the byte budget spelled to measure them, so that ``spell`` does

@@ -3,6 +3,8 @@
 Reference: anthropic SDK 2.12 ``MessageParam``, ``ToolResultBlockParam`` (content: text, image,
 document, search_result blocks; ``is_error``), ``DocumentBlockParam`` (base64 PDF, URL PDF,
 plain-text and file sources), ``ThinkingBlockParam`` / ``RedactedThinkingBlockParam``.
+Anthropic's own provider parts (server-tool blocks, citations: decoders.anthropic) go back as
+they came, in place.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import b64
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
 from ..errors import CapabilityError
 from ..mediatypes import is_textual
 from ..messages import Assistant, User
@@ -80,9 +82,20 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
         elif isinstance(part, ToolCall):
             use = {"type": "tool_use", "id": names.call_id(part.id), "name": names.name(part.name)}
             blocks.append({**use, "input": part.arguments})
+        elif isinstance(part, ProviderPart):  # the plan kept only Anthropic's own blocks
+            _provider_block(blocks, part)
         elif part.text:
             blocks.append({"type": "text", "text": part.text})
     return blocks
+
+
+def _provider_block(blocks: list[dict[str, Any]], part: ProviderPart) -> None:
+    """Anthropic's own block as it came; citations go back on the text block they followed
+    (decoders.anthropic), and are left out where that text was blank (not sent)."""
+    if part.kind != "citations":
+        blocks.append(dict(part.data))
+    elif blocks and blocks[-1]["type"] == "text":
+        blocks[-1] = {**blocks[-1], **part.data}
 
 
 def _thinking(part: Thinking) -> dict[str, Any]:

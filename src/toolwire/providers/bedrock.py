@@ -146,8 +146,10 @@ def _assistant(message: Assistant, spelling: Spelling) -> list[dict[str, Any]]:
             case ToolCall():
                 use = {"toolUseId": spelling.call_id(part.id), "name": spelling.name(part.name)}
                 blocks.append({"toolUse": {**use, "input": part.arguments}})
-            case _:
+            case Text():
                 blocks.append({"text": part.text})
+            case _:  # a ProviderPart: the plan kept none for this wire
+                pass
     return blocks
 
 

@@ -47,7 +47,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ..content import File, Text, Thinking, ToolCall
+from ..content import File, ProviderPart, Text, Thinking, ToolCall
+from ..errors import ConversationError
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
 from ..sources import BytesSource, ProviderFileSource, UrlSource
@@ -160,7 +161,9 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
         elif isinstance(part, ToolCall):
             block = _function_call(part, names)
             first_call = first_call or block
-        elif part.text or carried is not None:
+        elif isinstance(part, ProviderPart):  # the plan kept only Gemini's own parts
+            block = _provider_part(part)
+        elif isinstance(part, Text) and (part.text or carried is not None):
             block = {"text": part.text}
         else:
             continue
@@ -171,6 +174,22 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
     if sign_first_call and first_call is not None and "thought_signature" not in first_call:
         first_call["thought_signature"] = SKIP_SIGNATURE  # Gemini >= 3 rejects it unsigned
     return {"role": "model", "parts": parts} if parts else None
+
+
+def _provider_part(part: ProviderPart) -> dict[str, Any]:
+    """Gemini's own part as it came (decoders.google), its base64 text as the bytes the SDK
+    takes: the signature, an image's data."""
+    block: dict[str, Any] = dict(part.data)
+    signature = block.get("thought_signature")
+    if isinstance(signature, str):
+        block["thought_signature"] = _base64_bytes(
+            signature, f"the thought signature of a {part.kind} part"
+        )
+    blob = block.get("inline_data")
+    data = blob.get("data") if isinstance(blob, dict) else None
+    if isinstance(blob, dict) and isinstance(data, str):
+        block["inline_data"] = {**blob, "data": _base64_bytes(data, f"a {part.kind} part")}
+    return block
 
 
 def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
@@ -184,6 +203,18 @@ def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
 def _signature(text: str) -> bytes:
     """The bytes of a signature the plan checked is base64 (``base64_signatures``)."""
     return base64.b64decode(text, validate=True)
+
+
+def _base64_bytes(text: str, what: str) -> bytes:
+    """The bytes a provider part holds as base64 text (its own data, not a signature the plan
+    checked)."""
+    try:
+        return base64.b64decode(text, validate=True)
+    except ValueError as exc:  # binascii.Error is a ValueError
+        raise ConversationError(
+            f"{what} is not base64 text ({exc}); provider parts must be kept exactly as "
+            "toolwire.decoders returned them"
+        ) from exc
 
 
 WIRE = register(Wire(

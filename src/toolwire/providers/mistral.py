@@ -65,7 +65,7 @@ def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
         elif isinstance(part, Thinking):
             if not part.redacted and part.text:  # the plan kept only Mistral's own
                 chunks.append(_thinking(part))
-        elif part.text:
+        elif isinstance(part, Text) and part.text:  # no ProviderPart: the plan kept none
             chunks.append({"type": "text", "text": part.text})
     if not chunks and not calls:
         return None  # nothing Mistral could verify or read (e.g. only foreign thinking)

@@ -28,15 +28,27 @@ Spelling choices (the plan decides everything else):
 - ``call_id`` over 64 characters and names outside ``[a-zA-Z0-9_-]{1,64}`` are rewritten
   stably, identically in the call and its output (plan.ids);
 - ``ToolTurn.extra`` (only when a capability override asks for "merge") becomes a user
-  message right after the function outputs.
+  message right after the function outputs;
+- a call the model made as a client-side item (its signature is the item's JSON:
+  ``decoders.openai_responses.CLIENT_CALLS``) goes back as that item, and its answer as the
+  item's own output: ``local_shell_call_output`` (``id``), ``shell_call_output`` (the tool's
+  JSON list of outcomes, or its text as stdout, stderr on error), ``apply_patch_call_output``
+  (``failed`` on error), ``custom_tool_call_output``, ``mcp_approval_response`` (approved
+  unless the result is an error or a denial, whose text is the reason), ``tool_search_output``
+  (the tool definitions a client tool search found, returned by the tool as a JSON list);
+- OpenAI's own provider parts (built-in tool items) go back as they came, in place; an
+  assistant text followed by its annotations goes back as the output ``message`` item it came
+  in (id, status, ``output_text`` with the annotations).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .. import b64
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
+from ..errors import ConversationError
 from ..messages import Assistant, System, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn
 from ..sources import ProviderFileSource, UrlSource
@@ -79,7 +91,7 @@ def _items(step: Step, names: Spelling) -> list[dict[str, Any]]:
     if isinstance(step, Assistant):
         return _assistant(step, names)
     assert isinstance(step, ToolTurn)
-    items = [_function_output(result, names) for result in step.results]
+    items = [_output(result, names) for result in step.results]
     if step.extra:
         items.append(_user_message(step.extra))
     return items
@@ -89,13 +101,41 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
-            items.append(_function_call(part, names))
+            items.append(_call(part, names))
+        elif isinstance(part, ProviderPart):  # the plan kept only OpenAI's own Responses items
+            _provider_item(items, part)
         elif isinstance(part, Thinking):
             if part.id:  # the plan kept only OpenAI's own; an item needs its id
                 items.append(_reasoning(part))
         elif part.text:
             items.append({"role": "assistant", "content": part.text})
     return items
+
+
+def _provider_item(items: list[dict[str, Any]], part: ProviderPart) -> None:
+    """OpenAI's own item as it came; annotations go back on the text they followed
+    (decoders.openai_responses) as the output message item it came in, and are left out
+    where that text was blank (not sent)."""
+    if part.kind != "annotations":
+        items.append(dict(part.data))
+        return
+    last = items[-1] if items else {}
+    if last.get("role") == "assistant" and isinstance(last.get("content"), str):
+        text = {"type": "output_text", "text": last["content"]}
+        content = [{**text, "annotations": part.data["annotations"]}]
+        message = {"type": "message", "role": "assistant", "id": part.data["id"]}
+        items[-1] = {**message, "status": part.data["status"], "content": content}
+
+
+def _call(call: ToolCall, names: Spelling) -> dict[str, Any]:
+    """A function_call item, or the client-side item the call came as, sent back as it came
+    (its id as this request spells it)."""
+    signature = call.signature  # the plan kept only OpenAI's own
+    if not signature or signature[0] != "{":
+        return _function_call(call, names)
+    item: dict[str, Any] = json.loads(signature)
+    id_field = "call_id" if item.get("call_id") and item["type"] != "mcp_approval_request" else "id"
+    return {**item, id_field: names.call_id(call.id)}
 
 
 def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
@@ -113,6 +153,63 @@ def _reasoning(thinking: Thinking) -> dict[str, Any]:
     if thinking.signature:
         item["encrypted_content"] = thinking.signature
     return item
+
+
+def _output(result: PlannedResult, names: Spelling) -> dict[str, Any]:
+    """The answer to one call: a function_call_output, or the output item of the client-side
+    item the call came as."""
+    kind = names.call_item(result.call_id)
+    if kind == "function_call":
+        return _function_output(result, names)
+    call_id = names.call_id(result.call_id)
+    if kind == "custom_tool_call":
+        output = _function_output(result, names)["output"]
+        return {"type": "custom_tool_call_output", "call_id": call_id, "output": output}
+    text = _output_text(result, kind)
+    failed = result.is_error or result.denied
+    if kind == "mcp_approval_request":
+        answer = {"type": "mcp_approval_response", "approval_request_id": call_id}
+        return {**answer, "approve": not failed} | ({"reason": text} if failed and text else {})
+    if kind == "local_shell_call":  # its output names the call by ``id`` (openai SDK)
+        return {"type": "local_shell_call_output", "id": call_id, "output": text}
+    if kind == "apply_patch_call":
+        status = "failed" if failed else "completed"
+        return {"type": "apply_patch_call_output", "call_id": call_id, "status": status} | (
+            {"output": text} if text else {}
+        )
+    given = result.parts[0] if len(result.parts) == 1 else None
+    if kind == "tool_search_call":  # the tool definitions found, as the tool returned them
+        if not (isinstance(given, Json) and isinstance(given.value, list)):
+            raise ConversationError(
+                f"the answer to tool search {call_id!r} is the list of tool definitions it "
+                "found, as JSON (Responses tool params); return that list from the tool"
+            )
+        found = {"type": "tool_search_output", "call_id": call_id, "execution": "client"}
+        return {**found, "tools": given.value}
+    assert kind == "shell_call", kind
+    if isinstance(given, Json) and isinstance(given.value, list):  # the tool's own outcomes
+        return {"type": "shell_call_output", "call_id": call_id, "output": given.value}
+    exit_code = 1 if failed else 0
+    run = {"stdout": "" if failed else text, "stderr": text if failed else ""}
+    outcome = {"type": "exit", "exit_code": exit_code}
+    return {
+        "type": "shell_call_output",
+        "call_id": call_id,
+        "output": [{**run, "outcome": outcome}],
+    }
+
+
+def _output_text(result: PlannedResult, kind: str) -> str:
+    """The result's parts as the text a client-side item's output carries (text only)."""
+    texts = []
+    for part in result.parts:
+        if isinstance(part, File):
+            raise ConversationError(
+                f"the answer to a {kind} takes text only, not {part.identifier}: send the file "
+                "in a user message instead"
+            )
+        texts.append(part.text if isinstance(part, Text) else part.compact())
+    return "\n".join(texts)
 
 
 def _function_output(result: PlannedResult, names: Spelling) -> dict[str, Any]:

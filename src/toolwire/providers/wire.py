@@ -21,6 +21,7 @@ then name it in a target (``wire = "toy"`` in capabilities.toml, TOOLWIRE_CAPABI
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -191,7 +192,7 @@ class Wire:
         ``plan.ids.wire_kwargs`` replaces them where the plan found any (``Plan.scrub``)."""
         spelling = Spelling(
             plan.names, plan.sign_first_call, plan.pdf_citations, plan.reasoning_replay,
-            plan.text_parts,
+            plan.text_parts, plan.steps,
         )  # fmt: skip
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
@@ -328,8 +329,12 @@ class Spelling:
         pdf_citations: bool = False,
         reasoning_replay: tuple[str, str] | None = None,
         text_parts: bool = False,
+        steps: tuple[Step, ...] = (),
     ) -> None:
         self.names = names
+        #: The request's steps, read for the calls a model made as client-side items.
+        self.steps = steps
+        self._items: dict[str, str] | None = None
         self.sign_first_call = sign_first_call
         self.pdf_citations = pdf_citations
         #: The field the model's reasoning goes back in and on which messages (plan).
@@ -357,6 +362,15 @@ class Spelling:
         """The tool name this request sends for ``original``."""
         return self._noted("name", original, self.names.name(original))
 
+    def call_item(self, call_id: str) -> str:
+        """The item type the model made the call ``call_id`` as, where it was a client-side
+        item sent back as it came (a call whose signature is the item's JSON:
+        decoders.openai_responses.CLIENT_CALLS); "function_call" for any other call. Its
+        answer is spelled as that item's output."""
+        if self._items is None:
+            self._items = client_items(self.steps)
+        return self._noted("call_item", call_id, self._items.get(call_id, "function_call"))
+
     def document_name(self, identifier: str) -> str:
         """The next free document name for ``identifier`` in this request (Bedrock's rule:
         providers.bedrock_names)."""
@@ -381,8 +395,24 @@ class Spelling:
                 self.answers((asked,))
 
     def _noted(self, question: str, value: str, answer: str) -> str:
-        if answer != value and question != "document_name":
+        if answer != value and question in ("call_id", "name"):
             self.renamed = True
         if self.asked is not None:
             self.asked.append((question, value, answer))
         return answer
+
+
+def client_items(steps: tuple[Step, ...]) -> dict[str, str]:
+    """Each call id of ``steps`` whose call carries its item as JSON in its signature (a
+    client-side item: decoders.openai_responses), with that item's type."""
+    from ..content import ToolCall
+    from ..messages import Assistant
+
+    found: dict[str, str] = {}
+    for step in steps:
+        if not isinstance(step, Assistant):
+            continue
+        for part in step.content:
+            if isinstance(part, ToolCall) and part.signature and part.signature[0] == "{":
+                found[part.id] = json.loads(part.signature)["type"]
+    return found

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..content import File, Json, Text, Thinking, ToolCall
+from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
 from ..headers import human_size
 from ..plan import Decision
 from . import media
@@ -156,6 +156,10 @@ def _part(part: Any) -> str:
         what = "redacted thinking" if part.redacted else "thinking"
         signed = f" · signed by {part.provider}" if part.provider else ""
         summary = f"{what} ({len(body):,} characters{signed})"
+        return f'<details class="thinking"><summary>{esc(summary)}</summary><pre>{esc(body)}</pre></details>'
+    if isinstance(part, ProviderPart):
+        summary = f"{part.kind} from {part.provider} (sent back to {part.provider} only)"
+        body = json.dumps(part.data, indent=2, ensure_ascii=False)
         return f'<details class="thinking"><summary>{esc(summary)}</summary><pre>{esc(body)}</pre></details>'
     if isinstance(part, ToolCall):
         arguments = part.invalid_arguments or json.dumps(part.arguments, indent=2)

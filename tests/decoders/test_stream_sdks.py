@@ -35,8 +35,10 @@ def test_anthropic_sdk_events_accumulate_to_the_sdk_final_message(name):
     transport = http_client(body, httpx2)
     client = anthropic.Anthropic(api_key="k", http_client=transport, max_retries=0)
     request = {"model": "claude-opus-4-6", "max_tokens": 1024, **ASK}  # not deprecated
-    streamed = decode_stream(client.messages.create(**request, stream=True), MODELS["anthropic"])
-    with client.messages.stream(**request) as stream:
+    # MCP blocks are the beta API's: only the beta client's accumulator reads their input.
+    messages = client.beta.messages if "mcp" in name else client.messages
+    streamed = decode_stream(messages.create(**request, stream=True), MODELS["anthropic"])
+    with messages.stream(**request) as stream:
         helper_events = list(stream)  # raw events and the SDK's own helper events
         final = stream.get_final_message()
     assert streamed == decode(final, MODELS["anthropic"])

@@ -39,8 +39,23 @@ def decode(data: dict[str, Any], issuer: str) -> Assistant:
         elif kind == "redacted_thinking":
             parts.append(Thinking(text="", signature=block["data"], redacted=True, provider=issuer))
         else:  # a server tool's use and result, an MCP block, a container upload, …
-            parts.append(ProviderPart(provider=issuer, wire=WIRE, kind=str(kind), data=block))
+            try:
+                data = without_nulls(block)
+            except RecursionError:  # nested deeper than any reply: kept as it came
+                data = block
+            parts.append(ProviderPart(provider=issuer, wire=WIRE, kind=str(kind), data=data))
     return Assistant(content=parts)
+
+
+def without_nulls(value: Any) -> Any:
+    """``value`` without the keys whose value is null, at every depth: a reply marks a field it
+    has no value for with null (``abort_reason``), where the request types take no null and
+    leave the field out."""
+    if isinstance(value, dict):
+        return {k: without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [without_nulls(item) for item in value]
+    return value
 
 
 #: The wire whose blocks the provider parts of this decoder hold.

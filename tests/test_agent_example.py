@@ -251,7 +251,7 @@ def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
 def test_the_loop_runs_local_and_mcp_tools_and_sends_their_results_back(server, tmp_path) -> None:
     url, requests = server
     env = _clean_env(tmp_path, OPENAI_COMPATIBLE_BASE_URL=url)
-    run = _agent("openai-compatible:qwen", env, "What is the weather in Oslo?")
+    run = _agent("openai-compatible:qwen3-vl", env, "What is the weather in Oslo?")
     assert run.returncode == 0, run.stdout + run.stderr
     assert "assistant: Oslo is cloudy." in run.stdout
     first, second = requests

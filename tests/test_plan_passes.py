@@ -326,3 +326,26 @@ def test_a_decision_is_data_the_planner_fills_in() -> None:
     assert second.reason == render_reason(basis.reason, Repeat("a.png", 2))
     with pytest.raises(dataclasses.FrozenInstanceError):
         second.mode = "text"  # type: ignore[misc]
+
+
+def test_thinking_goes_only_where_the_wire_has_a_place_for_it_or_the_table_replays_it() -> None:
+    """Chat Completions have no field for thinking (Wire.takes_thinking is false): the plan
+    keeps it only where the table replays it (DeepSeek: on messages that made tool calls)
+    and leaves an assistant message of thinking alone out, so the encoder drops nothing."""
+    chat = capabilities("openai-chat:gpt-4.1")
+    own = Thinking(text="Let me see.", provider=chat.issuer)
+    messages = [User("Hi."), Assistant([own]), Assistant([own, Text(text="Hello.")])]
+    steps = plan(messages, chat).steps
+    assert [s.content for s in steps if isinstance(s, Assistant)] == [(Text(text="Hello."),)]
+
+    deepseek = capabilities("openai-compatible:deepseek-reasoner")
+    thought = Thinking(text="Call it.", provider=deepseek.issuer)
+    call = ToolCall(id="c1", name="f", arguments={})
+    loop = [
+        User("Go."),
+        Assistant([thought, call]),
+        ToolResult.of("c1", "f", "ok"),
+        Assistant([thought, Text(text="Done.")]),
+    ]
+    kept = [s.content for s in plan(loop, deepseek).steps if isinstance(s, Assistant)]
+    assert kept == [(thought, call), (Text(text="Done."),)]

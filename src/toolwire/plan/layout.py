@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..capability import Capabilities
 from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall, text_part
 from ..errors import ConversationError, Unsupported
 from ..headers import image_size
@@ -108,7 +109,7 @@ class Planner:
                 case Assistant():
                     self.tally.message(message)
                     calls = [call.id for call in message.tool_calls]
-                    replayed = verifiable(message, self.policy.caps.issuer, self.wire, i)
+                    replayed = verifiable(message, self.policy.caps, self.wire, i)
                     if replayed is not None:
                         self.steps.append(replayed)
                 case System():
@@ -312,20 +313,24 @@ def _texts(parts: Any) -> tuple[str, ...]:
 
 
 def verifiable(
-    message: Assistant, issuer: str, wire: Wire | None = None, index: int = 0
+    message: Assistant, caps: Capabilities, wire: Wire, index: int = 0
 ) -> Assistant | None:
-    """The assistant message with only what ``issuer`` can verify: its own thinking and the
-    call signatures it issued (replay by issuer), and the provider parts it sent on ``wire``
-    (a built-in tool's items are read by that provider's API only); on a ``wire`` that takes
-    thinking back only signed, its signed thinking. None when nothing is left. A signature
-    the wire sends as bytes that is not base64 is a ConversationError naming message ``index``.
+    """The assistant message with only what the target's issuer can verify: its own thinking
+    and the call signatures it issued (replay by issuer), and the provider parts it sent on
+    ``wire`` (a built-in tool's items are read by that provider's API only); on a wire that
+    takes thinking back only signed, its signed thinking; on one with no place for thinking,
+    only the thinking the table replays (``reasoning_replay``). None when nothing is left. A
+    signature the wire sends as bytes that is not base64 is a ConversationError naming
+    message ``index``.
 
     The message itself when nothing changes (most messages: no thinking, no signature).
     """
     content = message.content
     if not any(_signed(p) for p in content):
         return message if content else None  # the common case: nothing to verify
-    keep = [p for p in content if _verified(p, issuer, wire)]
+    issuer = caps.issuer
+    replayed = _replays_thinking(message, caps, wire)
+    keep = [p for p in content if _verified(p, issuer, wire) and (replayed or not _is_thought(p))]
     calls = [
         p.model_copy(update={"signature": None, "provider": None})
         if isinstance(p, ToolCall) and p.signature is not None and p.provider != issuer
@@ -334,11 +339,24 @@ def verifiable(
     ]
     if not calls:
         return None
-    if wire is not None and wire.base64_signatures:
+    if wire.base64_signatures:
         _check_base64(calls, wire.base64_signatures, index)
     if len(calls) == len(content) and all(map(_same, calls, content)):
         return message
     return Assistant(content=tuple(calls))
+
+
+def _replays_thinking(message: Assistant, caps: Capabilities, wire: Wire) -> bool:
+    """Whether ``message``'s thinking goes back: on a wire with a place for it, always (as its
+    issuer can verify); on one without, where the table replays it for such a message."""
+    if wire.takes_thinking:
+        return True
+    replay = caps.reasoning_replay
+    return replay is not None and (replay.on == "all" or bool(message.tool_calls))
+
+
+def _is_thought(part: object) -> bool:
+    return isinstance(part, Thinking)
 
 
 def _verified(part: object, issuer: str, wire: Wire | None) -> bool:

@@ -135,8 +135,6 @@ def _tool_text(part: Text | Json | File) -> str:
 def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
     texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
-    if not texts and not calls:
-        return []  # only thinking: no message of its own on this wire
     spelled: dict[str, Any] = {"role": "assistant"}
     if texts:
         spelled["content"] = _text_content(texts, names.text_parts)
@@ -216,4 +214,5 @@ WIRE = register(Wire(
     names=name_rule(NAME_64, 64, NOT_NAME_64, "OpenAI function name"),
     tools=openai_chat_tools, size=HTTPX,  # openai (and groq) _utils/_json.openapi_dumps: httpx's defaults
     separators=(",", ":"),  # OpenAI's models write compact arguments
+    takes_thinking=False,  # ChatCompletionAssistantMessageParam has no reasoning field
 ))  # fmt: skip

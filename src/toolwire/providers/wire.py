@@ -165,6 +165,10 @@ class Wire:
     #: format; None: every type the table routes. The plan refuses a file of another type
     #: (only a capabilities override routes one).
     formats: Mapping[str, str] | None = None
+    #: Thinking has a place of its own in the wire's messages. Where not (Chat Completions), it
+    #: goes back only where the target's table says the server takes it (``reasoning_replay``):
+    #: the plan leaves the rest out, and an assistant message of thinking alone with it.
+    takes_thinking: bool = True
     #: Thinking goes back only with its signature: the plan leaves unsigned thinking out
     #: (replay by issuer, plan.layout.verifiable).
     thinking_needs_signature: bool = False

@@ -37,6 +37,12 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   least recently used out); and per history its latest request's run of spelled steps
   (``RUN_LIMIT`` runs), so a grown history's request reuses the items of its first steps
   at once. Items are kept as copies of those given to a caller.
+- ``tools``: each tool as a family of targets takes it (``tools.repair.PreparedTool``:
+  repaired, strict settled, the parameters as its dialect sends them, the notes), by the
+  tool's content digest (every field, ``tools.repair.tool_digest``) and the schema rules it
+  was prepared for (``tools.rules``: the one capability fact preparing reads). Bound:
+  ``TOOLS_LIMIT`` tools and ``TOOLS_CHARS`` characters, least recently used out; a tool over
+  a quarter of that is not kept. The values are read-only or read as copies.
 - ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
   limit): per history (its first two messages), target, fitter and converters, each
   message's measures and their sum
@@ -68,6 +74,8 @@ RUN_LIMIT = 32
 PAGES_LIMIT = 4096
 SPELLED_LIMIT = 65536
 SPELLED_CHARS = 256 * 1024 * 1024
+TOOLS_LIMIT = 4096
+TOOLS_CHARS = 64 * 1024 * 1024
 
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
@@ -82,6 +90,7 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.spelled = SpelledSteps()
+        self.tools = PreparedTools()
         self._fitted: dict[tuple[int, Any, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
 
@@ -91,6 +100,7 @@ class Memo:
         self.last.clear()
         self.measures.clear()
         self.spelled.clear()
+        self.tools.clear()
         self._fitted.clear()
 
     def fitted(
@@ -388,6 +398,41 @@ class SpelledSteps:
         with self._lock:
             self.steps.clear()
             self.runs = []
+            self.chars = 0
+
+
+class PreparedTools:
+    """Each tool as a family of targets takes it, by (tool digest, schema rules): see
+    ``tools.repair.prepared_tools``. Bound: ``TOOLS_LIMIT`` tools and ``TOOLS_CHARS``
+    characters, least recently used out; a tool over a quarter of that is not kept."""
+
+    def __init__(self) -> None:
+        #: key -> (the prepared tool, its characters); most recently used last.
+        self.tools: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        found = self.tools.get(key)
+        if found is None:
+            return None
+        with contextlib.suppress(KeyError):  # another thread let it go meanwhile
+            self.tools.move_to_end(key)
+        return found[0]
+
+    def keep(self, key: Hashable, prepared: Any, chars: int) -> None:
+        if chars > TOOLS_CHARS // 4:
+            return
+        with self._lock:
+            old = self.tools.pop(key, None)
+            self.chars += chars - (old[1] if old is not None else 0)
+            self.tools[key] = (prepared, chars)
+            while len(self.tools) > TOOLS_LIMIT or self.chars > TOOLS_CHARS:
+                self.chars -= self.tools.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.tools.clear()
             self.chars = 0
 
 

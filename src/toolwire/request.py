@@ -18,7 +18,7 @@ from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.context import left_for_context
 from .plan.files import EVICT_TO
-from .plan.ids import wire_kwargs, wire_text
+from .plan.ids import has_lone_surrogate, wire_kwargs, wire_text
 from .plan.values import Limit, budgets_bound
 from .providers import wire_named
 from .wire_size import wire_bytes
@@ -26,7 +26,7 @@ from .wire_size import wire_bytes
 if TYPE_CHECKING:
     from .convert import Converter
     from .tools import Tool, ToolChoice
-    from .tools.repair import ToolNote
+    from .tools.repair import PreparedTool, ToolNote
     from .uploads import Uploads
 
 
@@ -161,12 +161,12 @@ def plan_request(
         caps = load_capabilities(model, capabilities)
     fit = MEMO.fitted(fit_image) if fit_images else None
     fetch = _fetcher(fetch_urls)
-    notes: list[ToolNote] = []
-    if tools:  # the tools' schemas as the target takes them (tools.repair)
-        from .tools.repair import prepare_tools
+    sent_tools: tuple[PreparedTool, ...] = ()
+    if tools:  # the tools as the target takes them (tools.repair), kept by content
+        from .tools.repair import prepared_tools
 
-        tools, notes, _ = prepare_tools(tools, caps)
-    sent_tools = tuple(tools)
+        sent_tools = prepared_tools(tools, caps, MEMO.tools)
+    notes = [note for tool in sent_tools for note in tool.notes]
 
     def within_bytes(
         messages: Sequence[Message], evicted: Mapping[tuple[int, int], Limit] | None = None
@@ -240,13 +240,17 @@ def _kwargs(plan: Plan, sizes: dict[int, int] | None = None) -> dict[str, Any]:
 
 
 def _tools(
-    tools: Sequence[Tool], choice: ToolChoice | None, caps: Capabilities, cache: CachePoints | None
+    tools: Sequence[PreparedTool],
+    choice: ToolChoice | None,
+    caps: Capabilities,
+    cache: CachePoints | None,
 ) -> dict[str, Any]:
     """The tools fragment, with the cache mark after the last tool where the plan put one."""
-    from .tools import spell
-    from .tools.spell import mark_tools
+    from .tools.spell import mark_tools, spell_prepared
 
-    fragment = wire_text(spell(tools, choice, caps))  # lone surrogates in a tool's text too
+    fragment = spell_prepared(tools, choice, caps)
+    if any(tool.scrub for tool in tools) or has_lone_surrogate(choice):
+        fragment = wire_text(fragment)  # lone surrogates in a tool's text too
     return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
 
 

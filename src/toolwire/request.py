@@ -163,9 +163,9 @@ def plan_request(
     fetch = _fetcher(fetch_urls)
     sent_tools: tuple[PreparedTool, ...] = ()
     if tools:  # the tools as the target takes them (tools.repair), kept by content
-        from .tools.repair import prepared_tools
+        from .tools.repair import forced, prepared_tools
 
-        sent_tools = prepared_tools(tools, caps, MEMO.tools)
+        sent_tools = forced(prepared_tools(tools, caps, MEMO.tools), tool_choice, caps)
     notes = [note for tool in sent_tools for note in tool.notes]
 
     def within_bytes(

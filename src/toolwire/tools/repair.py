@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Hashable, Mapping, Sequence
 from copy import deepcopy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -74,6 +74,9 @@ class SchemaRules:
     #: The most tools one request may define (None: no documented limit), and the source.
     max_tools: int | None = None
     max_tools_source: str = ""
+    #: Where a call is forced (tool_choice "required" or a tool's name), a tool without
+    #: parameters still declares them, as JSON Schema (Gemini): the source ("" where not).
+    forced_parameters_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,10 @@ def _beyond_subset(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
 
     try:
         prepared.sent = gemini_parameters(prepared.parameters, tool)
-        prepared.form = "parameters" if prepared.sent is not None else "none"
+        prepared.form = "parameters"
+        if prepared.sent is None:  # kept as JSON Schema for a forced call (``forced``)
+            prepared.sent = gemini_json_schema(prepared.parameters)
+            prepared.form = "none"
     except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
         raise _malformed(tool, exc) from exc
     except BeyondSubset as exc:
@@ -550,7 +556,8 @@ class PreparedTool:
         return self.sent()
 
     def sent(self) -> dict[str, Any]:
-        """A fresh copy of the parameters as sent ({} where ``form`` is "none")."""
+        """A fresh copy of the parameters as sent ({} where ``form`` is "none": the JSON
+        Schema kept for a forced call is sent only then, ``forced``)."""
         if self.form == "none":
             return {}
         if self._sent is None:
@@ -593,6 +600,36 @@ def prepared_tools(
             kept.keep(key, found, _chars(found))
         prepared.append(found)
     return tuple(prepared)
+
+
+def forced(
+    prepared: tuple[PreparedTool, ...], tool_choice: str | None, caps: Capabilities
+) -> tuple[PreparedTool, ...]:
+    """The prepared tools as a request whose ``tool_choice`` forces a call sends them: where
+    the target's rules say so (``SchemaRules.forced_parameters_source``: Gemini's mode ANY), a
+    tool without parameters declares its empty object as JSON Schema, with a note."""
+    rules = rules_of(caps)
+    if not rules.forced_parameters_source or tool_choice in (None, "auto", "none"):
+        return prepared
+    return tuple(
+        replace(
+            tool,
+            form="json_schema",
+            notes=(
+                *tool.notes,
+                ToolNote(
+                    tool.name,
+                    "parameters",
+                    "a tool without parameters declares them as JSON Schema "
+                    "(parameters_json_schema): tool_choice forces a call",
+                    rules.forced_parameters_source,
+                ),
+            ),
+        )
+        if tool.form == "none"
+        else tool
+        for tool in prepared
+    )
 
 
 def rules_of(caps: Capabilities) -> SchemaRules:

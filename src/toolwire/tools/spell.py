@@ -36,7 +36,7 @@ from ..errors import suggest
 from ..plan.ids import accepted_name, accepts
 from .errors import ToolDefinitionError
 from .ollama import ollama_parameters
-from .repair import PreparedTool, prepared_tools
+from .repair import PreparedTool, forced, prepared_tools
 from .tool import Tool
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def spell(
     ({} when there are neither), each tool prepared for the target (``tools.repair``)."""
     if not tools:
         return spell_prepared((), tool_choice, caps)
-    return spell_prepared(prepared_tools(tools, caps), tool_choice, caps)
+    return spell_prepared(forced(prepared_tools(tools, caps), tool_choice, caps), tool_choice, caps)
 
 
 def spell_prepared(

@@ -43,6 +43,11 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   was prepared for (``tools.rules``: the one capability fact preparing reads). Bound:
   ``TOOLS_LIMIT`` tools and ``TOOLS_CHARS`` characters, least recently used out; a tool over
   a quarter of that is not kept. The values are read-only or read as copies.
+- ``tool_fragments``: a request's tools spelled (the keyword-argument fragment) and its size
+  on the wire, by the prepared tools' keys, the tool choice, the wire and whether a cache
+  mark follows them, so a byte budget adds that size to the plan's bound instead of
+  measuring the body (``FRAGMENTS_LIMIT`` fragments and ``TOOLS_CHARS`` characters, least
+  recently used out). Read as copies.
 - ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
   limit): per history (its first two messages), target, fitter and converters, each
   message's measures and their sum
@@ -76,6 +81,7 @@ SPELLED_LIMIT = 65536
 SPELLED_CHARS = 256 * 1024 * 1024
 TOOLS_LIMIT = 4096
 TOOLS_CHARS = 64 * 1024 * 1024
+FRAGMENTS_LIMIT = 32
 
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
@@ -90,7 +96,8 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.spelled = SpelledSteps()
-        self.tools = PreparedTools()
+        self.tools = Kept(TOOLS_LIMIT)
+        self.tool_fragments = Kept(FRAGMENTS_LIMIT)
         self._fitted: dict[tuple[int, Any, Any], tuple[Any, Any, Any, str | None]] = {}
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
 
@@ -101,6 +108,7 @@ class Memo:
         self.measures.clear()
         self.spelled.clear()
         self.tools.clear()
+        self.tool_fragments.clear()
         self._fitted.clear()
 
     def fitted(
@@ -401,38 +409,40 @@ class SpelledSteps:
             self.chars = 0
 
 
-class PreparedTools:
-    """Each tool as a family of targets takes it, by (tool digest, schema rules): see
-    ``tools.repair.prepared_tools``. Bound: ``TOOLS_LIMIT`` tools and ``TOOLS_CHARS``
-    characters, least recently used out; a tool over a quarter of that is not kept."""
+class Kept:
+    """Values kept by a content key (``tools``, ``tool_fragments``): at most ``limit``
+    values and ``chars`` characters, least recently used out; a value over a quarter of
+    ``chars`` is not kept. Its users keep only values that are read-only or read as copies."""
 
-    def __init__(self) -> None:
-        #: key -> (the prepared tool, its characters); most recently used last.
-        self.tools: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+    def __init__(self, limit: int, chars: int = TOOLS_CHARS) -> None:
+        self.limit = limit
+        self.max_chars = chars
+        #: key -> (the value, its characters); most recently used last.
+        self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.chars = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any:
-        found = self.tools.get(key)
+        found = self.entries.get(key)
         if found is None:
             return None
         with contextlib.suppress(KeyError):  # another thread let it go meanwhile
-            self.tools.move_to_end(key)
+            self.entries.move_to_end(key)
         return found[0]
 
-    def keep(self, key: Hashable, prepared: Any, chars: int) -> None:
-        if chars > TOOLS_CHARS // 4:
+    def keep(self, key: Hashable, value: Any, chars: int) -> None:
+        if chars > self.max_chars // 4:
             return
         with self._lock:
-            old = self.tools.pop(key, None)
+            old = self.entries.pop(key, None)
             self.chars += chars - (old[1] if old is not None else 0)
-            self.tools[key] = (prepared, chars)
-            while len(self.tools) > TOOLS_LIMIT or self.chars > TOOLS_CHARS:
-                self.chars -= self.tools.popitem(last=False)[1][1]
+            self.entries[key] = (value, chars)
+            while len(self.entries) > self.limit or self.chars > self.max_chars:
+                self.chars -= self.entries.popitem(last=False)[1][1]
 
     def clear(self) -> None:
         with self._lock:
-            self.tools.clear()
+            self.entries.clear()
             self.chars = 0
 
 

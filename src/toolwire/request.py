@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -13,7 +14,7 @@ from .content import JsonValue
 from .imagefit import fit_image
 from .memo import MEMO
 from .messages import Message
-from .plan import CachePoints, Decision, OnBudget, OnUnsupported, Plan, plan
+from .plan import Decision, OnBudget, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.context import left_for_context
@@ -235,42 +236,59 @@ def _kwargs(plan: Plan, sizes: dict[int, int] | None = None) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan`` (``sizes``: see ``Wire.spell``)."""
     kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled, sizes), plan)
     if plan.tools or plan.tool_choice is not None:
-        kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
+        kwargs = _with_tools(kwargs, _tools(plan)[0])
     return kwargs
 
 
-def _tools(
-    tools: Sequence[PreparedTool],
-    choice: ToolChoice | None,
-    caps: Capabilities,
-    cache: CachePoints | None,
-) -> dict[str, Any]:
-    """The tools fragment, with the cache mark after the last tool where the plan put one."""
+def _tools(plan: Plan) -> tuple[dict[str, Any], int]:
+    """The tools fragment of ``plan`` (with the cache mark after the last tool where the plan
+    put one) and its size on the wire: spelled and measured once per tools, choice, wire and
+    mark (``MEMO.tool_fragments``, keyed by the prepared tools' own keys), a copy each time."""
     from .tools.spell import mark_tools, spell_prepared
 
-    fragment = spell_prepared(tools, choice, caps)
-    if any(tool.scrub for tool in tools) or has_lone_surrogate(choice):
+    cache, tools, caps = plan.cache, plan.tools, plan.caps
+    marked = cache.marks if cache is not None and cache.tools else None
+    keys = tuple(tool.key for tool in tools)
+    key = (keys, plan.tool_choice, caps.wire, marked) if None not in keys else None
+    kept = MEMO.tool_fragments.get(key) if key is not None else None
+    if kept is not None:
+        fragment: dict[str, Any] = deepcopy(kept[0])
+        return fragment, kept[1]
+    fragment = spell_prepared(tools, plan.tool_choice, caps)
+    if any(tool.scrub for tool in tools) or has_lone_surrogate(plan.tool_choice):
         fragment = wire_text(fragment)  # lone surrogates in a tool's text too
-    return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
+    if marked is not None:
+        fragment = mark_tools(fragment, marked)
+    size = wire_bytes(fragment, plan.wire.size)
+    if key is not None:
+        MEMO.tool_fragments.keep(key, (deepcopy(fragment), size), size)
+    return fragment, size
 
 
 def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None]:
     """The body's size (when a byte budget applies), by how much it breaks the budget, and
     the keyword arguments spelled to measure it; not measured when an upper bound of it is
     within the budget (``Plan.bound``, plan.tally: every file as routed, no text fallback or
-    conversion of unknown size, no tools)."""
+    conversion of unknown size; with the tools fragment's own size and ``TOOLS_JOIN``)."""
     caps = laid_out.caps
     limit = caps.budgets.max_request_bytes
     if not limit:
         return None, 0, None
     bound = laid_out.bound
-    if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
+    if bound is not None and laid_out.tools:
+        bound += _tools(laid_out)[1] + TOOLS_JOIN
+    if bound is not None and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0, None
     sizes: dict[int, int] = {}  # each item's size, measured when it was first spelled
     kwargs = _kwargs(laid_out, sizes)
     size = wire_bytes(kwargs, laid_out.wire.size, sizes)
     return size, max(0, size + HEADROOM - limit), kwargs
+
+
+#: At most how many bytes joining the tools fragment to the body adds beyond the fragment's
+#: own JSON (a comma and a key's separator, or none where it merges into Gemini's config).
+TOOLS_JOIN = 8
 
 
 #: Decision modes whose files ``Plan.bound`` measures as sent.

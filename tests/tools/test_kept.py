@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 import toolwire as tw
-from toolwire import memo
 from toolwire.capability import capabilities
 from toolwire.memo import MEMO
 from toolwire.request import encode
@@ -40,16 +39,21 @@ ODD = Tool(
 
 @pytest.fixture(autouse=True)
 def _forget() -> Any:
-    MEMO.tools.clear()
+    forget()
     yield
+    forget()
+
+
+def forget() -> None:
     MEMO.tools.clear()
+    MEMO.tool_fragments.clear()
 
 
 def cold(model: str, tools: list[Tool], **kwargs: Any) -> dict[str, Any]:
     """The request's kwargs with nothing kept before or after."""
-    MEMO.tools.clear()
+    forget()
     kept = encode(HELLO, model, tools=tools, **kwargs).kwargs
-    MEMO.tools.clear()
+    forget()
     return kept
 
 
@@ -58,7 +62,7 @@ def test_a_kept_preparation_spells_what_a_cold_one_does(provider) -> None:
     model = MODELS[provider]
     tools = [*sample_tools(), ODD]
     first = encode(HELLO, model, tools=tools).kwargs
-    assert MEMO.tools.tools  # kept
+    assert MEMO.tools.entries  # kept
     again = encode(HELLO, model, tools=[t.model_copy() for t in tools]).kwargs
     assert again == first == cold(model, tools)
     validate(again, model)
@@ -146,16 +150,16 @@ def _scribble(value: Any) -> None:
 
 
 def test_the_kept_tools_are_bounded(monkeypatch) -> None:
-    monkeypatch.setattr(memo, "TOOLS_LIMIT", 5)
+    monkeypatch.setattr(MEMO.tools, "limit", 5)
     tools = [Tool(f"t{i}", "A tool.") for i in range(12)]
     encode(HELLO, MODELS["anthropic"], tools=tools)
-    assert len(MEMO.tools.tools) == 5
-    assert MEMO.tools.chars == sum(chars for _, chars in MEMO.tools.tools.values())
-    monkeypatch.setattr(memo, "TOOLS_CHARS", 400)  # a tool over a quarter is not kept
+    assert len(MEMO.tools.entries) == 5
+    assert MEMO.tools.chars == sum(chars for _, chars in MEMO.tools.entries.values())
+    monkeypatch.setattr(MEMO.tools, "max_chars", 400)  # a tool over a quarter is not kept
     MEMO.tools.clear()
     big = Tool("big", "x" * 200)
     encode(HELLO, MODELS["anthropic"], tools=[big])
-    assert not MEMO.tools.tools
+    assert not MEMO.tools.entries
 
 
 def test_a_tool_that_cannot_be_prepared_is_refused_every_time() -> None:
@@ -163,4 +167,32 @@ def test_a_tool_that_cannot_be_prepared_is_refused_every_time() -> None:
     for _ in range(2):
         with pytest.raises(tw.ToolDefinitionError, match="say its type"):
             encode(HELLO, MODELS["openai"], tools=[bad])
-    assert not MEMO.tools.tools
+    assert not MEMO.tools.entries
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "bedrock", "openai", "google"])
+@pytest.mark.parametrize("cache", [False, True])
+def test_a_byte_budget_trusts_the_bound_with_the_tools_own_size(provider, cache) -> None:
+    """With tools, the body is not measured where the plan's bound plus the kept tools
+    fragment's size is within the budget, and that sum is never below the body sent; where
+    it is not within, the body is measured."""
+    from toolwire.plan.budgets import HEADROOM
+    from toolwire.wire_size import wire_bytes
+
+    model = MODELS[provider]
+    tools = [*sample_tools(), ODD]
+    for _ in range(2):  # spelled, then kept
+        request = encode(HELLO, model, tools=tools, cache=cache, tool_choice="auto")
+        assert request.plan is not None and request.plan.bound is not None
+        assert request.size is None  # trusted: not measured
+        fragment = MEMO.tool_fragments.entries
+        assert len(fragment) == 1
+        size = next(iter(fragment.values()))[0][1]
+        body = wire_bytes(request.kwargs, request.plan.wire.size)
+        assert body <= request.plan.bound + size
+    tight = request.plan.bound + size + HEADROOM - 1  # the sum just over the budget
+    measured = encode(
+        HELLO, model, tools=tools, cache=cache, tool_choice="auto",
+        capabilities=capabilities(model, {"max_request_bytes": tight}),
+    )  # fmt: skip
+    assert measured.size == wire_bytes(measured.kwargs, measured.plan.wire.size)  # type: ignore[union-attr]

@@ -537,6 +537,8 @@ class PreparedTool:
     _sent: dict[str, Any] | None = field(default=None, repr=False)
     #: Some text of it holds a lone surrogate (the spelling is scrubbed: plan.ids.wire_text).
     scrub: bool = False
+    #: What it is kept by (tool digest, rules), where it is kept (``prepared_tools``).
+    key: Hashable = None
 
     @property
     def name(self) -> str:
@@ -571,7 +573,7 @@ class KeptTools(Protocol):
 
     def get(self, key: Hashable) -> PreparedTool | None: ...
 
-    def keep(self, key: Hashable, prepared: PreparedTool, chars: int) -> None: ...
+    def keep(self, key: Hashable, value: PreparedTool, chars: int) -> None: ...
 
 
 def prepared_tools(
@@ -596,7 +598,7 @@ def prepared_tools(
         key = (tool_digest(tool), rules)
         found = kept.get(key)
         if found is None:
-            found = prepare_tool(tool, rules)
+            found = replace(prepare_tool(tool, rules), key=key)
             kept.keep(key, found, _chars(found))
         prepared.append(found)
     return tuple(prepared)

@@ -52,6 +52,12 @@ def corpus_tools(count: int) -> list[tw.Tool]:
     return tw.tools_from_mcp({"tools": listed[:count]})
 
 
+def forget() -> None:
+    """Forget the prepared tools and their spelled fragments."""
+    MEMO.tools.clear()
+    MEMO.tool_fragments.clear()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=41)
@@ -68,7 +74,7 @@ def main() -> None:
             lambda model=model: tw.encode(messages, model, tools=tools),
             lambda model=model: tw.encode(messages, model, tools=tools),
             args.repeat,
-            setups=(lambda: None, MEMO.tools.clear),
+            setups=(lambda: None, forget),
         )
         print(
             f"| {label} | {bare * 1e3:.2f} | {kept * 1e3:.2f} | {forgotten * 1e3:.2f} "

@@ -236,24 +236,32 @@ def _kwargs(plan: Plan, sizes: dict[int, int] | None = None) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan`` (``sizes``: see ``Wire.spell``)."""
     kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled, sizes), plan)
     if plan.tools or plan.tool_choice is not None:
-        kwargs = _with_tools(kwargs, _tools(plan)[0])
+        kwargs = _with_tools(kwargs, _tools(plan))
     return kwargs
 
 
-def _tools(plan: Plan) -> tuple[dict[str, Any], int]:
-    """The tools fragment of ``plan`` (with the cache mark after the last tool where the plan
-    put one) and its size on the wire: spelled and measured once per tools, choice, wire and
-    mark (``MEMO.tool_fragments``, keyed by the prepared tools' own keys), a copy each time."""
+def _tools(plan: Plan) -> dict[str, Any]:
+    """The tools fragment of ``plan``, with the cache mark after the last tool where the plan
+    put one: a copy of the kept one (``_kept_tools``), so a caller may edit it."""
+    fragment: dict[str, Any] = deepcopy(_kept_tools(plan)[0])
+    return fragment
+
+
+def _kept_tools(plan: Plan) -> tuple[dict[str, Any], int]:
+    """The tools fragment of ``plan`` and its size on the wire: spelled and measured once per
+    tools, choice, wire and mark (``MEMO.tool_fragments``, keyed by the prepared tools' own
+    keys). The kept fragment itself: read it, or copy it (``_tools``)."""
     from .tools.spell import mark_tools, spell_prepared
 
     cache, tools, caps = plan.cache, plan.tools, plan.caps
     marked = cache.marks if cache is not None and cache.tools else None
     keys = tuple(tool.key for tool in tools)
     key = (keys, plan.tool_choice, caps.wire, marked) if None not in keys else None
-    kept = MEMO.tool_fragments.get(key) if key is not None else None
+    kept: tuple[dict[str, Any], int] | None = (
+        MEMO.tool_fragments.get(key) if key is not None else None
+    )
     if kept is not None:
-        fragment: dict[str, Any] = deepcopy(kept[0])
-        return fragment, kept[1]
+        return kept
     fragment = spell_prepared(tools, plan.tool_choice, caps)
     if any(tool.scrub for tool in tools) or has_lone_surrogate(plan.tool_choice):
         fragment = wire_text(fragment)  # lone surrogates in a tool's text too
@@ -261,7 +269,7 @@ def _tools(plan: Plan) -> tuple[dict[str, Any], int]:
         fragment = mark_tools(fragment, marked)
     size = wire_bytes(fragment, plan.wire.size)
     if key is not None:
-        MEMO.tool_fragments.keep(key, (deepcopy(fragment), size), size)
+        MEMO.tool_fragments.keep(key, (fragment, size), size)
     return fragment, size
 
 
@@ -276,7 +284,7 @@ def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None
         return None, 0, None
     bound = laid_out.bound
     if bound is not None and laid_out.tools:
-        bound += _tools(laid_out)[1] + TOOLS_JOIN
+        bound += _kept_tools(laid_out)[1] + TOOLS_JOIN
     if bound is not None and bound + HEADROOM <= limit:  # noqa: SIM102
         if _ROUTED.issuperset([d.mode for d in laid_out.decisions]):  # no text of unknown size
             return None, 0, None

@@ -9,7 +9,7 @@ and hold tuples, so nothing changes behind a cache; change one by building a new
 (``model_copy``). The dicts and lists of JSON data inside a message (a ToolCall's
 ``arguments``, a Json part's or a JSON output's value) are the exception: edit a copy.
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
-and the view pass to the planner. Planning functions take the memo (or a memoised function)
+and the view pass to the planner (and ``decode`` reads the prepared tools of). Planning functions take the memo (or a memoised function)
 as an argument and never import it; encoders reach the base64 cache through ``b64``.
 
 What it keeps, how much, and for how long — the one place these bounds are stated:

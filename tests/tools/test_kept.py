@@ -196,3 +196,34 @@ def test_a_byte_budget_trusts_the_bound_with_the_tools_own_size(provider, cache)
         capabilities=capabilities(model, {"max_request_bytes": tight}),
     )  # fmt: skip
     assert measured.size == wire_bytes(measured.kwargs, measured.plan.wire.size)  # type: ignore[union-attr]
+
+
+def test_decoding_a_reply_uses_the_tools_encode_prepared(monkeypatch) -> None:
+    """tw.decode(..., tools=) maps renamed parameters back with the kept preparation: an agent
+    that encodes and decodes every turn prepares each tool once."""
+    calls: list[str] = []
+    prepare = repair.prepare_tool
+
+    def counted(tool: Tool, rules: Any) -> Any:
+        calls.append(tool.name)
+        return prepare(tool, rules)
+
+    monkeypatch.setattr(repair, "prepare_tool", counted)
+    model = MODELS["anthropic"]
+    sent = encode(HELLO, model, tools=[ODD]).kwargs["tools"][0]["input_schema"]["properties"]
+    reply = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "odd", "input": dict.fromkeys(sent, 1)}
+        ],
+        "stop_reason": "tool_use",
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    for _ in range(2):
+        call = tw.decode(reply, model, tools=[ODD]).content[0]
+        assert isinstance(call, tw.ToolCall)
+        assert call.arguments == {"$filter": 1, "page size": 1, "tags": 1}
+    assert calls == ["odd"]

@@ -569,7 +569,7 @@ class PreparedTool:
 
 
 class KeptTools(Protocol):
-    """Where prepared tools are kept between requests (``memo.PreparedTools``)."""
+    """Where prepared tools are kept between requests (``memo.Kept``: ``MEMO.tools``)."""
 
     def get(self, key: Hashable) -> PreparedTool | None: ...
 

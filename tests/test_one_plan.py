@@ -161,13 +161,21 @@ def test_the_view_shows_a_document_converted_to_text_where_its_text_went() -> No
 
 
 def test_a_request_the_byte_budget_measured_is_spelled_once() -> None:
-    """With tools, the plan's bound cannot prove the body within Anthropic's 32 MB: the body is
-    spelled to measure it, and those are the request's keyword arguments (not spelled again)."""
+    """Where the plan's bound (with the tools' own size) cannot prove the body within the
+    byte budget, the body is spelled to measure it, and those are the request's keyword
+    arguments (not spelled again)."""
+    from toolwire.plan.budgets import HEADROOM
+    from toolwire.wire_size import wire_bytes
+
     tool = tw.Tool("shot", "Take a screenshot.", {"type": "object", "properties": {}})
-    planned = tw.plan_request(
-        tool_turns([small_png(1)]), "anthropic:claude-sonnet-4-5", tools=[tool]
-    )
-    assert planned.spelled is not None and planned.size is not None
+    model = "anthropic:claude-sonnet-4-5"
+    trusted = tw.plan_request(tool_turns([small_png(1)]), model, tools=[tool])
+    assert trusted.spelled is None  # the bound and the tools' size prove it within 32 MB
+    body = wire_bytes(tw.spell(trusted).kwargs, trusted.wire.size)
+    tight = tw.capabilities(model, {"max_request_bytes": body + HEADROOM})
+    planned = tw.plan_request(tool_turns([small_png(1)]), model, tools=[tool], capabilities=tight)
+    assert planned.spelled is not None
+    assert planned.size == wire_bytes(planned.spelled, planned.wire.size)
     request = tw.spell(planned)
     assert request.kwargs is planned.spelled and request.wire_bytes == planned.size
     unmeasured = tw.plan_request(tool_turns([small_png(1)]), "openai:gpt-5")  # no byte budget

@@ -25,6 +25,7 @@ from toolwire.plan.ids import accepted_id, accepted_name
 from toolwire.providers import BUILT_IN, WIRES, Rule, Wire, register, wire_named, wires
 from toolwire.providers.spelling import arguments_json
 from toolwire.providers.wire import TOOL_CHOICES, Decoder, Spelling, id_rule, name_rule
+from toolwire.tools.repair import PreparedTool
 from toolwire.wire_size import HTTPX, Style, wire_bytes
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -227,7 +228,8 @@ def test_every_built_in_wire_answers_where_the_old_tables_were_asked(name: str) 
     assert wire_bytes({"a": "é"}, wire.size) > 0  # wire_size.STYLES
     call = tw.ToolCall(id="c", name="n", arguments={"a": 1})
     assert json.loads(arguments_json(call, wire.separators)) == {"a": 1}  # spelling.SEPARATORS
-    assert wire.tools([tw.Tool("get_weather", "Weather.")], "auto")  # tools/spell SPELLERS
+    prepared = PreparedTool(tw.Tool("get_weather", "Weather."))  # tools.repair
+    assert wire.tools([prepared], "auto")  # tools/spell SPELLERS
 
 
 def test_the_registry_holds_the_built_in_wires_and_every_table_target_names_one() -> None:

@@ -9,7 +9,7 @@ and hold tuples, so nothing changes behind a cache; change one by building a new
 (``model_copy``). The dicts and lists of JSON data inside a message (a ToolCall's
 ``arguments``, a Json part's or a JSON output's value) are the exception: edit a copy.
 ``Memo`` keeps that work; ``MEMO`` is the process's memo, which ``encode``, ``estimate_tokens``
-and the view pass to the planner. Planning functions take the memo (or a memoised function)
+and the view pass to the planner (and ``decode`` reads the prepared tools of). Planning functions take the memo (or a memoised function)
 as an argument and never import it; encoders reach the base64 cache through ``b64``.
 
 What it keeps, how much, and for how long — the one place these bounds are stated:
@@ -38,6 +38,17 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   least recently used out); and per history its latest request's run of spelled steps
   (``RUN_LIMIT`` runs), so a grown history's request reuses the items of its first steps
   at once. Items are kept as copies of those given to a caller.
+- ``tools``: each tool as a family of targets takes it (``tools.repair.PreparedTool``:
+  repaired, strict settled, the parameters as its dialect sends them, the notes), by the
+  tool's content digest (every field, ``tools.repair.tool_digest``) and the schema rules it
+  was prepared for (``tools.rules``: the one capability fact preparing reads). Bound:
+  ``TOOLS_LIMIT`` tools and ``TOOLS_CHARS`` characters, least recently used out; a tool over
+  a quarter of that is not kept. The values are read-only or read as copies.
+- ``tool_fragments``: a request's tools spelled (the keyword-argument fragment) and its size
+  on the wire, by the prepared tools' keys, the tool choice, the wire and whether a cache
+  mark follows them, so a byte budget adds that size to the plan's bound instead of
+  measuring the body (``FRAGMENTS_LIMIT`` fragments and ``TOOLS_CHARS`` characters, least
+  recently used out). Read as copies.
 - ``measures`` (plan.measure, for the request budgets where the layout's tally may break a
   limit): per history (its first two messages), target, fitter and converters, each
   message's measures and their sum (``RUN_LIMIT`` histories, least recently used out; each
@@ -69,6 +80,9 @@ SPELLED_LIMIT = 65536
 SPELLED_CHARS = 256 * 1024 * 1024
 FITTED_LIMIT = 4096
 FITTED_BYTES = 256 * 1024 * 1024
+TOOLS_LIMIT = 4096
+TOOLS_CHARS = 64 * 1024 * 1024
+FRAGMENTS_LIMIT = 32
 
 _Key = tuple[Hashable, ...]
 #: Per message group: its first index, and the steps, decisions and budget tally before it.
@@ -83,6 +97,8 @@ class Memo:
         self.last = LastPlans()
         self.measures = MeasureMemo()
         self.spelled = SpelledSteps()
+        self.tools = Kept(TOOLS_LIMIT)
+        self.tool_fragments = Kept(FRAGMENTS_LIMIT)
         self._fitted: OrderedDict[_Key, tuple[Any, str | None]] = OrderedDict()
         self._fitted_bytes = 0
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
@@ -94,6 +110,8 @@ class Memo:
         self.last.clear()
         self.measures.clear()
         self.spelled.clear()
+        self.tools.clear()
+        self.tool_fragments.clear()
         with self._lock:
             self._fitted.clear()
             self._fitted_bytes = 0
@@ -398,6 +416,43 @@ class SpelledSteps:
         with self._lock:
             self.steps.clear()
             self.runs = []
+            self.chars = 0
+
+
+class Kept:
+    """Values kept by a content key (``tools``, ``tool_fragments``): at most ``limit``
+    values and ``chars`` characters, least recently used out; a value over a quarter of
+    ``chars`` is not kept. Its users keep only values that are read-only or read as copies."""
+
+    def __init__(self, limit: int, chars: int = TOOLS_CHARS) -> None:
+        self.limit = limit
+        self.max_chars = chars
+        #: key -> (the value, its characters); most recently used last.
+        self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.chars = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        found = self.entries.get(key)
+        if found is None:
+            return None
+        with contextlib.suppress(KeyError):  # another thread let it go meanwhile
+            self.entries.move_to_end(key)
+        return found[0]
+
+    def keep(self, key: Hashable, value: Any, chars: int) -> None:
+        if chars > self.max_chars // 4:
+            return
+        with self._lock:
+            old = self.entries.pop(key, None)
+            self.chars += chars - (old[1] if old is not None else 0)
+            self.entries[key] = (value, chars)
+            while len(self.entries) > self.limit or self.chars > self.max_chars:
+                self.chars -= self.entries.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self.entries.clear()
             self.chars = 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Mapping, Sequence
+from copy import deepcopy
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -13,12 +14,12 @@ from .content import JsonValue
 from .imagefit import fit_image
 from .memo import MEMO
 from .messages import Message
-from .plan import CachePoints, Decision, OnBudget, OnUnsupported, Plan, plan
+from .plan import Decision, OnBudget, OnUnsupported, Plan, plan
 from .plan.budgets import HEADROOM, too_large
 from .plan.cache import CachePoint
 from .plan.context import left_for_context
 from .plan.files import EVICT_TO
-from .plan.ids import wire_kwargs, wire_text
+from .plan.ids import has_lone_surrogate, wire_kwargs, wire_text
 from .plan.values import Limit, budgets_bound
 from .providers import wire_named
 from .wire_size import wire_bytes
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
     from .convert import Converter
     from .plan.provider_parts import PartLeftOut
     from .tools import Tool, ToolChoice
-    from .tools.repair import ToolNote
+    from .tools.repair import PreparedTool, ToolNote
     from .uploads import Uploads
 
 
@@ -165,12 +166,12 @@ def plan_request(
         caps = load_capabilities(model, capabilities)
     fit = MEMO.fitted(fit_image) if fit_images else None
     fetch = _fetcher(fetch_urls)
-    notes: list[ToolNote] = []
-    if tools:  # the tools' schemas as the target takes them (tools.repair)
-        from .tools.repair import prepare_tools
+    sent_tools: tuple[PreparedTool, ...] = ()
+    if tools:  # the tools as the target takes them (tools.repair), kept by content
+        from .tools.repair import forced, prepared_tools
 
-        tools, notes, _ = prepare_tools(tools, caps)
-    sent_tools = tuple(tools)
+        sent_tools = forced(prepared_tools(tools, caps, MEMO.tools), tool_choice, caps)
+    notes = [note for tool in sent_tools for note in tool.notes]
 
     def within_bytes(
         messages: Sequence[Message], evicted: Mapping[tuple[int, int], Limit] | None = None
@@ -240,32 +241,56 @@ def _kwargs(plan: Plan, sizes: dict[int, int] | None = None) -> dict[str, Any]:
     """The SDK call's keyword arguments for ``plan`` (``sizes``: see ``Wire.spell``)."""
     kwargs: dict[str, Any] = wire_kwargs(plan.wire.spell(plan, MEMO.spelled, sizes), plan)
     if plan.tools or plan.tool_choice is not None:
-        kwargs = _with_tools(kwargs, _tools(plan.tools, plan.tool_choice, plan.caps, plan.cache))
+        kwargs = _with_tools(kwargs, _tools(plan))
     return kwargs
 
 
-def _tools(
-    tools: Sequence[Tool], choice: ToolChoice | None, caps: Capabilities, cache: CachePoints | None
-) -> dict[str, Any]:
-    """The tools fragment, with the cache mark after the last tool where the plan put one."""
-    from .tools import spell
-    from .tools.spell import mark_tools
+def _tools(plan: Plan) -> dict[str, Any]:
+    """The tools fragment of ``plan``, with the cache mark after the last tool where the plan
+    put one: a copy of the kept one (``_kept_tools``), so a caller may edit it."""
+    fragment: dict[str, Any] = deepcopy(_kept_tools(plan)[0])
+    return fragment
 
-    fragment = wire_text(spell(tools, choice, caps))  # lone surrogates in a tool's text too
-    return mark_tools(fragment, cache.marks) if cache is not None and cache.tools else fragment
+
+def _kept_tools(plan: Plan) -> tuple[dict[str, Any], int]:
+    """The tools fragment of ``plan`` and its size on the wire: spelled and measured once per
+    tools, choice, wire and mark (``MEMO.tool_fragments``, keyed by the prepared tools' own
+    keys). The kept fragment itself: read it, or copy it (``_tools``)."""
+    from .tools.spell import mark_tools, spell_prepared
+
+    cache, tools, caps = plan.cache, plan.tools, plan.caps
+    marked = cache.marks if cache is not None and cache.tools else None
+    keys = tuple(tool.key for tool in tools)
+    key = (keys, plan.tool_choice, caps.wire, marked) if None not in keys else None
+    kept: tuple[dict[str, Any], int] | None = (
+        MEMO.tool_fragments.get(key) if key is not None else None
+    )
+    if kept is not None:
+        return kept
+    fragment = spell_prepared(tools, plan.tool_choice, caps)
+    if any(tool.scrub for tool in tools) or has_lone_surrogate(plan.tool_choice):
+        fragment = wire_text(fragment)  # lone surrogates in a tool's text too
+    if marked is not None:
+        fragment = mark_tools(fragment, marked)
+    size = wire_bytes(fragment, plan.wire.size)
+    if key is not None:
+        MEMO.tool_fragments.keep(key, (fragment, size), size)
+    return fragment, size
 
 
 def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None]:
     """The body's size (when a byte budget applies), by how much it breaks the budget, and
     the keyword arguments spelled to measure it; not measured when an upper bound of it is
     within the budget (``Plan.bound``, plan.tally: every file as routed, no text fallback or
-    conversion of unknown size, no tools)."""
+    conversion of unknown size; with the tools fragment's own size and ``TOOLS_JOIN``)."""
     caps = laid_out.caps
     limit = caps.budgets.max_request_bytes
     if not limit:
         return None, 0, None
     bound = laid_out.bound
-    if bound is not None and not laid_out.tools and bound + HEADROOM <= limit:  # noqa: SIM102
+    if bound is not None and laid_out.tools:
+        bound += _kept_tools(laid_out)[1] + TOOLS_JOIN
+    if bound is not None and bound + HEADROOM <= limit:  # noqa: SIM102
         if all(map(_measured_by_bound, laid_out.decisions)):  # no text of unknown size
             return None, 0, None
     sizes: dict[int, int] = {}  # each item's size, measured when it was first spelled
@@ -278,6 +303,11 @@ def _measured_by_bound(decision: Decision) -> bool:
     """Whether ``Plan.bound`` counts what the decision sends: a file as routed, or the
     description of a file a budget left out (the layout measures it)."""
     return decision.mode in _ROUTED or decision.mode == "text" and decision.limit is not None
+
+
+#: At most how many bytes joining the tools fragment to the body adds beyond the fragment's
+#: own JSON (a comma and a key's separator, or none where it merges into Gemini's config).
+TOOLS_JOIN = 8
 
 
 #: Decision modes whose files ``Plan.bound`` measures as sent.

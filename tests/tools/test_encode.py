@@ -80,3 +80,28 @@ def test_lone_surrogates_in_a_tools_text_never_reach_the_payload(provider) -> No
     request = encode([User("hi")], MODELS[provider], tools=[tool])
     json.dumps(request.to_json(), ensure_ascii=False).encode("utf-8")  # raises on one
     assert "\ufffd" in json.dumps(request.to_json(), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("provider", ["google", "google-vertex"])
+@pytest.mark.parametrize("choice", ["required", "screenshot"])
+def test_a_forced_call_on_gemini_declares_the_parameters_of_a_tool_without_any(
+    provider, choice
+) -> None:
+    """Mode ANY with a declaration that says no parameters gets a 400 (python-genai#981): the
+    plan declares the empty object as JSON Schema there, with a note; AUTO leaves it out."""
+    from google.genai import types
+
+    model = MODELS[provider]
+    request = encode(HISTORY, model, tools=sample_tools(), tool_choice=choice)
+    validate(request.kwargs, model)
+    config = types.GenerateContentConfig.model_validate(request.kwargs["config"])
+    declarations = config.tools[0].function_declarations  # type: ignore[index]
+    screenshot = next(d for d in declarations if d.name == "screenshot")  # type: ignore[union-attr]
+    assert screenshot.parameters is None
+    assert screenshot.parameters_json_schema == {"type": "object", "properties": {}}
+    assert [n.tool for n in request.tool_notes if "forces a call" in n.change] == ["screenshot"]
+    assert config.tool_config.function_calling_config.mode == "ANY"  # type: ignore[union-attr]
+
+    auto = encode(HISTORY, model, tools=sample_tools(), tool_choice="auto").kwargs["config"]
+    spec = next(d for d in auto["tools"][0]["function_declarations"] if d["name"] == "screenshot")
+    assert spec == {"name": "screenshot", "description": "Take a screenshot of the screen."}

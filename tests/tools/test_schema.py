@@ -230,3 +230,36 @@ def test_ollama_keeps_what_its_client_sends_and_says_the_rest_in_the_description
     assert properties["via"]["type"] == ["object", "null"]
     assert '"properties":{"street":{"type":"string"}}' in properties["via"]["description"]
     assert properties["count"]["type"] == ["integer", "null"]
+
+
+def test_strict_says_how_to_take_a_mapping_it_cannot_spell() -> None:
+    """dict[str, X] has no strict spelling (every object names its keys): the error names the
+    path, the rule and its source, and each way out; strict="auto" falls back with that note."""
+    import toolwire as tw
+
+    def tally(scores: dict[str, int]) -> int:
+        """Add the scores up."""
+        return sum(scores.values())
+
+    strict = tw.Tool.from_function(tally, strict=True)
+    with pytest.raises(ToolDefinitionError) as caught:
+        tw.encode([tw.User("hi")], "openai:gpt-5", tools=[strict])
+    said = str(caught.value)
+    for part in (
+        "tool 'tally'",
+        "'additionalProperties' (at parameters.properties.scores)",
+        '{"type": "integer"}',
+        "dict[str, X]",
+        "additionalProperties: false must always be set in objects",
+        'OpenAI structured outputs, "Supported schemas"',
+        "name its keys",
+        '{"key": …, "value": …}',
+        'strict="auto"',
+        "strict=False",
+    ):
+        assert part in said, part
+    auto = tw.encode(
+        [tw.User("hi")], "openai:gpt-5", tools=[strict.model_copy(update={"strict": "auto"})]
+    )
+    assert auto.kwargs["tools"][0]["strict"] is False
+    assert any("name its keys" in n.change for n in auto.tool_notes)

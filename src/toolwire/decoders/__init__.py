@@ -100,10 +100,13 @@ def as_data(response: Any) -> dict[str, Any]:
 
 
 def with_declared_names(message: Assistant, tools: Sequence[Tool], caps: Any) -> Assistant:
-    """``message`` with each call's renamed parameters back to their declared names."""
-    from ..tools.repair import prepare_tools, renamed_back
+    """``message`` with each call's renamed parameters back to their declared names (the
+    tools as ``encode`` prepared them: kept in ``MEMO.tools``, so a loop that decodes every
+    reply prepares none again)."""
+    from ..memo import MEMO
+    from ..tools.repair import prepared_tools, renamed_back
 
-    renames = prepare_tools(tools, caps)[2]
+    renames = {t.name: t.renames for t in prepared_tools(tools, caps, MEMO.tools) if t.renames}
     if not renames:
         return message
     parts = [

@@ -22,8 +22,8 @@ from ..messages import Assistant, System, User
 
 if TYPE_CHECKING:
     from ..providers import Wire
-    from ..tools import Tool, ToolChoice
-    from ..tools.repair import ToolNote
+    from ..tools import ToolChoice
+    from ..tools.repair import PreparedTool, ToolNote
     from .cache import CachePoints
     from .ids import ToolNames
     from .provider_parts import PartLeftOut
@@ -210,8 +210,9 @@ class Plan:
     bound: int | None = None
     #: All system texts joined, for wires with a separate system parameter (plan.passed).
     system: str | None = None
-    #: The tool definitions and the tool choice the request spells (``encode(tools=…)``).
-    tools: tuple[Tool, ...] = ()
+    #: The tool definitions, prepared for the target (tools.repair), and the tool choice the
+    #: request spells (``encode(tools=…)``).
+    tools: tuple[PreparedTool, ...] = ()
     tool_choice: ToolChoice | None = None
     #: What was changed in the tools' schemas for this target (tools.repair; issue 31).
     tool_notes: tuple[ToolNote, ...] = ()

@@ -34,12 +34,13 @@ if TYPE_CHECKING:
     from ..messages import Assistant
     from ..plan.ids import ToolNames
     from ..plan.values import Plan, Step
-    from ..tools.tool import Tool
+    from ..tools.repair import PreparedTool
     from .bedrock_names import DocumentNames
 
-#: A wire's tool-definition dialect: the tools and the normalised tool_choice ("auto", "none",
-#: "required", ("tool", name) or None) → the keyword-argument fragment that carries them.
-ToolSpeller = Callable[["list[Tool]", "str | tuple[str, str] | None"], dict[str, Any]]
+#: A wire's tool-definition dialect: the tools prepared for the target (tools.repair) and the
+#: normalised tool_choice ("auto", "none", "required", ("tool", name) or None) → the
+#: keyword-argument fragment that carries them.
+ToolSpeller = Callable[["list[PreparedTool]", "str | tuple[str, str] | None"], dict[str, Any]]
 #: Every tool_choice toolwire spells; ``Wire.tool_choices`` says which a wire takes.
 TOOL_CHOICES = frozenset(("auto", "none", "required", "tool"))
 

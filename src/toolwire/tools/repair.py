@@ -28,11 +28,14 @@ done, and the rule with its source.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable, Mapping, Sequence
+from copy import deepcopy
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from .errors import ToolDefinitionError
 from .schema import _pointer, check_shape, inline_refs, map_subschemas
@@ -71,6 +74,9 @@ class SchemaRules:
     #: The most tools one request may define (None: no documented limit), and the source.
     max_tools: int | None = None
     max_tools_source: str = ""
+    #: Where a call is forced (tool_choice "required" or a tool's name), a tool without
+    #: parameters still declares them, as JSON Schema (Gemini): the source ("" where not).
+    forced_parameters_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,11 @@ class ToolNote:
         return f"tool {self.tool!r} at {self.path}: {self.change} ({self.rule})"
 
 
+#: How a tool's parameters go: as ``parameters`` (Gemini: in its ``Schema`` subset), as
+#: Gemini's ``parameters_json_schema``, or not at all (Gemini: a tool without arguments).
+Form = Literal["parameters", "json_schema", "none"]
+
+
 @dataclass
 class Prepared:
     """A tool's parameters as its target takes them, the notes of what changed, and the
@@ -96,13 +107,19 @@ class Prepared:
     renames: Renames | None = None
     #: Text added to the tool's description (keywords the target takes nowhere else).
     described: str = ""
+    #: The parameters as the dialect sends them, where the target's rules made them so
+    #: (Gemini's ``Schema`` subset or its JSON Schema; None: ``parameters`` as they are), and
+    #: how they go (``PreparedTool.form``).
+    sent: dict[str, Any] | None = None
+    form: Form = "parameters"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Renames:
-    """Parameter names renamed for a target: the name sent -> the name declared."""
+    """Parameter names renamed for a target: the name sent -> the name declared (read-only:
+    a kept preparation shares it)."""
 
-    names: dict[str, str] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def __bool__(self) -> bool:
         return bool(self.names)
@@ -119,11 +136,11 @@ def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepar
     )
     prepared.parameters = _arrays(prepared.parameters, "parameters", tool, rules, prepared.notes)
     if rules.property_names is not None:
-        renames = Renames()
+        renamed: dict[str, str] = {}
         prepared.parameters = _renamed(
-            prepared.parameters, "parameters", tool, rules, prepared.notes, renames
+            prepared.parameters, "parameters", tool, rules, prepared.notes, renamed
         )
-        prepared.renames = renames or None
+        prepared.renames = Renames(MappingProxyType(renamed)) if renamed else None
     if alternatives:  # said with the names the target gets
         sent = {old: new for new, old in prepared.renames.names.items()} if prepared.renames else {}
         prepared.parameters = _with_alternatives(prepared.parameters, alternatives, sent)
@@ -139,15 +156,22 @@ def prepare(parameters: dict[str, Any], tool: str, rules: SchemaRules) -> Prepar
 
 
 def _beyond_subset(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
-    """A note where the schema goes as JSON Schema, the subset unable to say it."""
-    from .gemini import gemini_parameters
+    """The parameters in Gemini's ``Schema`` subset (``Prepared.sent``), or as JSON Schema
+    with a note where the subset cannot say them."""
+    from .gemini import gemini_json_schema, gemini_parameters
     from .schema import BeyondSubset
 
     try:
-        gemini_parameters(prepared.parameters, tool)
+        prepared.sent = gemini_parameters(prepared.parameters, tool)
+        prepared.form = "parameters"
+        if prepared.sent is None:  # kept as JSON Schema for a forced call (``forced``)
+            prepared.sent = gemini_json_schema(prepared.parameters)
+            prepared.form = "none"
     except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
         raise _malformed(tool, exc) from exc
     except BeyondSubset as exc:
+        prepared.sent = gemini_json_schema(prepared.parameters)
+        prepared.form = "json_schema"
         prepared.notes.append(
             ToolNote(
                 tool,
@@ -399,10 +423,11 @@ def _renamed(
     tool: str,
     rules: SchemaRules,
     notes: list[ToolNote],
-    renames: Renames,
+    renames: dict[str, str],
 ) -> dict[str, Any]:
     """``schema`` with each parameter name ``rules`` refuse renamed (the root's properties:
-    the names the providers check), and the renames recorded in ``renames``."""
+    the names the providers check), and the renames recorded in ``renames`` (sent ->
+    declared)."""
     out = dict(schema)
     properties = schema.get("properties")
     if not isinstance(properties, dict):
@@ -416,7 +441,7 @@ def _renamed(
         if not pattern.fullmatch(name):
             new = _free_name(name, taken, pattern)
             taken.add(new)
-            renames.names[new] = name
+            renames[new] = name
             notes.append(
                 ToolNote(
                     tool,
@@ -429,7 +454,7 @@ def _renamed(
         new_properties[new] = sub
     out["properties"] = new_properties
     if isinstance(schema.get("required"), list):
-        back = {old: new for new, old in renames.names.items()}
+        back = {old: new for new, old in renames.items()}
         out["required"] = [back.get(n, n) for n in schema["required"]]
     return out
 
@@ -495,11 +520,122 @@ def _root_keywords(prepared: Prepared, tool: str, rules: SchemaRules) -> None:
     prepared.parameters = kept
 
 
-def prepare_tools(
-    tools: Sequence[Tool], caps: Capabilities
-) -> tuple[list[Tool], list[ToolNote], dict[str, Renames]]:
-    """Each tool as ``caps``' target takes it (``prepare`` with its ``tool_schema`` rules),
-    the notes of every change, and the renamed parameters per tool name."""
+@dataclass(frozen=True)
+class PreparedTool:
+    """A tool as its target takes it, made once per tool content and rules (a memo keeps it,
+    ``prepared_tools``): the tool (its description with what the repair added, ``strict``
+    settled to a bool), the notes of what changed, the renamed parameters, and the
+    parameters exactly as its dialect sends them (strict mode's, Gemini's), so that spelling
+    only spells. Every part is read-only or read as a copy: a caller who edits what a request
+    holds never edits what the next request is given."""
+
+    tool: Tool
+    notes: tuple[ToolNote, ...] = ()
+    renames: Renames | None = None
+    form: Form = "parameters"
+    #: The parameters sent, where they differ from ``tool.parameters`` (read with ``sent``).
+    _sent: dict[str, Any] | None = field(default=None, repr=False)
+    #: Some text of it holds a lone surrogate (the spelling is scrubbed: plan.ids.wire_text).
+    scrub: bool = False
+    #: What it is kept by (tool digest, rules), where it is kept (``prepared_tools``).
+    key: Hashable = None
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def description(self) -> str:
+        return self.tool.description
+
+    @property
+    def strict(self) -> bool:
+        return self.tool.strict is True
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """``sent()``: what a dialect written for a ``Tool`` reads."""
+        return self.sent()
+
+    def sent(self) -> dict[str, Any]:
+        """A fresh copy of the parameters as sent ({} where ``form`` is "none": the JSON
+        Schema kept for a forced call is sent only then, ``forced``)."""
+        if self.form == "none":
+            return {}
+        if self._sent is None:
+            return self.tool.parameters  # a copy already (Tool.parameters)
+        copied: dict[str, Any] = deepcopy(self._sent)
+        return copied
+
+
+class KeptTools(Protocol):
+    """Where prepared tools are kept between requests (``memo.Kept``: ``MEMO.tools``)."""
+
+    def get(self, key: Hashable) -> PreparedTool | None: ...
+
+    def keep(self, key: Hashable, value: PreparedTool, chars: int) -> None: ...
+
+
+def prepared_tools(
+    tools: Sequence[Tool], caps: Capabilities, kept: KeptTools | None = None
+) -> tuple[PreparedTool, ...]:
+    """Each tool as ``caps``' target takes it (``prepare_tool`` with its ``tool_schema``
+    rules). ``kept``: where each tool's preparation is kept by its content digest and the
+    rules (the only capability fact preparing reads), so re-encoding with the same tools
+    prepares none again; a tool that cannot be prepared raises each time."""
+    rules = rules_of(caps)
+    check_count(len(tools), rules)
+    prepared: list[PreparedTool] = []
+    for tool in tools:
+        if not isinstance(tool, Tool):
+            raise ToolDefinitionError(
+                f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
+                "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
+            )
+        if kept is None:
+            prepared.append(prepare_tool(tool, rules))
+            continue
+        key = (tool_digest(tool), rules)
+        found = kept.get(key)
+        if found is None:
+            found = replace(prepare_tool(tool, rules), key=key)
+            kept.keep(key, found, _chars(found))
+        prepared.append(found)
+    return tuple(prepared)
+
+
+def forced(
+    prepared: tuple[PreparedTool, ...], tool_choice: str | None, caps: Capabilities
+) -> tuple[PreparedTool, ...]:
+    """The prepared tools as a request whose ``tool_choice`` forces a call sends them: where
+    the target's rules say so (``SchemaRules.forced_parameters_source``: Gemini's mode ANY), a
+    tool without parameters declares its empty object as JSON Schema, with a note."""
+    rules = rules_of(caps)
+    if not rules.forced_parameters_source or tool_choice in (None, "auto", "none"):
+        return prepared
+    return tuple(
+        replace(
+            tool,
+            form="json_schema",
+            notes=(
+                *tool.notes,
+                ToolNote(
+                    tool.name,
+                    "parameters",
+                    "a tool without parameters declares them as JSON Schema "
+                    "(parameters_json_schema): tool_choice forces a call",
+                    rules.forced_parameters_source,
+                ),
+            ),
+        )
+        if tool.form == "none"
+        else tool
+        for tool in prepared
+    )
+
+
+def rules_of(caps: Capabilities) -> SchemaRules:
+    """The schema rules of ``caps``' target (``Capabilities.tool_schema``)."""
     from .rules import RULES
 
     rules = RULES.get(caps.tool_schema)
@@ -508,59 +644,87 @@ def prepare_tools(
             f"{caps.provider}:{caps.model}: tool_schema {caps.tool_schema!r} names no rules; "
             f"known: {', '.join(sorted(RULES))}"
         )
-    check_count(len(tools), rules)
-    prepared_tools: list[Tool] = []
-    notes: list[ToolNote] = []
-    renames: dict[str, Renames] = {}
-    for tool in tools:
-        if not isinstance(tool, Tool):
-            raise ToolDefinitionError(
-                f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
-                "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
-            )
-        parameters = tool.parameters
-        try:
-            prepared = prepare(parameters, tool.name, rules)
-        except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
-            raise _malformed(tool.name, exc) from exc
-        notes += prepared.notes
-        if prepared.renames:
-            renames[tool.name] = prepared.renames
-        strict = _strict(tool, prepared.parameters, rules, notes)
-        if prepared.parameters != parameters or prepared.described or strict != tool.strict:
-            description = tool.description  # the author's text as written, unless added to
-            if prepared.described:
-                description = f"{description.rstrip()} {prepared.described}".lstrip()
-            tool = Tool(
-                name=tool.name,
-                description=description,
-                parameters=prepared.parameters,
-                strict=strict,
-            )
-        prepared_tools.append(tool)
-    return prepared_tools, notes, renames
+    return rules
+
+
+def tool_digest(tool: Tool) -> bytes:
+    """The sha256 of every field of ``tool`` (its name, description, parameters in their key
+    order, strict): pydantic's JSON of it, or, where a text holds a lone surrogate (which
+    that JSON cannot encode), the digest of its fields as data (``toolwire.digest``)."""
+    try:
+        data = tool.model_dump_json()
+    except ValueError:  # a lone surrogate
+        from ..digest import digest_of
+
+        return b"fields:" + digest_of(tool.model_dump(mode="python"))
+    return hashlib.sha256(data.encode()).digest()
+
+
+def _chars(prepared: PreparedTool) -> int:
+    """About how many characters a kept preparation holds (its bound in the memo)."""
+    held = [prepared.tool.model_dump(mode="python"), prepared._sent]
+    return len(json.dumps(held, ensure_ascii=False))
+
+
+def prepare_tool(tool: Tool, rules: SchemaRules) -> PreparedTool:
+    """``tool`` as ``rules``' targets take it: ``prepare`` of its parameters, ``strict``
+    settled (strict mode's parameters made where it goes strict)."""
+    parameters = tool.parameters
+    try:
+        prepared = prepare(parameters, tool.name, rules)
+    except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
+        raise _malformed(tool.name, exc) from exc
+    notes = list(prepared.notes)
+    strict, strict_sent = _strict(tool, prepared.parameters, rules, notes)
+    if prepared.parameters != parameters or prepared.described or strict != tool.strict:
+        description = tool.description  # the author's text as written, unless added to
+        if prepared.described:
+            description = f"{description.rstrip()} {prepared.described}".lstrip()
+        tool = Tool(
+            name=tool.name,
+            description=description,
+            parameters=prepared.parameters,
+            strict=strict,
+        )
+    from ..plan.ids import has_lone_surrogate
+
+    sent = strict_sent or prepared.sent
+    scrub = has_lone_surrogate([tool.name, tool.description, tool.parameters, sent])
+    return PreparedTool(tool, tuple(notes), prepared.renames, prepared.form, sent, scrub)
+
+
+def prepare_tools(
+    tools: Sequence[Tool], caps: Capabilities
+) -> tuple[list[Tool], list[ToolNote], dict[str, Renames]]:
+    """Each tool as ``caps``' target takes it (``prepared_tools``, nothing kept), the notes
+    of every change, and the renamed parameters per tool name."""
+    prepared = prepared_tools(tools, caps)
+    notes = [note for one in prepared for note in one.notes]
+    renames = {one.name: one.renames for one in prepared if one.renames}
+    return [one.tool for one in prepared], notes, renames
 
 
 def _strict(
     tool: Tool, parameters: dict[str, Any], rules: SchemaRules, notes: list[ToolNote]
-) -> bool:
-    """Whether ``tool`` goes in strict mode: its schema checked against strict mode's rules,
-    each keyword they move noted; ``strict="auto"`` without it (noted) where it breaks one."""
+) -> tuple[bool, dict[str, Any] | None]:
+    """Whether ``tool`` goes in strict mode, and its parameters as strict mode takes them:
+    its schema checked against strict mode's rules, each keyword they move noted;
+    ``strict="auto"`` without it (noted) where it breaks one."""
     from .strict import SOURCE, strict_parameters
 
     if not tool.strict or not rules.strict_mode:
-        return tool.strict is True and rules.strict_mode
+        return False, None
     moved: list[tuple[str, str]] = []
     try:
         try:
-            strict_parameters(parameters, tool.name, moved)
+            sent = strict_parameters(parameters, tool.name, moved)
         except (TypeError, AttributeError, ValueError, KeyError, IndexError) as exc:
             raise _malformed(tool.name, exc) from exc
     except ToolDefinitionError as exc:
         if tool.strict is True:
             raise
         notes.append(ToolNote(tool.name, "parameters", f"sent without strict mode: {exc}", SOURCE))
-        return False
+        return False, None
     for where, keyword in moved:
         change = (
             f"{keyword} left out (an annotation strict mode does not take)"
@@ -569,7 +733,7 @@ def _strict(
             else f"{keyword} written into the description (strict mode does not take it)"
         )
         notes.append(ToolNote(tool.name, where, change, SOURCE))
-    return True
+    return True, sent
 
 
 def _malformed(tool: str, exc: Exception) -> ToolDefinitionError:

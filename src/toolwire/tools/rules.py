@@ -74,7 +74,18 @@ RULES = {
         ),
         json_schema_source=(
             'google-genai FunctionDeclaration.parameters_json_schema ("Describes the parameters '
-            'to the function in JSON Schema format"; mutually exclusive with parameters)'
+            'to the function in JSON Schema format"; mutually exclusive with parameters); on '
+            "Vertex too: google-genai's own replay test test_function_declaration_with_callable "
+            "(google/genai/tests/models/test_generate_content_tools.py at 66807187, run with "
+            "use_vertex True and False) sends parameters_json_schema to gemini-2.5-pro and gets "
+            "function calls back"
+        ),
+        forced_parameters_source=(
+            "a declaration without parameters under function calling mode ANY gets 400 "
+            "INVALID_ARGUMENT (googleapis/python-genai#981); pydantic/pydantic-ai#1998 fixed "
+            "it by always declaring the parameters, and pydantic-ai sends every declaration "
+            'as parameters_json_schema; an empty OBJECT in parameters gets 400 "should be '
+            'non-empty for OBJECT type" (agno-agi/agno#2112)'
         ),
         required_declared=True,
         required_declared_source=(

@@ -1,10 +1,12 @@
 """Tool definitions and ``tool_choice`` in each wire's own shape: one dialect function per
 wire shape, named by the wire (``Wire.tools``, declared in providers/<wire>.py).
 
-``spell(tools, tool_choice, caps)`` checks the tools and the choice against the target's wire
-and returns the fragment of the SDK call's keyword arguments that carries them; ``encode``
-merges it into the request (Gemini's into ``config``). A dialect only spells: the names and
-the choice reach it checked.
+``spell(tools, tool_choice, caps)`` prepares the tools for the target (tools.repair: their
+schemas repaired, strict mode settled, Gemini's ``Schema`` subset made), checks them and the
+choice against the target's wire and returns the fragment of the SDK call's keyword arguments
+that carries them; ``encode`` merges it into the request (Gemini's into ``config``), from
+the tools its plan prepared (``spell_prepared``). A dialect only spells: the tools reach it
+prepared (``PreparedTool``), the names and the choice checked.
 
 - anthropic (Messages API "Tool use"): ``tools[{name, description, input_schema}]``;
   ``tool_choice`` ``{"type": "auto" | "none" | "any" | "tool", "name"}``.
@@ -33,10 +35,8 @@ from ..capability import Capabilities
 from ..errors import suggest
 from ..plan.ids import accepted_name, accepts
 from .errors import ToolDefinitionError
-from .gemini import gemini_json_schema, gemini_parameters
 from .ollama import ollama_parameters
-from .schema import BeyondSubset
-from .strict import strict_parameters
+from .repair import PreparedTool, forced, prepared_tools
 from .tool import Tool
 
 if TYPE_CHECKING:
@@ -51,7 +51,16 @@ def spell(
     tools: Sequence[Tool], tool_choice: ToolChoice | None, caps: Capabilities
 ) -> dict[str, Any]:
     """The keyword-argument fragment carrying ``tools`` and ``tool_choice`` on ``caps``' wire
-    ({} when there are neither)."""
+    ({} when there are neither), each tool prepared for the target (``tools.repair``)."""
+    if not tools:
+        return spell_prepared((), tool_choice, caps)
+    return spell_prepared(forced(prepared_tools(tools, caps), tool_choice, caps), tool_choice, caps)
+
+
+def spell_prepared(
+    tools: Sequence[PreparedTool], tool_choice: ToolChoice | None, caps: Capabilities
+) -> dict[str, Any]:
+    """``spell`` of tools already prepared for ``caps``' target (``repair.prepared_tools``)."""
     tools = list(tools)
     if not tools:
         if tool_choice not in (None, "auto", "none"):
@@ -59,12 +68,6 @@ def spell(
                 f"tool_choice={tool_choice!r} but no tools are given; pass tools=[...]."
             )
         return {}
-    for tool in tools:
-        if not isinstance(tool, Tool):
-            raise ToolDefinitionError(
-                f"tools holds a {type(tool).__name__}; each must be a toolwire Tool "
-                "(Tool(name, description, parameters), Tool.from_function, tools_from_mcp)."
-            )
     from ..providers import wire_named
 
     wire = wire_named(caps.wire)
@@ -83,7 +86,7 @@ def spell(
         ) from exc
 
 
-def _check_names(tools: list[Tool], caps: Capabilities, wire: Wire) -> None:
+def _check_names(tools: list[PreparedTool], caps: Capabilities, wire: Wire) -> None:
     rule = wire.names
     seen: set[str] = set()
     for tool in tools:
@@ -102,7 +105,7 @@ def _check_names(tools: list[Tool], caps: Capabilities, wire: Wire) -> None:
             )
 
 
-def _choice(tool_choice: ToolChoice | None, tools: list[Tool]) -> Choice | None:
+def _choice(tool_choice: ToolChoice | None, tools: list[PreparedTool]) -> Choice | None:
     if tool_choice is None or tool_choice in ("auto", "none", "required"):
         return tool_choice
     names = [t.name for t in tools]
@@ -138,9 +141,9 @@ def _described(spec: dict[str, Any], description: str) -> dict[str, Any]:
 # --- one function per wire -------------------------------------------------------------------
 
 
-def anthropic_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def anthropic_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
     specs = [
-        _described({"name": t.name}, t.description) | {"input_schema": t.parameters} for t in tools
+        _described({"name": t.name}, t.description) | {"input_schema": t.sent()} for t in tools
     ]
     out: dict[str, Any] = {"tools": specs}
     if choice is not None:
@@ -153,27 +156,11 @@ def anthropic_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return out
 
 
-def _openai_parameters(tool: Tool) -> tuple[dict[str, Any], bool]:
-    """The tool's parameters and whether strict mode is asked: ``strict="auto"`` (left by a
-    caller of ``spell`` itself; ``encode`` settles it with a note, tools.repair) is strict
-    where the schema fits strict mode's rules."""
-    schema = tool.parameters
-    if tool.strict is True:
-        return strict_parameters(schema, tool.name), True
-    if tool.strict == "auto":
-        try:
-            return strict_parameters(schema, tool.name), True
-        except ToolDefinitionError:
-            return schema, False
-    return schema, False
-
-
-def openai_responses_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def openai_responses_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
     specs = []
     for t in tools:
-        parameters, strict = _openai_parameters(t)
         spec = _described({"type": "function", "name": t.name}, t.description)
-        specs.append(spec | {"parameters": parameters, "strict": strict})
+        specs.append(spec | {"parameters": t.sent(), "strict": t.strict})
     out: dict[str, Any] = {"tools": specs}
     if choice is not None:
         out["tool_choice"] = (
@@ -182,13 +169,13 @@ def openai_responses_tools(tools: list[Tool], choice: Choice | None) -> dict[str
     return out
 
 
-def _function(tool: Tool, parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
+def _function(tool: PreparedTool, parameters: dict[str, Any], strict: bool) -> dict[str, Any]:
     function = _described({"name": tool.name}, tool.description) | {"parameters": parameters}
     return {"type": "function", "function": function | ({"strict": True} if strict else {})}
 
 
-def openai_chat_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"tools": [_function(t, *_openai_parameters(t)) for t in tools]}
+def openai_chat_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, t.sent(), t.strict) for t in tools]}
     if choice is not None:
         out["tool_choice"] = (
             {"type": "function", "function": {"name": choice[1]}}
@@ -198,17 +185,15 @@ def openai_chat_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any
     return out
 
 
-def google_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def google_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
     declarations = []
     for tool in tools:
         declaration = _described({"name": tool.name}, tool.description)
-        try:
-            parameters = gemini_parameters(tool.parameters, tool.name)
-        except BeyondSubset:  # full JSON Schema instead (tools.gemini)
-            declaration["parameters_json_schema"] = gemini_json_schema(tool.parameters)
-            declarations.append(declaration)
-            continue
-        declarations.append(declaration | ({"parameters": parameters} if parameters else {}))
+        if tool.form == "json_schema":  # full JSON Schema (tools.gemini)
+            declaration["parameters_json_schema"] = tool.sent()
+        elif tool.form == "parameters":
+            declaration["parameters"] = tool.sent()
+        declarations.append(declaration)
     config: dict[str, Any] = {"tools": [{"function_declarations": declarations}]}
     if choice is not None:
         modes = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
@@ -221,11 +206,11 @@ def google_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return {"config": config}
 
 
-def bedrock_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def bedrock_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
     specs = [
         {
             "toolSpec": _described({"name": t.name}, t.description)
-            | {"inputSchema": {"json": t.parameters}}
+            | {"inputSchema": {"json": t.sent()}}
         }
         for t in tools
     ]
@@ -237,8 +222,8 @@ def bedrock_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return {"toolConfig": config}
 
 
-def mistral_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
+def mistral_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, t.sent(), False) for t in tools]}
     if choice is not None:
         out["tool_choice"] = (
             {"type": "function", "function": {"name": choice[1]}}
@@ -248,16 +233,16 @@ def mistral_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
     return out
 
 
-def cohere_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"tools": [_function(t, t.parameters, False) for t in tools]}
+def cohere_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"tools": [_function(t, t.sent(), False) for t in tools]}
     if choice in ("none", "required"):  # "auto" is Cohere's default; no tool by name
         out["tool_choice"] = choice.upper()
     return out
 
 
-def ollama_tools(tools: list[Tool], choice: Choice | None) -> dict[str, Any]:
+def ollama_tools(tools: list[PreparedTool], choice: Choice | None) -> dict[str, Any]:
     # Ollama's chat API takes no tool_choice: "auto" (its behaviour) is the only one spelled.
-    specs = [_function(t, ollama_parameters(t.parameters, t.name), False) for t in tools]
+    specs = [_function(t, ollama_parameters(t.sent(), t.name), False) for t in tools]
     return {"tools": specs}
 
 

@@ -132,7 +132,7 @@ def _node(
     if out.get("type") == "object" or "properties" in out:
         extra = out.get("additionalProperties", False)
         if extra is not False:
-            raise refuse(tool, where, "additionalProperties", TARGET, _ADVICE)
+            raise _mapping_refused(tool, where, extra)
         properties = out.get("properties") or {}
         required = set(out.get("required") or ())
         out["properties"] = {
@@ -141,6 +141,26 @@ def _node(
         out["required"] = list(properties)
         out["additionalProperties"] = False
     return out
+
+
+def _mapping_refused(tool: str, where: str, extra: Any) -> ToolDefinitionError:
+    """A free-form mapping (``dict[str, X]``: keys the schema does not name) has no strict
+    spelling: strict mode names every key of every object. The error says the ways out."""
+    said = json.dumps(extra, ensure_ascii=False)[:80]
+    return refuse(
+        tool,
+        where,
+        "additionalProperties",
+        TARGET,
+        f"Here it is {said}, a mapping whose keys the schema does not name (a Python "
+        "dict[str, X]); "
+        f"{SOURCE} says additionalProperties: false must always be set in objects, so strict "
+        "mode has no spelling for it. Either name its keys (a pydantic model or TypedDict "
+        'with those fields), or take a list of {"key": …, "value": …} objects (list[Entry] '
+        "with fields key and value) and build the dict in the tool, or pass "
+        'strict="auto" (this tool is then sent without strict mode, with a note) or '
+        "strict=False.",
+    )
 
 
 def _target(root: dict[str, Any], ref: str) -> Any:

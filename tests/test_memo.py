@@ -416,3 +416,16 @@ def test_a_copy_with_a_field_changed_is_keyed_by_its_new_content() -> None:
     moved = original.model_copy(update={"call_id": "c2"})
     assert moved.digest == ToolResult.of("c2", "screenshot", ["Here.", shot]).digest
     assert moved.digest != kept
+
+
+def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None:
+    """A kept answer "unchanged, and why" gives back the file asked about, not an equal one
+    asked about before: the plan tells a resized image by ``sent is original``."""
+    fitted = MEMO.fitted(lambda file, cell: (file, "Pillow is not installed"))
+    cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
+    first = File.from_bytes(PHOTO, "image/png", name="shot.png")
+    again = File.from_bytes(PHOTO, "image/png", name="shot.png")
+    assert fitted(first, cell)[0] is first
+    result, note = fitted(again, cell)
+    assert result is again and note == "Pillow is not installed"
+    assert MEMO._fitted_bytes == 0  # nothing kept but the answer

@@ -84,8 +84,13 @@ def test_unsigned_thinking_is_left_out_by_the_plan_where_the_wire_needs_a_signat
             ),
             "redacted reasoning",
         ),
+        (
+            GEMINI,
+            Thinking(text="", signature="not base64!", redacted=True, provider="google"),
+            "redacted reasoning",
+        ),
     ],
-    ids=["gemini-thinking", "gemini-call", "bedrock-redacted"],
+    ids=["gemini-thinking", "gemini-call", "bedrock-redacted", "gemini-redacted"],
 )
 def test_a_signature_the_wire_sends_as_bytes_is_checked_by_the_plan(
     caps: Any, part: Any, what: str

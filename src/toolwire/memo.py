@@ -72,6 +72,7 @@ from operator import itemgetter
 from typing import Any
 
 from .b64 import Base64Cache
+from .sources import BytesSource
 
 PLAN_LIMIT = 32
 RUN_LIMIT = 32
@@ -129,12 +130,17 @@ class Memo:
 
         def fit_once(file: Any, cell: Any) -> tuple[Any, str | None]:
             key = (file.digest, cell, fit)  # the cell by its limits: a re-fit to the bytes left
-            hit = self._fitted.get(key)
+            with self._lock:
+                hit = self._fitted.get(key)
+                if hit is not None:
+                    self._fitted.move_to_end(key)
             if hit is not None:
-                self._fitted.move_to_end(key)
-                return hit
+                kept, note = hit
+                return kept or file, note  # None: the caller's own file, as it is
             result, note = fit(file, cell)
-            if result is not file or note is not None:
+            if result is file and note is not None:
+                self._keep_fitted(key, (None, note))  # left as it is, and why
+            elif result is not file and isinstance(result.source, BytesSource):
                 self._keep_fitted(key, (result, note))
             return result, note
 
@@ -145,6 +151,9 @@ class Memo:
         """Keep a fitter's answer, within ``FITTED_LIMIT`` answers and ``FITTED_BYTES`` bytes
         of fitted images (least recently used out)."""
         with self._lock:
+            replaced = self._fitted.pop(key, None)
+            if replaced is not None:
+                self._fitted_bytes -= _sent_size(replaced[0])
             self._fitted[key] = value
             self._fitted_bytes += _sent_size(value[0])
             while len(self._fitted) > FITTED_LIMIT or self._fitted_bytes > FITTED_BYTES:
@@ -153,9 +162,9 @@ class Memo:
 
 
 def _sent_size(file: Any) -> int:
-    """The bytes a fitted file holds (none for one by reference)."""
-    data = getattr(file.source, "data", b"")
-    return len(data) if isinstance(data, bytes) else 0
+    """The bytes a kept fitted file holds (its inline bytes; none where the file was left as
+    it is: the caller's own is returned)."""
+    return len(file.source.data) if file is not None else 0
 
 
 class MeasureMemo:

@@ -30,8 +30,8 @@ string of the messages (plan.measure), that pass answers; else ``needs_scrub`` w
 steps. Lone surrogates (which no
 SDK can encode as UTF-8) become U+FFFD in every string of the payload, dictionary keys
 included, and a surrogate pair stored as two code points becomes the character it encodes.
-Thought signatures are bytes on some wires: one holding a surrogate is not base64, and its
-encoder raises ConversationError.
+Thought signatures are bytes on some wires: one holding a surrogate is not base64, and the
+plan refuses it (ConversationError: ``Wire.base64_signatures``).
 """
 
 from __future__ import annotations

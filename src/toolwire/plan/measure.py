@@ -6,8 +6,8 @@
 - images, PDF pages (headers.pdf_page_count, pypdfium2's page tree), documents: counted.
 
 With a memo (``memo.MeasureMemo``, the ``encode`` boundary's), ``measures`` keeps each
-history's measures per target, fitter and converters (weakly held: they leave with the
-conversation), so an agent re-encoding its history measures only the new turns.
+history's measures per target, fitter and converters (bounded: ``memo.RUN_LIMIT``
+histories), so an agent re-encoding its history measures only the new turns.
 """
 
 from __future__ import annotations

@@ -232,5 +232,5 @@ WIRE = register(Wire(
     ),
     tools=google_tools, size=DEFAULT,  # google-genai: json.dumps defaults
     # Part.thought_signature is bytes, and a thought part goes back only with its own.
-    thinking_needs_signature=True, base64_signatures=frozenset(("thinking", "call")),
+    thinking_needs_signature=True, base64_signatures=frozenset(("thinking", "redacted", "call")),
 ))  # fmt: skip

@@ -175,7 +175,8 @@ class Wire:
     thinking_needs_signature: bool = False
     #: The signatures the wire sends as bytes, which toolwire keeps as base64 text: of
     #: "thinking", "call" (a tool call's) and "redacted" (redacted thinking's data). The plan
-    #: refuses one that is not base64 (ConversationError), so spelling never fails.
+    #: refuses one that is not base64 (ConversationError), so spelling a signature never
+    #: fails. (A provider part's own base64 data is still checked where it is spelled.)
     base64_signatures: frozenset[str] = frozenset()
     #: ``mark(item) -> item``: a copy of a marked step's last item closed by a cache mark
     #: (plan.cache); None where the wire's marks are placed by ``finish``.

@@ -35,6 +35,7 @@ from ..messages import ContentOutput
 from . import limits
 from .common import Job, header, label, output, plural
 from .docx import docx_markdown
+from .slides import chart_markdown, picture_text
 from .tables import markdown_table, xlsx_pages
 from .text import page_lines
 
@@ -289,7 +290,11 @@ def _pptx_markdown(data: bytes) -> tuple[str, int]:
 
 
 def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
-    """Text of every shape (groups included), tables as Markdown, except shape ``skip``."""
+    """Text of every shape (groups included), tables as Markdown, charts as their data,
+    pictures by their description, except shape ``skip``."""
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+    from pptx.shapes.placeholder import PlaceholderPicture
+
     texts = []
     for shape in shapes:
         if shape.shape_id == skip:
@@ -299,6 +304,10 @@ def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
         elif getattr(shape, "has_table", False):
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             texts.append(markdown_table(rows[: limits.TABLE_ROWS_PER_READ + 1]))
+        elif getattr(shape, "has_chart", False):
+            texts.append(chart_markdown(shape.chart))
+        elif isinstance(shape, PlaceholderPicture) or shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+            texts.append(picture_text(shape))
         elif shape.has_text_frame:
             texts.append(shape.text_frame.text.strip())
     return texts

@@ -1,0 +1,64 @@
+"""What PowerPoint shows on a slide beyond its text: charts and pictures.
+
+A chart reads as its title and the numbers it plots, as a categories × series table (one
+column per series); a picture reads as ``[Picture: alt text]`` (``[Picture]`` when it has
+none), so neither vanishes from the slide without a mention.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import limits
+from .tables import markdown_table
+
+
+def chart_markdown(chart: Any) -> str:
+    """``Chart: title`` and its data as a Markdown table (categories down, series across)."""
+    title = _chart_title(chart)
+    lines = [f"[Chart: {title}]" if title else "[Chart]"]
+    for plot in chart.plots:
+        table = _plot_table(plot)
+        if table:
+            lines.append(table)
+    return "\n\n".join(lines)
+
+
+def _chart_title(chart: Any) -> str:
+    if not chart.has_title:
+        return ""
+    frame = chart.chart_title.text_frame if chart.chart_title.has_text_frame else None
+    return " ".join((frame.text if frame is not None else "").split())
+
+
+def _plot_table(plot: Any) -> str:
+    series = list(plot.series)[: limits.MAX_TABLE_COLUMNS - 1]
+    if not series:
+        return ""
+    categories = [str(category) for category in plot.categories]
+    length = max([len(categories), *(len(s.values) for s in series)])
+    header = ["Category" if categories else "Point", *(s.name or "" for s in series)]
+    rows: list[list[Any]] = [header]
+    for index in range(min(length, limits.TABLE_ROWS_PER_READ)):
+        label = categories[index] if index < len(categories) else str(index + 1)
+        rows.append([label, *(_value(s.values, index) for s in series)])
+    if length > limits.TABLE_ROWS_PER_READ:
+        rows.append(["…"])
+    return markdown_table(rows)
+
+
+def _value(values: Any, index: int) -> str:
+    if index >= len(values) or values[index] is None:
+        return ""
+    value = values[index]
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def picture_text(shape: Any) -> str:
+    """``[Picture: alt text]``: the picture's description, else its title, else nothing."""
+    properties = shape.element.find(".//{*}cNvPr")
+    text = ""
+    if properties is not None:
+        text = properties.get("descr") or properties.get("title") or ""
+    text = " ".join(text.split())
+    return f"[Picture: {text}]" if text else "[Picture]"

@@ -1,0 +1,45 @@
+"""Slides from other projects' test suites keep their charts and pictures (readers/slides.py).
+
+The files and their sources are listed in corpus/README.md.
+"""
+
+from __future__ import annotations
+
+from .test_docx_corpus import body
+
+
+def test_a_chart_reads_as_its_title_and_data():
+    text = body("markitdown-test.pptx")
+    chart = (
+        "## Slide 4: A chart\xa0to test parsing:\n\n[Chart: a3f6004b-6f4f-4ea8-bee3-3741f4dc385f]"
+        "\n\n| Category | Series 1 |\n|---|---|\n| 2000 | 2000 |\n| 2001 | 2001 |"
+    )
+    assert chart in text
+
+
+def test_a_chart_with_several_series_is_one_table():
+    table = (
+        "| Category | Series 1 | Series 2 | Series 3 |\n|---|---|---|---|\n"
+        "| Category 1 | 4.3 | 2.4 | 2 |\n| Category 2 | 2.5 | 4.4 | 2 |"
+    )
+    assert f"## Slide 1\n\n[Chart]\n\n{table}" in body("python-pptx-cht-charts.pptx")
+
+
+def test_a_picture_reads_as_its_description():
+    text = body("markitdown-test.pptx")
+    expected = "[Picture: This phrase of the caption is Human-written.]"
+    assert f"## Slide 6: These Test Strings are in the Image!\n\n{expected}" in text
+
+
+def test_markitdowns_content_expectations_are_met():
+    text = body("markitdown-test.pptx")
+    for expected in (
+        "2cdda5c8-e50e-4db4-b5f0-9722a649f455",
+        "04191ea8-5c73-4215-a1d3-1cfb43aaaf12",
+        "44bf7d06-5e7a-4a40-a2e1-a2e42ef28c8a",
+        "1b92870d-e3b5-4e65-8153-919f4ff45592",
+        "AutoGen: Enabling Next-Gen LLM Applications via Multi-Agent Conversation",
+        "a3f6004b-6f4f-4ea8-bee3-3741f4dc385f",
+        "2003",
+    ):
+        assert expected in text

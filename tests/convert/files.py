@@ -232,3 +232,42 @@ def pdf_inflating_stream(megabytes: int) -> bytes:
             b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
         ]
     )
+
+
+def raw_pdf(content: bytes) -> bytes:
+    """A one-page letter PDF written byte by byte: ``content`` is its content stream, and
+    ``/F1`` is Helvetica with no encoding and no Unicode map (so pdfium gives the text's
+    character codes back as they are)."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def soup_pdf() -> bytes:
+    """A page whose text layer is glyph codes 1-30 (control characters), three times over:
+    what a font without a Unicode map gives."""
+    codes = bytes(code for code in range(1, 31) if code not in (10, 13))
+    return raw_pdf(b"BT /F1 14 Tf 72 700 Td (" + codes * 3 + b") Tj ET")
+
+
+def blank_pdf() -> bytes:
+    """A page that draws only a white rectangle: something drawn, nothing visible."""
+    return raw_pdf(b"1 1 1 rg 100 100 200 200 re f")

@@ -1,0 +1,84 @@
+"""PDF pages whose text layer does not show what the page does (readers/pdftext.py): filled
+form fields, text layers of control characters, blank pages. Through read_file and convert.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from toolwire.content import File, Text
+from toolwire.convert import convert
+from toolwire.readers import limits
+from toolwire.readers.core import read_file
+
+from . import files
+from .conftest import TEXT_ONLY, VISION
+
+FORM = Path(__file__).parent / "corpus" / "pypdf-form_acrobatReader.pdf"
+
+
+def _texts(conversion) -> str:
+    return "\n".join(part.text for part in conversion.parts if isinstance(part, Text))
+
+
+def test_a_filled_form_field_is_in_the_text():
+    text = read_file(FORM).value[0].text
+    assert "--- Page 1 ---\nfoo\n1\n\nForm fields:\n- foo: Bar" in text
+    conversion = convert(File.from_path(FORM), TEXT_ONLY)
+    assert conversion is not None and "Form fields:\n- foo: Bar" in _texts(conversion)
+
+
+def test_a_filled_form_field_is_drawn_in_the_page_image():
+    import pypdfium2
+    from PIL import Image, ImageChops
+
+    conversion = convert(File.from_path(FORM), VISION)
+    assert conversion is not None and conversion.converted_to == "pages"
+    (image,) = [part for part in conversion.parts if isinstance(part, File)]
+    shown = Image.open(io.BytesIO(image.read())).convert("L")
+    bare = pypdfium2.PdfDocument(FORM.read_bytes())  # no form environment: no widgets drawn
+    try:
+        page = bare[0]
+        without_forms = page.render(scale=limits.PDF_RENDER_DPI / 72).to_pil().convert("L")
+    finally:
+        bare.close()
+    assert without_forms.size == shown.size
+    left, top, right, bottom = ImageChops.difference(shown, without_forms).getbbox()
+    assert right - left < 100 and bottom - top < 40  # the field's value "Bar", and only it
+
+
+def test_a_text_layer_of_control_characters_is_not_trusted_and_the_page_is_rendered(tmp_path):
+    path = tmp_path / "soup.pdf"
+    path.write_bytes(files.soup_pdf())
+    result = read_file(path)
+    text = result.value[0].text
+    assert "page 1 has an unreadable text layer (rendered as soup-p1.png)" in text
+    assert "(text layer unreadable: 66 of its characters are control" in text
+    assert "\x01" not in text and "\x02" not in text
+    assert [part.name for part in result.value[1:]] == ["soup.pdf", "soup-p1.png"]
+
+
+def test_a_conversion_of_an_unreadable_page_says_so_and_sends_its_image():
+    data = files.soup_pdf()
+    text_only = convert(File.from_bytes(data, name="soup.pdf"), TEXT_ONLY)
+    assert text_only is not None
+    assert "\x01" not in _texts(text_only)
+    assert "text layer unreadable" in _texts(text_only)
+    assert "page 1 has an unreadable text layer" in text_only.reason
+    vision = convert(File.from_bytes(data, name="soup.pdf"), VISION)
+    assert vision is not None and vision.converted_to == "pages"
+    assert "read it in its image above" in _texts(vision)
+
+
+def test_a_blank_page_is_called_blank_not_scanned(tmp_path):
+    path = tmp_path / "blank.pdf"
+    path.write_bytes(files.blank_pdf())
+    result = read_file(path)
+    assert "--- Page 1 ---\n(a blank page)" in result.value[0].text
+    assert "no text layer" not in result.value[0].text
+    assert [part.name for part in result.value[1:]] == ["blank.pdf"]  # not rendered
+    conversion = convert(File.from_bytes(files.blank_pdf(), name="blank.pdf"), TEXT_ONLY)
+    assert conversion is not None
+    assert "page 1 has nothing on it (blank)" in conversion.reason
+    assert "scanned" not in conversion.reason

@@ -159,6 +159,14 @@ EXPECTATIONS: dict[str, list[Expect]] = {
         Expect(r"^(?![\s\S]*\[\]\()", True),  # no empty-link fragments anywhere
     ],
     "pypdf-form_acrobatReader.pdf": [*content("foo", "Bar")],
+    "markitdown-SPARSE-2024-INV-1234_borderless_table.pdf": [
+        *content("SKU-8847", "B-07", "CRITICAL", "High Value"),
+        *structure(
+            r"\|\s*\|\s*B-07\s*\|\s*\|\s*289\s*\|\s*-23\s*\|\s*\|",
+            r"\|\s*SKU-9201\s*\|\s*\|\s*780\s*\|\s*778\s*\|\s*\|\s*OK\s*\|",
+            r"\|\s*SKU-4563\s*\|\s*Software\s*\|\s*\$120\.00\s*\|\s*\$18,720\.00\s*\|\s*\|",
+        ),
+    ],
 }
 
 

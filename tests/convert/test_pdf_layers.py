@@ -82,3 +82,27 @@ def test_a_blank_page_is_called_blank_not_scanned(tmp_path):
     assert conversion is not None
     assert "page 1 has nothing on it (blank)" in conversion.reason
     assert "scanned" not in conversion.reason
+
+
+SPARSE = Path(__file__).parent / "corpus" / "markitdown-SPARSE-2024-INV-1234_borderless_table.pdf"
+
+
+def test_a_borderless_table_keeps_its_empty_cells():
+    text = read_file(SPARSE).value[0].text
+    table = (
+        "Prepared By: Sarah Martinez\n\n"
+        "| Product Code | Location | Expected | Actual | Variance | Status |\n"
+        "|---|---|---|---|---|---|\n"
+        "| SKU-8847 | A-12 | 450 |  |  |  |\n"
+        "|  | B-07 |  | 289 | -23 |  |\n"
+        "| SKU-9201 |  | 780 | 778 |  | OK |\n"
+    )
+    assert table in text
+    assert "| SKU-4563 | Software | $120.00 | $18,720.00 |  | Critical |" in text
+    assert "\n\nVariance Analysis:\nSummary Statistics:" in text
+
+
+def test_running_text_is_not_taken_for_a_table():
+    lines = "\n".join(f"Line {n}: revenue grew in every region this quarter" for n in range(30))
+    conversion = convert(File.from_bytes(files.pdf([lines]), name="prose.pdf"), TEXT_ONLY)
+    assert conversion is not None and "|" not in _texts(conversion)

@@ -41,6 +41,7 @@ from ..errors import InvalidFileError, missing_dependency
 from ..messages import ContentOutput
 from . import limits
 from .common import Job, Options, header, output, plural, size_line
+from .pdftables import page_text_with_tables
 from .pdftext import PageText, read_page
 
 _LOCK = threading.Lock()
@@ -258,7 +259,7 @@ def _too_many_objects(name: str, start: int, index: int, objects: int) -> Invali
 def _page_text(page: Any) -> str:
     textpage = page.get_textpage()
     try:
-        text = textpage.get_text_bounded()
+        text = page_text_with_tables(textpage, textpage.get_text_bounded())
     finally:
         textpage.close()
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")

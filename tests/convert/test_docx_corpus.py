@@ -143,3 +143,20 @@ def test_a_docx_with_malformed_xml_is_refused_by_name():
             target.writestr(member, data)
     with pytest.raises(InvalidFileError, match="broken.docx: a part of the document is not"):
         convert(File.from_bytes(buffer.getvalue(), name="broken.docx"), TEXT_ONLY)
+
+
+def test_headers_and_footers_are_read_once_around_the_body():
+    text = body("python-docx-hdr-header-footer.docx")
+    assert text == (
+        "Header: Header for section-1\n\nsection with header\n\n"
+        "section without header of its own.\n\nFooter: Footer for section 1"
+    )
+
+
+def test_a_first_page_header_is_kept_beside_the_default_one():
+    text = body("python-docx-sct-first-page-hdrftr.docx")
+    assert text.startswith(
+        "Header: Default (odd, primary) Header\n\nHeader: First Page Header (section 2)\n\n"
+        "First page."
+    )
+    assert text.count("Header:") == 2

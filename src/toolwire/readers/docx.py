@@ -14,6 +14,8 @@ Office Math. So:
 - footnote, endnote and comment marks as ``[^1]``, ``[^i]``, ``[^c1]``, with their text at
   the end;
 - tables as Markdown tables, each cell's paragraphs kept apart by ``<br>``;
+- each distinct header and footer once (``Header: …`` first, ``Footer: …`` last), not on
+  every page as Word repeats them;
 - deleted revisions and hidden text left out, as Word shows neither.
 
 ISO Strict documents name the same elements in other namespaces (``http://purl.oclc.org/
@@ -258,9 +260,26 @@ class _Document:
 
     def markdown(self) -> str:
         root = self.package.xml(self.main)
+        links = self.package.links(self.main)
         body = root.find(_w("body"))
-        blocks = self._blocks(body, self.package.links(self.main)) if body is not None else []
-        return _join(blocks + self._notes_section())
+        blocks = self._blocks(body, links) if body is not None else []
+        headers = self._margins(root, links, "header")
+        footers = self._margins(root, links, "footer")
+        return _join(headers + blocks + footers + self._notes_section())
+
+    def _margins(self, root: Any, links: dict[str, _Link], kind: str) -> list[_Block]:
+        """Each distinct header (or footer) of the document's sections once, in order:
+        ``Header: text``. Word repeats them on every page; here they are read once."""
+        texts: list[str] = []
+        for reference in root.iter(_w(f"{kind}Reference")):
+            link = links.get(reference.get(f"{{{R}}}id", ""))
+            if link is None or link.external or link.target not in self.package.names:
+                continue
+            part = self.package.xml(link.target)
+            text = self._text(part, self.package.links(link.target), " / ").strip()
+            if text and text not in texts:
+                texts.append(text)
+        return [_Block(f"{kind.capitalize()}: {text}") for text in texts]
 
     # --- parts ---------------------------------------------------------------------------
 

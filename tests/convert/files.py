@@ -271,3 +271,28 @@ def soup_pdf() -> bytes:
 def blank_pdf() -> bytes:
     """A page that draws only a white rectangle: something drawn, nothing visible."""
     return raw_pdf(b"1 1 1 rg 100 100 200 200 re f")
+
+
+def docx_with_pictures() -> bytes:
+    """A Word document with a paragraph and two pictures (a red square with alt text, then a
+    blue one without), made with python-docx."""
+    import docx as python_docx
+    from docx.shared import Inches
+    from PIL import Image
+
+    document = python_docx.Document()
+    document.add_paragraph("The logo, then the badge.")
+    for colour in ((200, 30, 30), (30, 30, 200)):
+        buffer = io.BytesIO()
+        Image.new("RGB", (120, 80), colour).save(buffer, "PNG")
+        document.add_picture(io.BytesIO(buffer.getvalue()), width=Inches(1))
+    first = document.inline_shapes[0]._inline.docPr
+    first.set("descr", "A red square")
+    for picture in document.element.body.iter(
+        "{http://schemas.openxmlformats.org/drawingml/2006/picture}cNvPr"
+    ):
+        picture.set("descr", "A red square")
+        break
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()

@@ -43,6 +43,7 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 WP = "http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"
 PIC = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+DRAWING = "http://schemas.openxmlformats.org/drawingml/2006/main"
 CHART = "http://schemas.openxmlformats.org/drawingml/2006/chart"
 MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
 VML = "urn:schemas-microsoft-com:vml"
@@ -75,6 +76,35 @@ def docx_markdown(data: bytes, name: str) -> str:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             package = _Package(archive, name, etree)
             return _Document(package).markdown()
+    except etree.XMLSyntaxError as exc:
+        raise InvalidFileError(
+            f"{name}: a part of the document is not well-formed XML ({exc})"
+        ) from exc
+    except ZIP_ERRORS as exc:
+        raise InvalidFileError(
+            f"{name}: a part cannot be unpacked ({exc}); probably corrupt"
+        ) from exc
+
+
+def docx_pictures(data: bytes, name: str) -> list[tuple[str, str]]:
+    """The embedded pictures of the document body, in order: (zip member, alt text)."""
+    from lxml import etree
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            package = _Package(archive, name, etree)
+            main = _Document(package).main
+            links = package.links(main)
+            found: list[tuple[str, str]] = []
+            for picture in package.xml(main).iter(f"{{{PIC}}}pic"):
+                blip = picture.find(f".//{{{DRAWING}}}blip")
+                link = links.get(blip.get(f"{{{R}}}embed", "")) if blip is not None else None
+                if link is None or link.external or link.target not in package.names:
+                    continue
+                alt = _description(picture.find(f".//{{{PIC}}}cNvPr"))
+                if (link.target, alt) not in found:
+                    found.append((link.target, alt))
+            return found
     except etree.XMLSyntaxError as exc:
         raise InvalidFileError(
             f"{name}: a part of the document is not well-formed XML ({exc})"

@@ -62,3 +62,29 @@ def picture_text(shape: Any) -> str:
         text = properties.get("descr") or properties.get("title") or ""
     text = " ".join(text.split())
     return f"[Picture: {text}]" if text else "[Picture]"
+
+
+def pptx_pictures(data: bytes) -> list[tuple[bytes, str, int]]:
+    """The pictures of the deck, slide by slide: (image bytes, alt text, slide number)."""
+    import io
+
+    import pptx
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    found: list[tuple[bytes, str, int]] = []
+    deck = pptx.Presentation(io.BytesIO(data))
+    for number, slide in enumerate(deck.slides, 1):
+        for shape in _all_shapes(slide.shapes):
+            if shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+                alt = picture_text(shape).removeprefix("[Picture").removeprefix(": ")[:-1]
+                found.append((shape.image.blob, alt, number))
+    return found
+
+
+def _all_shapes(shapes: Any) -> list[Any]:
+    """Every shape, the shapes inside groups included, in document order."""
+    every = []
+    for shape in shapes:
+        inner = getattr(shape, "shapes", None)
+        every += _all_shapes(inner) if inner is not None else [shape]
+    return every

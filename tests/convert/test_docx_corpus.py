@@ -160,3 +160,22 @@ def test_a_first_page_header_is_kept_beside_the_default_one():
         "First page."
     )
     assert text.count("Header:") == 2
+
+
+def test_a_list_that_starts_at_a_huge_roman_number_reads_in_decimal():
+    """A hostile ``<w:start w:val="999999999"/>`` on a roman-numbered level: a million ``m``
+    would be built otherwise."""
+    import io
+    import zipfile
+
+    source = zipfile.ZipFile(CORPUS / "docxfix-legal-list.docx")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as target:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "word/numbering.xml":
+                data = data.replace(b'w:val="decimal"', b'w:val="lowerRoman"', 1)
+                data = data.replace(b'<w:start w:val="1"/>', b'<w:start w:val="999999999"/>', 1)
+            target.writestr(member, data)
+    text = text_of(buffer.getvalue(), "huge.docx")
+    assert "\n\n999999999. Lorem ipsum" in text

@@ -211,7 +211,7 @@ def _number(count: int, number_format: str) -> str:
             count, rest = divmod(count - 1, 26)
             letters = chr(97 + rest) + letters
         return letters.upper() if number_format == "upperLetter" else letters
-    if number_format in ("lowerRoman", "upperRoman"):
+    if number_format in ("lowerRoman", "upperRoman") and count < 4000:  # else decimal
         roman = ""
         for value, digits in _ROMAN:
             while count >= value:
@@ -324,7 +324,7 @@ class _Document:
                 name=_val(style.find(_w("name"))).lower(),
                 based_on=_val(style.find(_w("basedOn"))) or None,
                 num_id=_val(num.find(_w("numId"))) or None if num is not None else None,
-                level=int(_val(num.find(_w("ilvl")), "0") or 0) if num is not None else 0,
+                level=_int(_val(num.find(_w("ilvl")))) if num is not None else 0,
             )
         return styles
 

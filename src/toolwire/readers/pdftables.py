@@ -124,23 +124,30 @@ def _runs(line: list[tuple[str, tuple[float, float, float, float]]]) -> list[_Ru
 def _table_blocks(runs: list[list[_Run]]) -> list[tuple[int, int]]:
     """(start, end) of each block of lines that reads as a table. A block grows while each
     next line has several runs and still fits its columns; a line that does not fit starts
-    the next block (two tables one under the other are two tables)."""
+    the next block (two tables one under the other are two tables). A new line is checked
+    alone against the columns, unless it is the new widest line: then the whole block is."""
     blocks = []
-    start = None
+    start: int | None = None
+    widest: list[_Run] = []
     for index, line in enumerate([*runs, []]):
-        if start is not None and len(line) >= 2 and _fits(runs[start : index + 1]):
-            continue
+        if start is not None and len(line) >= 2:
+            if len(line) > len(widest):
+                fits = _fits(_boundaries(line), runs[start : index + 1])
+            else:
+                fits = _fits(_boundaries(widest), [line])
+            if fits:
+                widest = line if len(line) > len(widest) else widest
+                continue
         if start is not None and _is_table(runs[start:index]):
             blocks.append((start, index))
-        start = index if len(line) >= 2 else None
+        start, widest = (index, line) if len(line) >= 2 else (None, [])
     return blocks
 
 
-def _fits(block: list[list[_Run]]) -> bool:
-    """Whether every run sits in one column: none crosses a boundary between columns."""
-    bounds = _boundaries(block)
+def _fits(bounds: list[float], lines: list[list[_Run]]) -> bool:
+    """Whether every run of ``lines`` sits between two column boundaries, crossing none."""
     return all(
-        not any(run.left < bound < run.right for bound in bounds) for line in block for run in line
+        not any(run.left < bound < run.right for bound in bounds) for line in lines for run in line
     )
 
 
@@ -150,17 +157,16 @@ def _is_table(block: list[list[_Run]]) -> bool:
     wide = sum(1 for line in block if len(line) >= MIN_COLUMNS)
     if max(len(line) for line in block) < MIN_COLUMNS or wide * 2 < len(block):
         return False
-    return _fits(block)
+    return _fits(_boundaries(max(block, key=len)), block)
 
 
-def _boundaries(block: list[list[_Run]]) -> list[float]:
+def _boundaries(widest: list[_Run]) -> list[float]:
     """Where one column ends and the next begins: the middle of each gap of the widest line."""
-    widest = max(block, key=len)
     return [(a.right + b.left) / 2 for a, b in zip(widest, widest[1:], strict=False)]
 
 
 def _markdown(block: list[list[_Run]]) -> str:
-    bounds = _boundaries(block)
+    bounds = _boundaries(max(block, key=len))
     rows = []
     for line in block:
         cells = [""] * (len(bounds) + 1)

@@ -296,3 +296,23 @@ def docx_with_pictures() -> bytes:
     buffer = io.BytesIO()
     document.save(buffer)
     return buffer.getvalue()
+
+
+def pdf_with_picture(share: float) -> bytes:
+    """A letter page with a line of text and a grey picture covering ``share`` of the page."""
+    from PIL import Image
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    sheet = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    sheet.setFont("Helvetica", 14)
+    sheet.drawString(72, 740, "Figure 1 shows the quarterly revenue.")
+    width, height = letter
+    side = (share * width * height) ** 0.5
+    picture = Image.new("L", (100, 100), 90)
+    sheet.drawImage(ImageReader(picture), 40, 40, side, side)
+    sheet.showPage()
+    sheet.save()
+    return buffer.getvalue()

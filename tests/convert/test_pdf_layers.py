@@ -106,3 +106,28 @@ def test_running_text_is_not_taken_for_a_table():
     lines = "\n".join(f"Line {n}: revenue grew in every region this quarter" for n in range(30))
     conversion = convert(File.from_bytes(files.pdf([lines]), name="prose.pdf"), TEXT_ONLY)
     assert conversion is not None and "|" not in _texts(conversion)
+
+
+def test_a_text_page_mostly_covered_by_a_picture_is_rendered_too(tmp_path):
+    path = tmp_path / "figure.pdf"
+    path.write_bytes(files.pdf_with_picture(0.5))
+    result = read_file(path)
+    text = result.value[0].text
+    assert "page 1 has pictures over 50% of it (rendered as figure-p1.png)" in text
+    assert (
+        "Figure 1 shows the quarterly revenue.\n\n(pictures over 50% of it; see the image" in text
+    )
+    assert [part.name for part in result.value[1:]] == ["figure.pdf", "figure-p1.png"]
+    conversion = convert(File.from_bytes(path.read_bytes(), name="figure.pdf"), TEXT_ONLY)
+    assert conversion is not None
+    assert "(pictures over 50% of it, not shown as an image: the target takes no images)" in (
+        _texts(conversion)
+    )
+
+
+def test_a_small_logo_does_not_make_a_text_page_an_image(tmp_path):
+    path = tmp_path / "logo.pdf"
+    path.write_bytes(files.pdf_with_picture(0.05))
+    result = read_file(path)
+    assert [part.name for part in result.value[1:]] == ["logo.pdf"]
+    assert "pictures over" not in result.value[0].text

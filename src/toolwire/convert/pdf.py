@@ -144,6 +144,9 @@ def _text_layer(name: str, pages: list[_Page], images: bool, left_out: str) -> s
     sections = [f"Text layer of {name}:"]
     for page in pages:
         body = page.text if page.reading.kind == "text" else _no_text(page, images)
+        if page.reading.kind == "text" and page.reading.needs_image and page.image is None:
+            why = "beyond the page budget" if images else "the target takes no images"
+            body += f"\n\n({page.reading.why_rendered}, not shown as an image: {why})"
         sections.append(f"--- Page {page.number} ---\n{body}")
     return "\n\n".join([*sections, left_out] if left_out else sections)
 

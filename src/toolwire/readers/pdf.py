@@ -278,8 +278,7 @@ def _render(page: Any, index: int, name: str, reading: PageText) -> File:
     image = File.from_bytes(
         buffer.getvalue(), "image/png", _page_name(name, index, index + 1, ".png")
     )
-    why = "text layer unreadable" if reading.kind == "unreadable" else "no text layer"
-    note = f"Page {index + 1} of {name}: {why}; rendered at {limits.PDF_RENDER_DPI} dpi."
+    note = f"Page {index + 1} of {name}: {reading.why_rendered}; rendered at {limits.PDF_RENDER_DPI} dpi."
     return image.model_copy(update={"text": note})
 
 
@@ -297,6 +296,9 @@ def _subset(pdfium: Any, pdf: Any, start: int, end: int) -> bytes:
 
 def _section(page: _Page) -> str:
     kind, head = page.reading.kind, f"--- Page {page.number} ---"
+    if kind == "text" and page.image is not None:
+        why = page.reading.why_rendered
+        return f"{head}\n{page.text}\n\n({why}; see the image {page.image.name})"
     if kind == "text":
         return f"{head}\n{page.text}"
     if kind == "blank":
@@ -314,18 +316,20 @@ def _section(page: _Page) -> str:
 
 
 def _render_facts(pages: list[_Page]) -> list[str]:
+    """``page 3 has no text layer (rendered as report-p3.png)``, one fact per reason."""
     facts = []
-    for kind, has, have in (
-        ("scanned", "has no text layer", "have no text layer"),
-        ("unreadable", "has an unreadable text layer", "have unreadable text layers"),
-    ):
-        rendered = [(p.number, p.image.name) for p in pages if p.image and p.reading.kind == kind]
+    by_reason: dict[str, list[tuple[int, str]]] = {}
+    for page in pages:
+        if page.image is not None:
+            image = page.image.name or f"page {page.number}"
+            by_reason.setdefault(page.reading.why_rendered, []).append((page.number, image))
+    for why, rendered in by_reason.items():
         if len(rendered) == 1:
             number, image = rendered[0]
-            facts.append(f"page {number} {has} (rendered as {image})")
-        elif rendered:
+            facts.append(f"page {number} has {why} (rendered as {image})")
+        else:
             numbers = ", ".join(str(number) for number, _ in rendered)
-            facts.append(f"pages {numbers} {have} (rendered as images)")
+            facts.append(f"pages {numbers} have {why} (rendered as images)")
     return facts
 
 

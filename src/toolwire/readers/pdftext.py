@@ -9,7 +9,9 @@ A text layer is not always what the page shows:
   code points or U+FFFD; a page whose text is mostly those is *unreadable*: its text is left
   out, and it is rendered like a scan so a model can read the image;
 - a page with no text that draws nothing visible (white on white, an empty path) is *blank*,
-  not a scan, so it is not rendered.
+  not a scan, so it is not rendered;
+- a text page whose pictures cover at least ``PICTURED_SHARE`` of it (a figure, a scanned
+  table, text drawn as a picture) keeps its text and is rendered too, and says so.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ _MIN_BAD = 3
 #: A page with no text is blank when, rendered small, no pixel is darker than this (0-255).
 _BLANK_LEVEL = 250
 _BLANK_SCALE = 0.25
+#: A text page whose images cover this share of its area or more is rendered as well.
+PICTURED_SHARE = 0.25
 #: pdfium's form field types (FPDF_FORMFIELD_*) read as values, and checkable ones.
 _PUSHBUTTON, _CHECKBOX, _RADIO, _SIGNATURE = 1, 2, 3, 7
 _WIDGET = 20  # FPDF_ANNOT_WIDGET
@@ -44,11 +48,22 @@ class PageText:
     text: str
     kind: str
     note: str = ""
+    #: The share of the page its pictures cover (0 to 1).
+    pictured: float = 0.0
 
     @property
     def needs_image(self) -> bool:
-        """Whether only an image of the page shows what is on it."""
-        return self.kind in ("scanned", "unreadable")
+        """Whether only an image of the page shows (all of) what is on it."""
+        return self.kind in ("scanned", "unreadable") or self.pictured >= PICTURED_SHARE
+
+    @property
+    def why_rendered(self) -> str:
+        """Why the page is rendered, as the header says it: ``has no text layer``."""
+        if self.kind == "scanned":
+            return "no text layer"
+        if self.kind == "unreadable":
+            return "an unreadable text layer"
+        return f"pictures over {self.pictured:.0%} of it"
 
 
 def read_page(pdf: Any, page: Any, layer: str) -> PageText:
@@ -63,10 +78,25 @@ def read_page(pdf: Any, page: Any, layer: str) -> PageText:
                 "replacement characters, a font without a Unicode map)"
             )
             return PageText(block, "unreadable", note)
-        return PageText(f"{layer}\n\n{block}" if block else layer, "text")
+        text = f"{layer}\n\n{block}" if block else layer
+        return PageText(text, "text", pictured=picture_share(page))
     if not fields and is_blank(page):
         return PageText("", "blank")
     return PageText(block, "scanned" if not fields else "text")
+
+
+def picture_share(page: Any) -> float:
+    """The share of the page's area its images cover (overlaps counted twice, capped at 1)."""
+    import pypdfium2.raw as pdfium_c
+
+    width, height = page.get_size()
+    area = 0.0
+    for image in page.get_objects(filter=[pdfium_c.FPDF_PAGEOBJ_IMAGE], max_depth=3):
+        left, bottom, right, top = image.get_bounds()
+        area += max(0.0, min(right, width) - max(left, 0.0)) * max(
+            0.0, min(top, height) - max(bottom, 0.0)
+        )
+    return float(min(area / max(width * height, 1.0), 1.0))
 
 
 def unreadable_characters(text: str) -> int:

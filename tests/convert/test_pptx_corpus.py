@@ -43,3 +43,46 @@ def test_markitdowns_content_expectations_are_met():
         "2003",
     ):
         assert expected in text
+
+
+def test_a_chart_python_pptx_cannot_model_keeps_the_slide_readable():
+    """python-pptx raises NotImplementedError on a 3-D area chart's series."""
+    import io
+    import zipfile
+
+    from .test_docx_corpus import CORPUS
+    from .test_office import text_of
+
+    source = zipfile.ZipFile(CORPUS / "python-pptx-cht-charts.pptx")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as target:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "ppt/charts/chart1.xml":
+                data = data.replace(b"c:barChart>", b"c:area3DChart>")
+            target.writestr(member, data)
+    text = text_of(buffer.getvalue(), "area.pptx")
+    assert "## Slide 1\n\n[Chart] (its data could not be read: NotImplementedError)" in text
+
+
+def test_a_date_axis_shows_its_dates_not_day_numbers():
+    import datetime as dt
+    import io
+
+    from pptx import Presentation
+    from pptx.chart.data import CategoryChartData
+    from pptx.enum.chart import XL_CHART_TYPE
+    from pptx.util import Inches
+
+    from .test_office import text_of
+
+    data = CategoryChartData()
+    data.categories = [dt.date(2024, 1, 1), dt.date(2024, 2, 1)]
+    data.add_series("Visits", (120, 140))
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    slide.shapes.add_chart(XL_CHART_TYPE.LINE, 0, 0, Inches(4), Inches(3), data)
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    text = text_of(buffer.getvalue(), "visits.pptx")
+    assert "| Category | Visits |\n|---|---|\n| 2024-01-01 | 120 |\n| 2024-02-01 | 140 |" in text

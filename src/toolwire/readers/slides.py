@@ -7,21 +7,31 @@ none), so neither vanishes from the slide without a mention.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from . import limits
 from .tables import markdown_table
 
+#: What python-pptx raises on a chart it cannot model (a 3-D area chart: NotImplementedError)
+#: or on chart XML that does not hold what it expects.
+_CHART_ERRORS = (NotImplementedError, KeyError, ValueError, IndexError, TypeError, AttributeError)
+
 
 def chart_markdown(chart: Any) -> str:
-    """``Chart: title`` and its data as a Markdown table (categories down, series across)."""
-    title = _chart_title(chart)
+    """``Chart: title`` and its data as a Markdown table (categories down, series across);
+    a chart whose data python-pptx cannot read keeps its title and says so."""
+    try:
+        title = _chart_title(chart)
+    except _CHART_ERRORS:
+        title = ""
     lines = [f"[Chart: {title}]" if title else "[Chart]"]
-    for plot in chart.plots:
-        table = _plot_table(plot)
-        if table:
-            lines.append(table)
-    return "\n\n".join(lines)
+    try:
+        dates = _has_date_axis(chart)
+        tables = [_plot_table(plot, dates) for plot in chart.plots]
+    except _CHART_ERRORS as exc:
+        return f"{lines[0]} (its data could not be read: {type(exc).__name__})"
+    return "\n\n".join(lines + [table for table in tables if table])
 
 
 def _chart_title(chart: Any) -> str:
@@ -31,11 +41,21 @@ def _chart_title(chart: Any) -> str:
     return " ".join((frame.text if frame is not None else "").split())
 
 
-def _plot_table(plot: Any) -> str:
+def _has_date_axis(chart: Any) -> bool:
+    """Whether the categories are dates (kept as Excel day numbers, shown as dates)."""
+    from pptx.chart.axis import DateAxis
+
+    try:
+        return isinstance(chart.category_axis, DateAxis)
+    except ValueError:  # a chart without a category axis (a pie)
+        return False
+
+
+def _plot_table(plot: Any, dates: bool) -> str:
     series = list(plot.series)[: limits.MAX_TABLE_COLUMNS - 1]
     if not series:
         return ""
-    categories = [str(category) for category in plot.categories]
+    categories = [_category(category, dates) for category in plot.categories]
     length = max([len(categories), *(len(s.values) for s in series)])
     header = ["Category" if categories else "Point", *(s.name or "" for s in series)]
     rows: list[list[Any]] = [header]
@@ -45,6 +65,20 @@ def _plot_table(plot: Any) -> str:
     if length > limits.TABLE_ROWS_PER_READ:
         rows.append(["…"])
     return markdown_table(rows)
+
+
+def _category(category: Any, dates: bool) -> str:
+    """A category label; on a date axis an Excel day number as the ISO date it shows."""
+    text = str(category)
+    if not dates:
+        return text
+    try:
+        serial = float(text)
+    except ValueError:
+        return text
+    if not 0 < serial < 2_958_466:  # Excel's last day: 9999-12-31
+        return text
+    return (dt.date(1899, 12, 30) + dt.timedelta(days=int(serial))).isoformat()
 
 
 def _value(values: Any, index: int) -> str:

@@ -86,3 +86,21 @@ def test_a_date_axis_shows_its_dates_not_day_numbers():
     deck.save(buffer)
     text = text_of(buffer.getvalue(), "visits.pptx")
     assert "| Category | Visits |\n|---|---|\n| 2024-01-01 | 120 |\n| 2024-02-01 | 140 |" in text
+
+
+def test_shapes_read_top_to_bottom_whatever_order_they_were_added_in():
+    import io
+
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    from .test_office import text_of
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])
+    for top, text in ((5, "Third, at the bottom"), (1, "First, at the top"), (3, "Second")):
+        slide.shapes.add_textbox(Inches(1), Inches(top), Inches(4), Inches(1)).text = text
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    text = text_of(buffer.getvalue(), "order.pptx")
+    assert "## Slide 1\n\nFirst, at the top\n\nSecond\n\nThird, at the bottom" in text

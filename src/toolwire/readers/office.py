@@ -35,7 +35,7 @@ from ..messages import ContentOutput
 from . import limits
 from .common import Job, header, label, output, plural
 from .docx import docx_markdown
-from .slides import chart_markdown, picture_text
+from .slides import chart_markdown, picture_text, reading_order
 from .tables import markdown_table, xlsx_pages
 from .text import page_lines
 
@@ -290,13 +290,13 @@ def _pptx_markdown(data: bytes) -> tuple[str, int]:
 
 
 def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
-    """Text of every shape (groups included), tables as Markdown, charts as their data,
-    pictures by their description, except shape ``skip``."""
+    """Text of every shape (groups included) in reading order, tables as Markdown, charts as
+    their data, pictures by their description, except shape ``skip``."""
     from pptx.enum.shapes import MSO_SHAPE_TYPE
     from pptx.shapes.placeholder import PlaceholderPicture
 
     texts = []
-    for shape in shapes:
+    for shape in reading_order(shapes):
         if shape.shape_id == skip:
             continue
         if getattr(shape, "shapes", None) is not None:  # a group shape

@@ -118,7 +118,14 @@ def pptx_pictures(data: bytes) -> list[tuple[bytes, str, int]]:
 def _all_shapes(shapes: Any) -> list[Any]:
     """Every shape, the shapes inside groups included, in document order."""
     every = []
-    for shape in shapes:
+    for shape in reading_order(shapes):
         inner = getattr(shape, "shapes", None)
         every += _all_shapes(inner) if inner is not None else [shape]
     return every
+
+
+def reading_order(shapes: Any) -> list[Any]:
+    """The shapes top to bottom, then left to right (a slide's own order is its z-order:
+    a text box added last but placed at the top would otherwise read last). A shape
+    without a position keeps its place among those without one, first."""
+    return sorted(shapes, key=lambda shape: (shape.top or 0, shape.left or 0))

@@ -232,3 +232,87 @@ def pdf_inflating_stream(megabytes: int) -> bytes:
             b"<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream" % (len(stream), stream),
         ]
     )
+
+
+def raw_pdf(content: bytes) -> bytes:
+    """A one-page letter PDF written byte by byte: ``content`` is its content stream, and
+    ``/F1`` is Helvetica with no encoding and no Unicode map (so pdfium gives the text's
+    character codes back as they are)."""
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    return bytes(out)
+
+
+def soup_pdf() -> bytes:
+    """A page whose text layer is glyph codes 1-30 (control characters), three times over:
+    what a font without a Unicode map gives."""
+    codes = bytes(code for code in range(1, 31) if code not in (10, 13))
+    return raw_pdf(b"BT /F1 14 Tf 72 700 Td (" + codes * 3 + b") Tj ET")
+
+
+def blank_pdf() -> bytes:
+    """A page that draws only a white rectangle: something drawn, nothing visible."""
+    return raw_pdf(b"1 1 1 rg 100 100 200 200 re f")
+
+
+def docx_with_pictures() -> bytes:
+    """A Word document with a paragraph and two pictures (a red square with alt text, then a
+    blue one without), made with python-docx."""
+    import docx as python_docx
+    from docx.shared import Inches
+    from PIL import Image
+
+    document = python_docx.Document()
+    document.add_paragraph("The logo, then the badge.")
+    for colour in ((200, 30, 30), (30, 30, 200)):
+        buffer = io.BytesIO()
+        Image.new("RGB", (120, 80), colour).save(buffer, "PNG")
+        document.add_picture(io.BytesIO(buffer.getvalue()), width=Inches(1))
+    first = document.inline_shapes[0]._inline.docPr
+    first.set("descr", "A red square")
+    for picture in document.element.body.iter(
+        "{http://schemas.openxmlformats.org/drawingml/2006/picture}cNvPr"
+    ):
+        picture.set("descr", "A red square")
+        break
+    buffer = io.BytesIO()
+    document.save(buffer)
+    return buffer.getvalue()
+
+
+def pdf_with_picture(share: float) -> bytes:
+    """A letter page with a line of text and a grey picture covering ``share`` of the page."""
+    from PIL import Image
+    from reportlab.lib.pagesizes import letter
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    sheet = canvas.Canvas(buffer, pagesize=letter, invariant=True)
+    sheet.setFont("Helvetica", 14)
+    sheet.drawString(72, 740, "Figure 1 shows the quarterly revenue.")
+    width, height = letter
+    side = (share * width * height) ** 0.5
+    picture = Image.new("L", (100, 100), 90)
+    sheet.drawImage(ImageReader(picture), 40, 40, side, side)
+    sheet.showPage()
+    sheet.save()
+    return buffer.getvalue()

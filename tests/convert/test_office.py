@@ -86,3 +86,45 @@ def test_a_corrupt_docx_raises_invalid_file_error_naming_it():
     )
     with pytest.raises(InvalidFileError, match="memo.docx"):
         convert(file, TEXT_ONLY)
+
+
+def test_an_xlsx_whose_declared_dimension_is_too_small_loses_no_cell():
+    """A writer that declares ``<dimension ref="A1"/>`` (the sheet holds A1:C4)."""
+    import io
+    import re
+    import zipfile
+
+    source = zipfile.ZipFile(io.BytesIO(files.xlsx()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as target:
+        for member in source.infolist():
+            data = source.read(member)
+            if member.filename == "xl/worksheets/sheet1.xml":
+                assert b"<dimension " in data
+                data = re.sub(rb'<dimension ref="[^"]*"', b'<dimension ref="A1"', data)
+            target.writestr(member, data)
+    text = text_of(buffer.getvalue(), "sales.xlsx")
+    assert "| Product | Units |\n|---|---|\n| Widget | 42 |\n| Gadget | 7 |" in text
+    assert "Rows 1-2 of 2." in text
+
+
+def test_a_sheet_counted_only_in_part_says_its_row_count_is_a_lower_bound(monkeypatch):
+    import io
+
+    import openpyxl
+
+    from toolwire.readers import tables
+    from toolwire.readers.common import Options
+
+    book = openpyxl.Workbook(write_only=True)  # declares no useful dimension
+    sheet = book.create_sheet("log")
+    for number in range(40):
+        sheet.append([number, f"event {number}"])
+    buffer = io.BytesIO()
+    book.save(buffer)
+    monkeypatch.setattr(tables, "MAX_COUNTED_ROWS", 5)
+    ((title, page),) = tables.xlsx_pages(buffer.getvalue(), Options(limit=10), "log.xlsx")
+    assert page.summary().startswith("Rows 1-10 of at least 16.")
+    monkeypatch.setattr(tables, "MAX_COUNTED_ROWS", 100)
+    ((title, page),) = tables.xlsx_pages(buffer.getvalue(), Options(limit=10), "log.xlsx")
+    assert page.summary().startswith("Rows 1-10 of 39.")

@@ -27,7 +27,7 @@ def test_the_parameters_are_a_valid_json_schema_object():
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["type"] == "object"
     assert schema["required"] == ["path"]
-    assert set(schema["properties"]) == {"path", "page_start", "page_end", "offset", "limit"}
+    assert set(schema["properties"]) == {"path", "page_start", "page_end", "offset", "limit", "raw"}
     validator = jsonschema.Draft202012Validator(schema)
     assert validator.is_valid({"path": "a.pdf", "page_start": 20})
     assert not validator.is_valid({"page_start": 20})

@@ -113,8 +113,9 @@ def convert(
 ) -> Conversion | None:
     """``file`` in a form ``target`` takes, or None when no converter applies.
 
-    ``pages`` and ``frames`` are the per-file budgets of rendered PDF pages and video frames
-    (both also capped by ``target.max_images``). ``converters`` maps media types or globs
+    ``pages`` and ``frames`` are the per-file budgets of rendered PDF pages (and of the
+    pictures of a DOCX or PPTX) and of video frames (both also capped by
+    ``target.max_images``). ``converters`` maps media types or globs
     (``"audio/*"``) to the caller's own ``fn(File) -> list[Text | File]``, which take
     precedence over the built-in ones; an exact type wins over a glob.
     """
@@ -156,7 +157,8 @@ def _plan(file: File, target: Target, pages: int, frames: int) -> Plan | None:
     if media_type == "application/pdf":
         return pdf_pages, None, min(pages, images)
     if media_type in MARKDOWN_TYPES:
-        return to_markdown, _WHOLE_OPTIONS if media_type in _WHOLE else None, 0
+        budget = min(pages, images) if media_type in (DOCX, PPTX) else 0  # their pictures
+        return to_markdown, _WHOLE_OPTIONS if media_type in _WHOLE else None, budget
     if kind == "video" and min(frames, images) > 0 and video.available():
         return video_frames, None, min(frames, images)
     if kind in ("audio", "video"):

@@ -1,5 +1,8 @@
 """DOCX, PPTX, XLSX, CSV/TSV and HTML as Markdown text, through read_file's readers.
 
+For a target that reads images, a DOCX's or PPTX's pictures follow the text as images
+(convert/pictures.py), within the conversion's image budget.
+
 Runs in the read worker. The readers' own caps apply (``MAX_TEXT_CHARS`` of text, the first
 ``TABLE_ROWS_PER_READ`` rows of each table, ``MAX_SHEETS`` sheets); their header line is kept,
 so the model reads what the file is and how much of it follows
@@ -20,6 +23,7 @@ from ..readers.tables import read_csv
 from ..readers.text import decode, page_lines, split_lines
 from . import html
 from .jobs import ConvertJob, Outcome, reply
+from .pictures import pictures
 
 #: Media types converted to Markdown, and the reader that does it.
 READERS: dict[str, Reader] = {
@@ -42,8 +46,9 @@ def to_markdown(job: ConvertJob) -> ContentOutput:
         first = READERS[job.media_type](job).value[0]
         assert isinstance(first, Text)
         text = _CONTINUE.sub(" The rest is left out.", first.text)
+    images, note = pictures(job) if job.budget else ([], "")
     reason = f"converted {label(job.media_type)} to Markdown text ({len(text):,} characters)"
-    return reply(Outcome((Text(text=text),), "text", reason))
+    return reply(Outcome((Text(text=text), *images), "text", reason + note))
 
 
 def _html(job: Job) -> str:

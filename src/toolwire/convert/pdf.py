@@ -5,7 +5,9 @@ For a target that takes images, the first ``budget`` pages are rendered with pyp
 then fits them to the target), each preceded by the label ``Page k of N``; one Text then
 gives the text layer of every page (``--- Page k ---`` sections), the pages beyond the budget
 included, with a note saying which pages were not rendered. For a text-only target the text
-layer alone. A page that draws something but has no text layer (a scan) says so.
+layer alone. A page that draws something but has no text layer (a scan) says so, and so
+does a page whose text layer is unreadable (its text is left out) or that is blank; filled
+form fields follow their page's text (readers/pdftext.py).
 
 read_file's PDF defences apply: every zlib stream is checked before pdfium sees the file
 (``check_streams``), and pages stop at its drawing-object budget; the text stops at
@@ -27,12 +29,12 @@ from ..readers.common import header, plural
 from ..readers.pdf import (
     _LOCK,
     _document,
-    _draws_something,
     _object_count,
     _page_text,
     _pdfium,
     check_streams,
 )
+from ..readers.pdftext import PageText, read_page
 from .images import encode, output_format, renamed
 from .jobs import ConvertJob, Outcome, reply
 
@@ -43,9 +45,12 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class _Page:
     number: int
-    text: str
-    scanned: bool
+    reading: PageText
     image: File | None
+
+    @property
+    def text(self) -> str:
+        return self.reading.text
 
 
 def pdf_pages(job: ConvertJob) -> ContentOutput:
@@ -79,7 +84,7 @@ def _read(pdf: Any, count: int, job: ConvertJob, fmt: str | None) -> tuple[list[
                     f"(pages {index + 1}-{count} left out: they draw more than "
                     f"{pdf_reader.MAX_PDF_OBJECTS_PER_READ:,} objects, the most one conversion reads)"
                 )
-            pages.append(_page(page, index, count, job, fmt))
+            pages.append(_page(pdf, page, index, count, job, fmt))
         finally:
             page.close()
         chars += len(pages[-1].text)
@@ -91,13 +96,12 @@ def _read(pdf: Any, count: int, job: ConvertJob, fmt: str | None) -> tuple[list[
     return pages, ""
 
 
-def _page(page: Any, index: int, count: int, job: ConvertJob, fmt: str | None) -> _Page:
-    text = _page_text(page)
-    scanned = not text and _draws_something(page)
+def _page(pdf: Any, page: Any, index: int, count: int, job: ConvertJob, fmt: str | None) -> _Page:
+    reading = read_page(pdf, page, _page_text(page))
     image = None
     if fmt is not None and index < job.budget:
         image = _render(page, index, count, job.name, fmt)
-    return _Page(index + 1, text, scanned, image)
+    return _Page(index + 1, reading, image)
 
 
 def _render(page: Any, index: int, count: int, name: str, fmt: str) -> File:
@@ -139,28 +143,34 @@ def _header(job: ConvertJob, count: int, rendered: int) -> str:
 def _text_layer(name: str, pages: list[_Page], images: bool, left_out: str) -> str:
     sections = [f"Text layer of {name}:"]
     for page in pages:
-        body = page.text or _no_text(page, images)
+        body = page.text if page.reading.kind == "text" else _no_text(page, images)
+        if page.reading.kind == "text" and page.reading.needs_image and page.image is None:
+            why = "beyond the page budget" if images else "the target takes no images"
+            body += f"\n\n({page.reading.why_rendered}, not shown as an image: {why})"
         sections.append(f"--- Page {page.number} ---\n{body}")
     return "\n\n".join([*sections, left_out] if left_out else sections)
 
 
 def _no_text(page: _Page, images: bool) -> str:
-    if not page.scanned:
-        return "(no text on this page)"
+    """What a page without trusted text says, then its form fields if it has any."""
+    kind = page.reading.kind
+    if kind == "blank":
+        return "(a blank page)"
+    what = "no text layer: a scanned page" if kind == "scanned" else page.reading.note[1:-1]
     if page.image is not None:
-        return "(no text layer: a scanned page; read it in its image above)"
-    why = "beyond the page budget" if images else "the target takes no images"
-    return f"(no text layer: a scanned page, not shown as an image: {why})"
+        note = f"({what}; read it in its image above)"
+    else:
+        why = "beyond the page budget" if images else "the target takes no images"
+        note = f"({what}, not shown as an image: {why})"
+    return f"{note}\n\n{page.text}" if page.text else note
 
 
 def _what(
     pages: list[_Page], count: int, rendered: list[_Page], fmt: str | None
 ) -> tuple[str, str]:
-    scans = [str(page.number) for page in pages if page.scanned]
-    scanned = ""
-    if scans:
-        has = "has" if len(scans) == 1 else "have"
-        scanned = f"; page{'s' if len(scans) > 1 else ''} {', '.join(scans)} {has} no text layer (scanned)"
+    scanned = _kind_note(pages, "scanned", "no text layer (scanned)")
+    scanned += _kind_note(pages, "unreadable", "an unreadable text layer")
+    scanned += _kind_note(pages, "blank", "nothing on it (blank)")
     if not rendered:
         return "text", f"extracted the text layer of {plural(count, 'page')}{scanned}"
     shown = len(rendered)
@@ -171,3 +181,12 @@ def _what(
     if shown < count:
         reason += f"; pages {shown + 1}-{count} as text only (page budget {shown})"
     return "pages", reason + scanned
+
+
+def _kind_note(pages: list[_Page], kind: str, what: str) -> str:
+    """``; pages 2, 5 have …`` for the pages of one kind, or nothing."""
+    numbers = [str(page.number) for page in pages if page.reading.kind == kind]
+    if not numbers:
+        return ""
+    has = "has" if len(numbers) == 1 else "have"
+    return f"; page{'s' if len(numbers) > 1 else ''} {', '.join(numbers)} {has} {what}"

@@ -30,6 +30,8 @@ class Options:
     page_end: int | None = None
     offset: int = 0
     limit: int | None = None
+    #: HTML: the page's source instead of its Markdown.
+    raw: bool = False
 
 
 @dataclass(frozen=True)

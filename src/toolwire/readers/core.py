@@ -34,6 +34,7 @@ from ..mediatypes import (
 from ..messages import ContentOutput
 from . import isolation, limits, paths
 from .common import Job, Options, Reader, label
+from .html import read_html
 from .image import read_image
 from .media import read_media
 from .office import read_office
@@ -51,6 +52,7 @@ _BY_TYPE: dict[str, Reader] = {
     XLSX: read_office,
     "text/csv": read_csv,
     "text/tab-separated-values": read_csv,
+    "text/html": read_html,
 }
 _BY_TOP_LEVEL: dict[str, Reader] = {"image": read_image, "audio": read_media, "video": read_media}
 
@@ -65,6 +67,7 @@ _CAPS: dict[Reader, tuple[str, str, bool]] = {
     read_media: ("MAX_MEDIA_BYTES", "audio and video files", False),
     read_csv: ("MAX_TEXT_BYTES", "CSV files", True),
     read_text: ("MAX_TEXT_BYTES", "text files", True),
+    read_html: ("MAX_TEXT_BYTES", "HTML files", True),
 }
 
 _OFFICE = frozenset({DOCX, PPTX, XLSX})
@@ -80,6 +83,7 @@ def read_file(
     page_end: int | None = None,
     offset: int = 0,
     limit: int | None = None,
+    raw: bool = False,
     allow_hardlinks: bool = False,
 ) -> ContentOutput:
     """Read a file into a tool output: a Text (header and extracted text) and File parts.
@@ -90,6 +94,7 @@ def read_file(
     file with several hard links is refused unless ``allow_hardlinks=True``.
     ``page_start`` / ``page_end`` choose PDF pages (0-based, end exclusive, 20 per read by
     default); ``offset`` / ``limit`` choose lines of text and documents or rows of tables.
+    An HTML file is read as Markdown; ``raw=True`` reads its source.
     The header says how to continue a partial read.
 
     Raises PathNotAllowedError (outside ``root``; directories, FIFOs, devices) and
@@ -99,7 +104,7 @@ def read_file(
     >>> read_file("report.pdf", root="examples").value[0].text.splitlines()[0]
     'report.pdf: PDF, 3 pages, 35 KB, page 3 has no text layer (rendered as report-p3.png). Pages 1-3 of 3.'
     """
-    options = _options(page_start, page_end, offset, limit)
+    options = _options(page_start, page_end, offset, limit, raw)
     target = paths.resolve(path, root, allow_hardlinks=allow_hardlinks)
     head = paths.read_head(target)
     media_type, data = identify(target, head)
@@ -168,7 +173,9 @@ def _name_note(name: str, media_type: str, data: bytes) -> str:
     return "" if agrees else f" (despite its {suffix} extension)"
 
 
-def _options(page_start: int, page_end: int | None, offset: int, limit: int | None) -> Options:
+def _options(
+    page_start: int, page_end: int | None, offset: int, limit: int | None, raw: bool
+) -> Options:
     for field, value, least, optional in (
         ("page_start", page_start, 0, False),
         ("page_end", page_end, 1, True),
@@ -182,4 +189,6 @@ def _options(page_start: int, page_end: int | None, offset: int, limit: int | No
                 f"read_file: {field}={value!r} is not allowed; it must be an integer >= {least}"
                 + (" or None" if optional else "")
             )
-    return Options(page_start, page_end, offset, limit)
+    if not isinstance(raw, bool):
+        raise InvalidFileError(f"read_file: raw={raw!r} is not allowed; it must be true or false")
+    return Options(page_start, page_end, offset, limit, raw)

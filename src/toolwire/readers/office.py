@@ -1,7 +1,6 @@
 """Office documents (DOCX, PPTX, XLSX) as Markdown, with the original kept as a File.
 
-DOCX: paragraphs in order, headings as ``#``, list items as ``-`` / ``1.``, tables as
-Markdown tables. PPTX: ``## Slide N: title``, the other text on the slide, tables, then the
+DOCX: as readers/docx.py reads it (lists, notes, links, text boxes, pictures, equations). PPTX: ``## Slide N: title``, the other text on the slide, tables, then the
 speaker notes. XLSX: each sheet (up to ``MAX_SHEETS``) as a Markdown table paged by rows.
 DOCX and PPTX Markdown is paged by lines like a text file.
 
@@ -35,6 +34,8 @@ from ..mediatypes import DOCX, PPTX, XLSX, ZIP_ERRORS
 from ..messages import ContentOutput
 from . import limits
 from .common import Job, header, label, output, plural
+from .docx import docx_markdown
+from .slides import chart_markdown, picture_text, reading_order
 from .tables import markdown_table, xlsx_pages
 from .text import page_lines
 
@@ -66,6 +67,8 @@ MAX_SHARED_STRINGS = 250_000
 #: An ``<si>`` element, with any namespace prefix: one shared string.
 _SHARED_STRING = re.compile(rb"<(?:[A-Za-z_][\w.-]{0,40}:)?si[\s/>]")
 _WORKSHEET = re.compile(r"xl/worksheets/[^/]+$")
+#: What a DOCX with no text, picture, table or equation reads as, so it is never just empty.
+_EMPTY_DOCX = "(The document is empty: no text, pictures, tables or equations.)"
 
 
 def read_office(job: Job) -> ContentOutput:
@@ -80,7 +83,7 @@ def read_office(job: Job) -> ContentOutput:
         body = markdown
     else:
         if job.media_type == DOCX:
-            markdown = _docx_markdown(data)
+            markdown = docx_markdown(data, name) or _EMPTY_DOCX
         elif job.media_type == PPTX:
             markdown, slides = _pptx_markdown(data)
             facts.insert(0, plural(slides, "slide"))
@@ -265,54 +268,6 @@ def _xlsx(data: bytes, job: Job) -> tuple[str, str, int]:
     return "\n\n".join(sections), summary, len(pages)
 
 
-def _docx_markdown(data: bytes) -> str:
-    try:
-        import docx
-        from docx.table import Table
-    except ImportError as exc:
-        raise missing_dependency("python-docx", "files") from exc
-    blocks: list[str] = []
-    previous_is_item = False
-    for block in docx.Document(io.BytesIO(data)).iter_inner_content():
-        if isinstance(block, Table):
-            text, is_item = _table(block), False
-        else:
-            text, is_item = _paragraph(block)
-        if not text:
-            continue
-        joiner = "\n" if is_item and previous_is_item else "\n\n"
-        blocks.append(joiner + text if blocks else text)
-        previous_is_item = is_item
-    return "".join(blocks)
-
-
-def _paragraph(paragraph: Any) -> tuple[str, bool]:
-    """The paragraph as Markdown, and whether it is a list item."""
-    text = paragraph.text.strip()
-    style = paragraph.style.name if paragraph.style is not None else ""
-    if not text:
-        return "", False
-    if style == "Title":
-        return f"# {text}", False
-    if style.startswith("Heading ") and style[8:].isdigit():
-        return f"{'#' * min(int(style[8:]), 6)} {text}", False
-    if style.startswith("List Bullet"):
-        return f"- {text}", True
-    if style.startswith("List Number"):
-        return f"1. {text}", True
-    return text, False
-
-
-def _table(table: Any) -> str:
-    rows = []
-    for row in table.rows:
-        rows.append([cell.text for cell in row.cells][: limits.MAX_TABLE_COLUMNS])
-        if len(rows) > limits.TABLE_ROWS_PER_READ:
-            rows.append(["…"])
-            break
-    return markdown_table(rows)
-
-
 def _pptx_markdown(data: bytes) -> tuple[str, int]:
     try:
         import pptx
@@ -335,9 +290,13 @@ def _pptx_markdown(data: bytes) -> tuple[str, int]:
 
 
 def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
-    """Text of every shape (groups included), tables as Markdown, except shape ``skip``."""
+    """Text of every shape (groups included) in reading order, tables as Markdown, charts as
+    their data, pictures by their description, except shape ``skip``."""
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+    from pptx.shapes.placeholder import PlaceholderPicture
+
     texts = []
-    for shape in shapes:
+    for shape in reading_order(shapes):
         if shape.shape_id == skip:
             continue
         if getattr(shape, "shapes", None) is not None:  # a group shape
@@ -345,6 +304,10 @@ def _shape_texts(shapes: Any, skip: int | None) -> list[str]:
         elif getattr(shape, "has_table", False):
             rows = [[cell.text for cell in row.cells] for row in shape.table.rows]
             texts.append(markdown_table(rows[: limits.TABLE_ROWS_PER_READ + 1]))
+        elif getattr(shape, "has_chart", False):
+            texts.append(chart_markdown(shape.chart))
+        elif isinstance(shape, PlaceholderPicture) or shape.shape_type == MSO_SHAPE_TYPE.PICTURE:
+            texts.append(picture_text(shape))
         elif shape.has_text_frame:
             texts.append(shape.text_frame.text.strip())
     return texts

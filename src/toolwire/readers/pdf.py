@@ -9,9 +9,11 @@ Parts returned, after the Text (header + ``--- Page N ---`` sections):
 - a PDF File: the original (``name`` = the file's base name) when the read covers the whole
   document, else a new PDF of just the pages read (``report-p21-40.pdf``); its ``text`` is the
   extracted text of those pages, so a text fallback downstream carries the content;
-- a PNG File per page that has no text layer but draws something (a scan), rendered at
-  ``PDF_RENDER_DPI`` (``report-p3.png``), for providers that read PDFs as text only; its
-  ``text`` says which page it is and that it has no text layer.
+- a PNG File per page that has no text layer but draws something (a scan), or whose text
+  layer is unreadable (pdftext.py), rendered at ``PDF_RENDER_DPI`` with its form fields drawn
+  (``report-p3.png``), for providers that read PDFs as text only; its ``text`` says which page
+  it is and why it was rendered. Filled form fields follow their page's text; a blank page is
+  called blank, not scanned.
 
 Hostile files: before pdfium sees a byte, every zlib stream is inflated (the output dropped)
 to check ``MAX_PDF_STREAM_BYTES`` / ``MAX_PDF_INFLATED_BYTES``; each page's drawing objects are
@@ -39,6 +41,8 @@ from ..errors import InvalidFileError, missing_dependency
 from ..messages import ContentOutput
 from . import limits
 from .common import Job, Options, header, output, plural, size_line
+from .pdftables import page_text_with_tables
+from .pdftext import PageText, read_page
 
 _LOCK = threading.Lock()
 _PASSWORD_ERROR = 4  # FPDF_ERR_PASSWORD
@@ -75,9 +79,12 @@ _PIECE = 64 * 1024  # zlib allocates its output buffer up front: keep it small
 @dataclass(frozen=True)
 class _Page:
     number: int  # 1-based, as people count pages
-    text: str
-    image: File | None  # the rendered page, when it has no text layer
-    scanned: bool  # no text layer, but the page draws something
+    reading: PageText
+    image: File | None  # the rendered page, when only an image shows what is on it
+
+    @property
+    def text(self) -> str:
+        return self.reading.text
 
 
 def read_pdf(job: Job) -> ContentOutput:
@@ -218,15 +225,14 @@ def _pages(pdf: Any, start: int, end: int, name: str) -> list[_Page]:
             objects += _object_count(page)
             if objects > MAX_PDF_OBJECTS_PER_READ:
                 raise _too_many_objects(name, start, index, objects)
-            text = _page_text(page)
-            scanned = not text and _draws_something(page)
+            reading = read_page(pdf, page, _page_text(page))
             image = None
-            if scanned and rendered < limits.PDF_MAX_RENDERED_PAGES:
-                image = _render(page, index, name)
+            if reading.needs_image and rendered < limits.PDF_MAX_RENDERED_PAGES:
+                image = _render(page, index, name, reading)
                 rendered += 1
         finally:
             page.close()
-        pages.append(_Page(index + 1, text, image, scanned))
+        pages.append(_Page(index + 1, reading, image))
     return pages
 
 
@@ -253,18 +259,14 @@ def _too_many_objects(name: str, start: int, index: int, objects: int) -> Invali
 def _page_text(page: Any) -> str:
     textpage = page.get_textpage()
     try:
-        text = textpage.get_text_bounded()
+        text = page_text_with_tables(textpage, textpage.get_text_bounded())
     finally:
         textpage.close()
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return "\n".join(line.rstrip() for line in lines).strip()
 
 
-def _draws_something(page: Any) -> bool:
-    return next(iter(page.get_objects(max_depth=1)), None) is not None
-
-
-def _render(page: Any, index: int, name: str) -> File:
+def _render(page: Any, index: int, name: str, reading: PageText) -> File:
     width, height = page.get_size()
     scale = min(limits.PDF_RENDER_DPI / 72, limits.PDF_RENDER_MAX_SIDE / max(width, height, 1.0))
     bitmap = page.render(scale=scale)
@@ -276,7 +278,7 @@ def _render(page: Any, index: int, name: str) -> File:
     image = File.from_bytes(
         buffer.getvalue(), "image/png", _page_name(name, index, index + 1, ".png")
     )
-    note = f"Page {index + 1} of {name}: no text layer; rendered at {limits.PDF_RENDER_DPI} dpi."
+    note = f"Page {index + 1} of {name}: {reading.why_rendered}; rendered at {limits.PDF_RENDER_DPI} dpi."
     return image.model_copy(update={"text": note})
 
 
@@ -293,27 +295,42 @@ def _subset(pdfium: Any, pdf: Any, start: int, end: int) -> bytes:
 
 
 def _section(page: _Page) -> str:
-    if page.text:
-        return f"--- Page {page.number} ---\n{page.text}"
+    kind, head = page.reading.kind, f"--- Page {page.number} ---"
+    if kind == "text" and page.image is not None:
+        why = page.reading.why_rendered
+        return f"{head}\n{page.text}\n\n({why}; see the image {page.image.name})"
+    if kind == "text":
+        return f"{head}\n{page.text}"
+    if kind == "blank":
+        return f"{head}\n(a blank page)"
+    why = page.reading.note or "(no text layer"
+    why = why.rstrip(")")
     if page.image is not None:
-        return f"--- Page {page.number} ---\n(no text layer; see the image {page.image.name})"
-    if page.scanned:
-        return (
-            f"--- Page {page.number} ---\n(no text layer; not rendered, as one read renders at "
-            f"most {limits.PDF_MAX_RENDERED_PAGES} pages: read it with page_start={page.number - 1})"
+        body = f"{why}; see the image {page.image.name})"
+    else:
+        body = (
+            f"{why}; not rendered, as one read renders at most "
+            f"{limits.PDF_MAX_RENDERED_PAGES} pages: read it with page_start={page.number - 1})"
         )
-    return f"--- Page {page.number} ---\n(no text on this page)"
+    return f"{head}\n{body}" + (f"\n\n{page.text}" if page.text else "")
 
 
 def _render_facts(pages: list[_Page]) -> list[str]:
-    rendered = [(p.number, p.image.name) for p in pages if p.image is not None]
-    if len(rendered) == 1:
-        number, name = rendered[0]
-        return [f"page {number} has no text layer (rendered as {name})"]
-    if rendered:
-        numbers = ", ".join(str(number) for number, _ in rendered)
-        return [f"pages {numbers} have no text layer (rendered as images)"]
-    return []
+    """``page 3 has no text layer (rendered as report-p3.png)``, one fact per reason."""
+    facts = []
+    by_reason: dict[str, list[tuple[int, str]]] = {}
+    for page in pages:
+        if page.image is not None:
+            image = page.image.name or f"page {page.number}"
+            by_reason.setdefault(page.reading.why_rendered, []).append((page.number, image))
+    for why, rendered in by_reason.items():
+        if len(rendered) == 1:
+            number, image = rendered[0]
+            facts.append(f"page {number} has {why} (rendered as {image})")
+        else:
+            numbers = ", ".join(str(number) for number, _ in rendered)
+            facts.append(f"pages {numbers} have {why} (rendered as images)")
+    return facts
 
 
 def _page_name(name: str, start: int, end: int, suffix: str) -> str:
@@ -339,11 +356,23 @@ def _document(pdfium: Any, data: bytes, name: str) -> Iterator[Any]:
     try:
         if len(pdf) == 0:
             raise InvalidFileError(f"{name}: the PDF has no pages")
+        _open_forms(pdf)
         yield pdf
     except pdfium.PdfiumError as exc:
         raise InvalidFileError(f"{name}: pdfium could not read a page ({exc})") from exc
     finally:
         pdf.close()
+
+
+def _open_forms(pdf: Any) -> None:
+    """Open the form environment before any page loads, so filled fields are drawn when a
+    page is rendered and their values can be read (pdftext.form_fields)."""
+    import pypdfium2
+
+    try:
+        pdf.init_forms()
+    except pypdfium2.PdfiumError:
+        return  # no form environment: pages are read and drawn without their widgets
 
 
 def _pdfium() -> Any:

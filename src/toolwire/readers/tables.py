@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import dataclasses
 import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
@@ -23,6 +24,10 @@ from . import limits
 from .common import Job, Options, header, output, plural
 from .text import decode
 
+#: Rows past a read's window that are read only to be counted; past them a sheet's size is
+#: the larger of the rows counted and its declared ``<dimension>``.
+MAX_COUNTED_ROWS = 20_000
+
 
 @dataclass(frozen=True)
 class Page:
@@ -33,10 +38,14 @@ class Page:
     last: int
     total: int
     columns_cut: int
+    #: The total is a lower bound: the sheet was counted only up to MAX_COUNTED_ROWS.
+    at_least: bool = False
 
     def summary(self) -> str:
         """``Rows 1-500 of 12000. Use offset=500 to continue.``"""
-        text = f"Rows {self.first}-{self.last} of {self.total}."
+        text = (
+            f"Rows {self.first}-{self.last} of {'at least ' if self.at_least else ''}{self.total}."
+        )
         if self.last < self.total:
             text += f" Use offset={self.last} to continue."
         if self.columns_cut:
@@ -75,9 +84,9 @@ def xlsx_pages(data: bytes, options: Options, name: str) -> list[tuple[str, Page
     try:
         pages = []
         for sheet in workbook.worksheets[: limits.MAX_SHEETS]:
-            rows = _sheet_rows(sheet, options)
-            total = max((sheet.max_row or 0) - 1, len(rows) - 1, 0)
-            page = paginate(rows, options, name, total=total, columns=sheet.max_column)
+            rows, count, width, at_least = _sheet_rows(sheet, options)
+            page = paginate(rows, options, name, total=max(count - 1, 0), columns=width)
+            page = dataclasses.replace(page, at_least=at_least)
             pages.append((str(sheet.title), page))
         return pages
     finally:
@@ -155,10 +164,30 @@ def _csv_rows(text: str, media_type: str, name: str) -> list[list[str]]:
         raise InvalidFileError(f"{name}: not a readable CSV table ({exc})") from exc
 
 
-def _sheet_rows(sheet: Any, options: Options) -> list[tuple[Any, ...]]:
-    """The header row and the data rows up to the window's end (never the whole sheet)."""
+def _sheet_rows(sheet: Any, options: Options) -> tuple[list[tuple[Any, ...]], int, int, bool]:
+    """The header row and the data rows up to the window's end (at most
+    ``MAX_TABLE_COLUMNS`` cells each), the sheet's row count and width, and whether the count
+    is only a lower bound.
+
+    The sheet's declared ``<dimension>`` is not trusted (a writer that declares ``A1`` would
+    hide every other cell): it is dropped and the sheet is read on, the rows past the window
+    only counted, up to ``MAX_COUNTED_ROWS`` of them.
+    """
     limit = options.limit or limits.TABLE_ROWS_PER_READ
     last = 1 + options.offset + limit
-    # read-only openpyxl pads every row to max_col: ask for no more columns than the sheet has
-    columns = min(limits.MAX_TABLE_COLUMNS, sheet.max_column or limits.MAX_TABLE_COLUMNS)
-    return list(sheet.iter_rows(values_only=True, max_row=last, max_col=columns))
+    declared = (sheet.max_row or 0, sheet.max_column or 0)
+    if hasattr(sheet, "reset_dimensions"):
+        sheet.reset_dimensions()
+    rows: list[tuple[Any, ...]] = []
+    count = width = 0  # rows up to the last one with a value; columns
+    for seen, row in enumerate(sheet.iter_rows(values_only=True), 1):
+        used = len(row)
+        while used and row[used - 1] is None:
+            used -= 1
+        if used:
+            count, width = seen, max(width, used)
+        if seen <= last:
+            rows.append(tuple(row[: min(used, limits.MAX_TABLE_COLUMNS)]))
+        elif seen > last + MAX_COUNTED_ROWS:  # past the budget: the declared size, if larger
+            return rows, max(count, declared[0]), max(width, declared[1]), declared[0] <= count
+    return rows[:count], count, width, False

@@ -27,7 +27,7 @@ _DESCRIPTION = (
     "Read a file and return its content. Text, Markdown, CSV and office documents come back "
     "as text (tables as Markdown); PDFs as text per page plus the PDF itself, with pages "
     "that have no text layer as images; images as images; SVG as its XML; audio and video "
-    "with their duration and format. Long files are read in parts: the first line of the "
+    "with their duration and format; HTML as Markdown (raw for its source). Long files are read in parts: the first line of the "
     "result says what was read and how to continue (page_start for PDFs, offset for lines "
     "of text and rows of tables)."
 )
@@ -64,6 +64,10 @@ _PARAMETERS: dict[str, Any] = {
                 f"Text, documents and tables: lines (or rows) to read. Default "
                 f"{limits.TEXT_LINES_PER_READ} lines, {limits.TABLE_ROWS_PER_READ} rows."
             ),
+        },
+        "raw": {
+            "type": "boolean",
+            "description": "HTML only: the page's source instead of its Markdown. Default false.",
         },
     },
     "required": ["path"],

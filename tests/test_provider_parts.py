@@ -33,3 +33,18 @@ def test_a_fitted_history_keeps_it() -> None:
 def test_the_viewer_shows_its_kind_and_who_it_goes_back_to() -> None:
     page = tw.view(history(), CLAUDE)
     assert "server_tool_use from anthropic (sent back to anthropic only)" in page
+
+
+def test_a_growing_history_lists_the_parts_another_target_does_not_get_on_every_request() -> None:
+    """The planner counts provider parts as it lays messages out (plan.tally), so a history
+    resumed from its kept plan still lists the part of an earlier message; a history without
+    provider parts is never walked for them."""
+    messages = history()
+    gpt = "openai:gpt-5"
+    first = tw.encode(messages, gpt)
+    assert [p.kind for p in first.parts_left_out] == ["server_tool_use"]
+    messages += [tw.User("And Alan Turing?"), tw.Assistant("June 23, 1912.")]
+    grown = tw.encode(messages, gpt)
+    assert [(p.message_index, p.kind) for p in grown.parts_left_out] == [(1, "server_tool_use")]
+    assert tw.encode(messages, CLAUDE).parts_left_out == []
+    assert tw.encode([tw.User("Hi.")], gpt).parts_left_out == []

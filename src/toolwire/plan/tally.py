@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..capability import Capabilities, Cell
-from ..content import File
+from ..content import File, ProviderPart
+from ..messages import Assistant
 from .budgets import HEADROOM, sized
 from .files import Fit
 from .ids import has_lone_surrogate
@@ -28,8 +29,9 @@ from .measure import SLACK, fitted, sizes, text_size
 
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
-#: order.
-CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, LONE = range(7)
+#: order. ``PARTS``: how many provider parts the messages hold (plan.provider_parts lists
+#: the ones a target does not get only where there are any).
+CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, PARTS, LONE = range(8)
 
 
 class Tally(list[int]):
@@ -54,6 +56,8 @@ class Tally(list[int]):
         through ``file``."""
         chars, plain = text_size(message)
         self.text(chars, plain, message)
+        if isinstance(message, Assistant):
+            self[PARTS] += sum(isinstance(part, ProviderPart) for part in message.content)
 
     def text(self, chars: int, plain: bool, message: Any) -> None:
         """Text the layout sends: ``chars``, at most how many characters of JSON it takes, and

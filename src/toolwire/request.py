@@ -290,28 +290,17 @@ def _over_budget(laid_out: Plan) -> tuple[int | None, int, dict[str, Any] | None
     bound = laid_out.bound
     if bound is not None and laid_out.tools:
         bound += _kept_tools(laid_out)[1] + TOOLS_JOIN
-    if bound is not None and bound + HEADROOM <= limit:  # noqa: SIM102
-        if all(map(_measured_by_bound, laid_out.decisions)):  # no text of unknown size
-            return None, 0, None
+    if bound is not None and bound + HEADROOM <= limit:
+        return None, 0, None
     sizes: dict[int, int] = {}  # each item's size, measured when it was first spelled
     kwargs = _kwargs(laid_out, sizes)
     size = wire_bytes(kwargs, laid_out.wire.size, sizes)
     return size, max(0, size + HEADROOM - limit), kwargs
 
 
-def _measured_by_bound(decision: Decision) -> bool:
-    """Whether ``Plan.bound`` counts what the decision sends: a file as routed, or the
-    description of a file a budget left out (the layout measures it)."""
-    return decision.mode in _ROUTED or decision.mode == "text" and decision.limit is not None
-
-
 #: At most how many bytes joining the tools fragment to the body adds beyond the fragment's
 #: own JSON (a comma and a key's separator, or none where it merges into Gemini's config).
 TOOLS_JOIN = 8
-
-
-#: Decision modes whose files ``Plan.bound`` measures as sent.
-_ROUTED = frozenset(("native", "sibling", "fallback"))
 
 
 def _with_tools(kwargs: dict[str, Any], fragment: dict[str, Any]) -> dict[str, Any]:

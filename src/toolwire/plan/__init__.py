@@ -37,7 +37,7 @@ from .files import EVICT_TO, NO_BUDGET, NO_CITATIONS, READ_VISUALLY, Budget, Pol
 from .layout import Planner
 from .passed import NOTHING, Passed, passed
 from .provider_parts import parts_left_out
-from .tally import LONE, PARTS, Tally, fits
+from .tally import LONE, PARTS, UNSIZED, Tally, fits
 from .values import (
     BRIDGE_TEXT,
     Decision,
@@ -152,7 +152,7 @@ def plan(
         reasoning_replay=_reasoning_replay(caps),
         text_parts=caps.text_parts,
         cache=cache_points(whole.ruled, caps, tools) if cache else None,  # plan.cache
-        bound=planner.tally.bound,
+        bound=None if planner.tally[UNSIZED] else planner.tally.bound,
         system=whole.system_text,
         parts_left_out=(
             parts_left_out(messages, caps.issuer, caps.wire) if planner.tally[PARTS] else ()

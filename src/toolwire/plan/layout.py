@@ -46,7 +46,7 @@ from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
 from .measure import PER_PART
 from .provider_parts import kept_for
-from .tally import Tally
+from .tally import UNSIZED, Tally
 from .values import (
     BRIDGE,
     Decision,
@@ -246,6 +246,8 @@ class Planner:
         if outcome.limit is not None and isinstance(outcome.sent, Text):  # its description
             text = outcome.sent.text
             self.tally.text(len(text) + PER_PART, text.isascii(), outcome.sent)
+        elif outcome.mode not in _ROUTED:  # a conversion or a text fallback: size not known
+            self.tally[UNSIZED] += 1
         sent = outcome.sent if isinstance(outcome.sent, File) else None
         self.sources.append(file.source)
         self.decisions.append(
@@ -282,6 +284,9 @@ class Planner:
             return "after_results"
         return "tool_result"
 
+
+#: Decision modes whose files the tally measures as sent.
+_ROUTED = frozenset(("native", "sibling", "fallback"))
 
 #: Where a fallback file goes, by the target's ``followup`` placement.
 _AFTER: dict[str, Position] = {

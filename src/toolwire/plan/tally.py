@@ -30,8 +30,10 @@ from .measure import SLACK, fitted, sizes, text_size
 #: The tally's slots (a list of ints, so that a group's snapshot is one ``tuple()`` of it);
 #: the files of each count-limited cell follow ``LONE``, in ``Capabilities.counted_cells``'
 #: order. ``PARTS``: how many provider parts the messages hold (plan.provider_parts lists
-#: the ones a target does not get only where there are any).
-CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, PARTS, LONE = range(8)
+#: the ones a target does not get only where there are any). ``UNSIZED``: how many files go
+#: as text of a size the tally does not know (a conversion, a text fallback): where any do,
+#: the plan has no bound (``Plan.bound`` is None) and a byte budget measures the body.
+CHARS, MEDIA, IMAGES, PAGES, DOCUMENTS, EDGE, PARTS, UNSIZED, LONE = range(9)
 
 
 class Tally(list[int]):

@@ -205,8 +205,9 @@ class Plan:
     text_parts: bool = False
     #: Where the prompt-cache marks go (``encode(..., cache=True)`` on a target with marks).
     cache: CachePoints | None = None
-    #: At most how many bytes the JSON of the steps takes, every file as routed (plan.tally;
-    #: None where not measured): ``encode`` measures no body this bound keeps within budget.
+    #: At most how many bytes the JSON of the steps takes, every file as routed or described
+    #: (plan.tally; None where a file goes as text of a size the tally does not know: a
+    #: conversion, a text fallback): ``encode`` measures no body this bound keeps within budget.
     bound: int | None = None
     #: All system texts joined, for wires with a separate system parameter (plan.passed).
     system: str | None = None

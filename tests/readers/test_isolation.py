@@ -196,6 +196,7 @@ def test_after_a_crash_the_next_read_works_in_a_new_worker():
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
+@pytest.mark.slow
 def test_a_pdf_bomb_that_aborts_pdfium_leaves_the_caller_alive(tmp_path):
     pytest.importorskip("pypdfium2")
     isolation.configure(memory_bytes=512 * MB)
@@ -347,6 +348,7 @@ def test_a_worker_whose_file_failed_is_replaced_and_one_that_succeeded_is_kept()
     assert isolation.run(process_id, job()).value[0].text == after
 
 
+@pytest.mark.slow
 def test_a_read_waits_for_a_busy_worker_at_most_queue_seconds() -> None:
     """Hostile files keeping every worker busy hold up an unrelated read for at most
     ``queue_seconds``, then it is refused with an error saying why and what to raise."""

@@ -153,6 +153,7 @@ def test_the_tour_shows_every_image_a_pdf_page_and_a_playable_audio_file(
         page.screenshot(path=DOCS / "view.png", full_page=True)
 
 
+@pytest.mark.slow
 def test_a_200_turn_session_with_100_images_loads_lazily_and_scrolls_to_its_end(
     browser: Browser, tmp_path: Path
 ) -> None:

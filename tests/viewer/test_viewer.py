@@ -35,6 +35,7 @@ def test_on_unsupported_error_raises_as_encode_does() -> None:
         tw.view(tour(), "openai:gpt-5", on_unsupported="error")
 
 
+@pytest.mark.slow
 def test_200_turns_with_100_images_render_as_lazy_thumbnails() -> None:
     """(How long it takes is not asserted: timings belong in bench/, never in tests.)"""
     messages = long_session(turns=200, images=100)

@@ -118,6 +118,7 @@ def test_every_provider_in_the_capability_table_has_a_run_here() -> None:
 
 
 @pytest.mark.parametrize("provider", sorted(MODELS))
+@pytest.mark.slow
 def test_without_credentials_the_agent_stops_before_the_first_model_call(
     runs, closed_port, provider
 ) -> None:

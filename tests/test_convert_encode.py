@@ -9,7 +9,6 @@ import inspect
 import json
 import math
 import re
-import time
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -255,17 +254,31 @@ def test_encoding_twice_gives_identical_payloads() -> None:
     assert first.decisions == again.decisions
 
 
-def test_a_converted_pdf_is_not_converted_again_in_the_next_turns() -> None:
+def test_a_converted_pdf_is_not_converted_again_in_the_next_turns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import toolwire.convert as conversions
+
+    runs: list[str] = []
+    real_run = conversions.run
+
+    def counted(converter: Any, job: Any) -> Any:
+        runs.append(job.name)
+        return real_run(converter, job)
+
+    monkeypatch.setattr(conversions, "run", counted)
+    conversions.clear_cache()  # converted by no earlier test in this process
     model = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
-    pdf = File.from_bytes(files.pdf(["Turn by turn"] * 3), "application/pdf", name="log.pdf")
+    pages = ["Turn by turn, converted once"] * 3
+    pdf = File.from_bytes(files.pdf(pages), "application/pdf", name="log.pdf")
     history = tool_turn(pdf)
     tw.encode(history, model, on_unsupported="convert")  # converts once
-    started = time.perf_counter()
+    assert runs == ["log.pdf"]
     for turn in range(2, 12):
         call = ToolCall(id=f"call_{turn}", name="fetch", arguments={})
         history += [Assistant([call]), ToolResult.of(f"call_{turn}", "fetch", "ok")]
         tw.encode(history, model, on_unsupported="convert")
-    assert (time.perf_counter() - started) / 10 < 0.05  # no rendering per turn
+    assert runs == ["log.pdf"]  # no rendering per turn: counted, not timed
 
 
 # --- tokens and the CLI --------------------------------------------------------------------------

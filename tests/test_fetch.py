@@ -391,10 +391,9 @@ def test_a_content_length_over_the_size_cap_is_refused_before_the_body_is_read(
 ) -> None:
     head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000000000\r\n\r\n"
     url = raw_server(_then_hold(head))  # no body byte ever comes
-    started = time.monotonic()
+    # No byte of body ever comes: had it waited for one, the 10 s deadline's error would come.
     with pytest.raises(FetchError, match="Content-Length of 1000000000 bytes is larger than"):
         fetch_url(f"{url}/big", max_bytes=1000, allow_private=True, deadline=10)
-    assert time.monotonic() - started < 2
 
 
 def test_a_body_shorter_than_its_content_length_is_refused(
@@ -454,7 +453,9 @@ def test_a_slow_server_is_given_up_on_at_the_deadline(
     started = time.monotonic()
     with pytest.raises(FetchError, match=f"{url}/slow: not downloaded within the 1 s fetch"):
         fetch_url(f"{url}/slow", allow_private=True, deadline=1)
-    assert 0.9 < time.monotonic() - started < 2.5
+    # The deadline fetch_url enforces: not before it, and well before the server would finish
+    # (the drips take 20 s and more; silence never ends): a bound on the code, not on the CPU.
+    assert 0.9 < time.monotonic() - started < 15
 
 
 def _after(seconds: float, data: bytes) -> Reply:

@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import toolwire as tw
 
 PEAK_MB = 300
@@ -47,6 +49,7 @@ def run(code: str, *args: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_small_webp_of_sixty_megapixels_is_fitted_without_the_host_decoding_it(
     tmp_path: Path,
 ) -> None:

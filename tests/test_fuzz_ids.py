@@ -172,6 +172,7 @@ def test_the_fuzzed_characters_cover_every_unicode_category() -> None:
 
 
 @pytest.mark.parametrize("model", MODELS)
+@pytest.mark.slow
 def test_fuzzed_ids_names_and_text_encode_to_valid_stable_injective_payloads(model: str) -> None:
     wire = capabilities(model).wire
     id_rule, name_rule = (re.compile(rule) for rule in RULES[wire])

@@ -43,6 +43,7 @@ def test_a_text_too_large_beside_a_file_left_as_text_ends_in_request_too_large()
     assert done.stdout.split() == ["refused", "True"], done.stderr[-2000:]
 
 
+@pytest.mark.slow
 def test_a_row_load_could_not_read_back_is_refused_as_it_is_written(tmp_path: Path) -> None:
     store = SessionStore(tmp_path / "store")
     table = [[i, i] for i in range(MAX_JSON_VALUES // 3 + 1)]

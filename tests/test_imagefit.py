@@ -177,6 +177,7 @@ def test_formats_it_does_not_resize_are_left_alone_with_a_note():
     assert note == "not resized: toolwire resizes PNG, JPEG, WebP and GIF, not image/bmp"
 
 
+@pytest.mark.slow
 def test_fitting_is_deterministic_across_calls_and_processes():
     data = encoded(noise(2400, 1800, seed=3), "JPEG", quality=90)
     first = fit_image(File.from_bytes(data), ANTHROPIC)[0].read()

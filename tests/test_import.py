@@ -269,6 +269,7 @@ kept = tw.load_conversation(tw.dump_conversation(history))
 """
 
 
+@pytest.mark.slow
 def test_a_user_script_type_checks_under_mypy_strict(tmp_path):
     """The API is visible to static tools: literal __all__, py.typed, every returned type;
     the request's kwargs splat into the SDK's own typed call."""
@@ -308,11 +309,13 @@ def misuse_errors(tmp_path_factory):
 
 
 @pytest.mark.parametrize("misuse", list(_MARKED))
+@pytest.mark.slow
 def test_mypy_strict_reports_a_misuse_once_on_its_line(misuse, misuse_errors):
     assert [text for line, text in misuse_errors if line == _MARKED[misuse]] != []
     assert len([line for line, _ in misuse_errors if line == _MARKED[misuse]]) == 1
 
 
+@pytest.mark.slow
 def test_mypy_strict_reports_nothing_else_in_the_script_of_misuses(misuse_errors):
     assert [(line, text) for line, text in misuse_errors if line not in _MARKED.values()] == []
 
@@ -389,6 +392,7 @@ KEPT_ANY = {
 _SPELLED_ANY = ("def (*Any, **Any)", "typing.Coroutine[Any, Any, ")
 
 
+@pytest.mark.slow
 def test_no_public_signature_is_typed_any(public_types):
     typed_any = {}
     for label, (_, revealed) in public_types.items():

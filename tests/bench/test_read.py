@@ -32,6 +32,7 @@ def test_without_pypdf_the_pdf_benchmark_skips_its_baseline_and_carries_on(monke
     assert "ratio pypdfium2/pypdf" not in out
 
 
+@pytest.mark.slow
 def test_the_isolation_benchmark_prints_each_file_isolated_and_in_process_and_restores(capsys):
     pytest.importorskip("pypdfium2")
     from toolwire.readers import isolation

@@ -144,6 +144,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_the_same_bytes_convert_to_the_same_bytes_in_two_processes():
     pytest.importorskip("av")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), *sys.path])}

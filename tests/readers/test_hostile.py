@@ -196,6 +196,7 @@ NOT_RASTERISED = [
 
 
 @pytest.mark.parametrize("case", REFUSED, ids=lambda case: case.name)
+@pytest.mark.slow
 def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
     case: Case, tmp_path: Path
 ) -> None:
@@ -213,6 +214,7 @@ def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
 
 
 @pytest.mark.parametrize("case", NOT_RASTERISED, ids=lambda case: case.name)
+@pytest.mark.slow
 def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
     case: Case, tmp_path: Path
 ) -> None:

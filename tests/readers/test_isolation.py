@@ -156,22 +156,21 @@ def test_the_worker_runs_under_the_configured_address_space_limit():
 
 
 def test_a_reader_that_aborts_becomes_a_resource_limit_error_naming_file_and_limit():
-    error, seconds = timed(lambda: isolation.run(abort, job("crash.png")))
+    error = outcome(lambda: isolation.run(abort, job("crash.png")))
     assert isinstance(error, ResourceLimitError)
     message = str(error)
     assert message.startswith("crash.png could not be read as PNG image: ")
     assert "killed by SIGABRT" in message and "memory limit of 2048 MB" in message
     assert "TOOLWIRE_READ_MEMORY_MB" in message and "configure(memory_bytes=...)" in message
-    assert seconds < 15
+    # "killed by SIGABRT", not the time limit: the crash was seen when it happened
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
 def test_a_reader_that_allocates_past_the_memory_limit_is_refused_not_the_caller():
     isolation.configure(memory_bytes=512 * MB)
-    error, seconds = timed(lambda: isolation.run(allocate_a_gigabyte, job("huge.png")))
+    error = outcome(lambda: isolation.run(allocate_a_gigabyte, job("huge.png")))
     assert isinstance(error, ResourceLimitError)
     assert "huge.png" in str(error) and "memory limit of 512 MB (MemoryError)" in str(error)
-    assert seconds < 15
 
 
 def test_a_reader_past_the_time_limit_is_stopped_and_its_worker_reaped():
@@ -182,7 +181,9 @@ def test_a_reader_past_the_time_limit_is_stopped_and_its_worker_reaped():
     message = str(error)
     assert message.startswith("slow.png could not be read as PNG image: ")
     assert "time limit of 1 s per file" in message and "TOOLWIRE_READ_SECONDS" in message
-    assert 1 <= seconds < 10
+    # The time limit the worker pool enforces: not before it, and long before the reader's
+    # minute of sleep would end (a bound on the code, not on how busy the CPU is).
+    assert 1 <= seconds < 30
     assert is_reaped(pid)
 
 
@@ -195,16 +196,16 @@ def test_after_a_crash_the_next_read_works_in_a_new_worker():
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
+@pytest.mark.slow
 def test_a_pdf_bomb_that_aborts_pdfium_leaves_the_caller_alive(tmp_path):
     pytest.importorskip("pypdfium2")
     isolation.configure(memory_bytes=512 * MB)
     bomb = pdf_bomb()
-    error, seconds = timed(
+    error = outcome(
         lambda: isolation.run(render_with_pdfium, job("bomb.pdf", bomb, "application/pdf"))
     )
     assert isinstance(error, ResourceLimitError)
     assert "bomb.pdf" in str(error) and "memory limit of 512 MB" in str(error)
-    assert seconds < 45
     path = tmp_path / "bomb.pdf"
     path.write_bytes(bomb)
     error = outcome(lambda: tw.read_file(path))  # read_file's own checks may refuse it sooner
@@ -347,6 +348,7 @@ def test_a_worker_whose_file_failed_is_replaced_and_one_that_succeeded_is_kept()
     assert isolation.run(process_id, job()).value[0].text == after
 
 
+@pytest.mark.slow
 def test_a_read_waits_for_a_busy_worker_at_most_queue_seconds() -> None:
     """Hostile files keeping every worker busy hold up an unrelated read for at most
     ``queue_seconds``, then it is refused with an error saying why and what to raise."""

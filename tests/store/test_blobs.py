@@ -161,6 +161,7 @@ for n in range(300):
 """
 
 
+@pytest.mark.slow
 def test_writers_in_several_processes_creating_the_same_shards_all_succeed(tmp_path):
     for attempt in range(3):  # each round races to create up to 256 new shard directories
         root, go = tmp_path / f"store{attempt}", tmp_path / f"go{attempt}"

@@ -204,6 +204,7 @@ def _spawn(script: str, *args: str, **kw: object) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-c", script, *args], text=True, **kw)  # type: ignore[call-overload]
 
 
+@pytest.mark.slow
 def test_eight_processes_appending_at_once_lose_nothing(backend: Backend, tmp_path: Path) -> None:
     backend.open().close()  # schema created once, before the race
     go = tmp_path / "go"
@@ -247,6 +248,7 @@ def _kill_at_random(backend: Backend, session: str, after: float) -> int:
     return max(acknowledged + [int(line) for line in rest.split()])
 
 
+@pytest.mark.slow
 def test_writers_killed_at_random_moments_lose_nothing_acknowledged(backend: Backend) -> None:
     backend.open().close()
     delays = [0.0, 0.013, 0.029, 0.047, 0.11]

@@ -10,6 +10,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def store_with_a_row(tmp_path: Path) -> SessionStore:
 
 @FUZZ
 @given(body=MESSAGE)
+@pytest.mark.slow
 def test_a_stored_row_loads_or_is_a_store_error(tmp_path_factory: Any, body: Any) -> None:
     store = store_with_a_row(tmp_path_factory.mktemp("row"))
     with closing(sqlite3.connect(store.path / "sessions.db")) as conn, conn:
@@ -96,6 +98,7 @@ def test_a_stored_row_loads_or_is_a_store_error(tmp_path_factory: Any, body: Any
 
 @FUZZ
 @given(messages=st.one_of(JSON, st.lists(MESSAGE, max_size=3)), version=st.one_of(JSON, st.just(1)))
+@pytest.mark.slow
 def test_an_export_imports_or_is_a_store_error(
     tmp_path_factory: Any, messages: Any, version: Any
 ) -> None:

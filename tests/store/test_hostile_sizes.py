@@ -4,7 +4,7 @@ JSON of empty containers costs the process about 80 times its size once parsed: 
 export took a host to 1.6 GB, 60 MB past 3.6 GB and a pydantic-core panic. The store counts a
 document's values before it parses anything (``store.trust.values``) and refuses one over
 ``max_values``; a stored row is also held to ``MAX_ROW_BYTES``. Each hostile case runs in a
-child process whose time and peak memory (``VmHWM``) are asserted.
+child process whose peak memory (``VmHWM``) is asserted (stopped if it never ends).
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ import toolwire as tw
 from toolwire.store import SessionStore
 from toolwire.store.trust import MAX_JSON_VALUES, values
 
-#: What a hostile case may take: seconds, and the child's peak resident memory.
-SECONDS = 10
+#: Seconds after which the child is stopped and the test fails: a guard against a walk that
+#: never ends (an exponential one), far above any machine's time; speed is not asserted here.
+HANG_SECONDS = 120
 PEAK_MB = 300
 
 
@@ -44,7 +45,7 @@ def run_child(code: str, *args: str) -> dict[str, object]:
         [sys.executable, "-c", script, *args],
         capture_output=True,
         text=True,
-        timeout=SECONDS * 6,  # the interpreter's start and the hostile text's making included
+        timeout=HANG_SECONDS,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -74,7 +75,6 @@ def test_an_export_of_empty_containers_is_refused_before_it_is_parsed(
     found = run_child(IMPORT, str(tmp_path / "store"), str(megabytes * 1_000_000 // 3))
     assert str(found["error"]).startswith("StoreError: the session export holds more than")
     assert "max_values" in str(found["error"])
-    assert float(found["seconds"]) < SECONDS  # type: ignore[arg-type]
     assert float(found["peak_mb"]) < PEAK_MB + 2 * megabytes  # type: ignore[arg-type]  # the text itself
 
 
@@ -108,7 +108,6 @@ def test_a_stored_row_of_empty_containers_is_refused_before_it_is_parsed(tmp_pat
     found = run_child(LOAD, str(path))
     assert str(found["error"]).startswith("StoreError: session 's1', message 0 is unreadable:")
     assert "JSON values" in str(found["error"])
-    assert float(found["seconds"]) < SECONDS  # type: ignore[arg-type]
     assert float(found["peak_mb"]) < PEAK_MB  # type: ignore[arg-type]
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -67,6 +68,7 @@ def schemas(depth: int) -> st.SearchStrategy[Any]:
     max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(schema=schemas(3), strict=st.sampled_from([False, True, "auto"]))
+@pytest.mark.slow
 def test_any_schema_ends_in_a_request_or_a_tool_definition_error(schema: Any, strict: Any) -> None:
     parameters = {"type": "object", "properties": {"p": schema}} if isinstance(schema, dict) else {}
     if isinstance(schema, dict) and any(k in schema for k in ("anyOf", "oneOf", "allOf")):

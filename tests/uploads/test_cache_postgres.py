@@ -50,6 +50,7 @@ def test_ids_outlive_the_process_that_uploaded_them_in_postgres(serve, database,
     assert _count(database, "upload_ids") == 1 and _count(database, "upload_claims") == 0
 
 
+@pytest.mark.slow
 def test_two_processes_sharing_a_postgres_store_upload_the_same_content_once(database, tmp_path):
     document = tmp_path / "shared.pdf"
     document.write_bytes(pdf(size=400_000, seed=12).read())

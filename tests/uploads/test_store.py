@@ -27,6 +27,7 @@ def test_ids_outlive_the_process_that_uploaded_them(serve, tmp_path):
     assert (tmp_path / "uploads.sqlite").is_file()
 
 
+@pytest.mark.slow
 def test_two_processes_sharing_a_store_upload_the_same_content_once(tmp_path):
     document = tmp_path / "shared.pdf"
     document.write_bytes(pdf(size=400_000, seed=2).read())

@@ -29,6 +29,7 @@ print(tw.view([tw.User(["look", bomb])], "anthropic:claude-sonnet-4-5"))
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="RLIMIT_AS is enforced on Linux")
+@pytest.mark.slow
 def test_viewing_a_pdf_bomb_describes_it_instead_of_aborting_the_caller():
     env = {**os.environ, "TOOLWIRE_READ_ISOLATION": "1", "TOOLWIRE_READ_MEMORY_MB": "512"}
     done = subprocess.run(

@@ -132,7 +132,7 @@ def test_two_models_side_by_side_have_a_column_each_on_every_turn() -> None:
     page = tw.view(tour(), MODELS)
     rows = page.split('<section class="grid turn">')[1:]
     assert len(rows) == 7  # 8 messages; the question after the memo joins its tool turn
-    assert all(row.count('<div class="cell">') == 2 for row in rows)
+    assert all(row.count('<div class="cell c') == 2 for row in rows)
     assert "added by toolwire: roles must alternate" in page  # mistral's bridging turn
 
 

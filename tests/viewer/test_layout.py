@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+import toolwire as tw
 from toolwire import Assistant, ToolResult, User, capabilities, plan_request
 from toolwire.plan import plan
 from toolwire.viewer.layout import (
@@ -130,3 +131,67 @@ def test_every_planned_step_and_decision_lands_in_exactly_one_turn_for_every_pla
             if step.added == BRIDGE_ADDED:
                 assert step.role == "assistant"
             assert step.added in ("", BRIDGE_ADDED, FALLBACK_ADDED, AFTER_TOOL_ADDED)
+
+
+def files_read(names: list[str]) -> list[Any]:
+    """A tool call reading ``names`` from examples/, its result, and the reply."""
+    from toolwire import ToolCall
+
+    call = ToolCall(id="c1", name="read_files", arguments={"paths": names})
+    result = ToolResult.of(call.id, call.name, [example(n) for n in names])
+    return [User("Read them."), Assistant([call]), result, Assistant("Done.")]
+
+
+def tagged(turn: Turn) -> dict[str, tuple[str, str]]:
+    """Each file a text stands for: (its role, its Decision's mode)."""
+    return {
+        s.original.identifier: (s.role, s.decision.mode if s.decision else "")
+        for step in turn.steps
+        for block in step.blocks
+        for s in block.parts
+        if s.original is not None
+    }
+
+
+def test_a_conversion_of_several_parts_does_not_shift_the_files_after_it() -> None:
+    """Issue 35: the seven frames of clip.mp4 made the view pair each later part with the
+    wrong file: data.csv, sent as itself, was called the "text fallback" of report.pdf."""
+    turn = view_turns(files_read(["clip.mp4", "data.csv", "report.pdf"]), CLAUDE, "convert")[2]
+    assert tagged(turn) == {"clip.mp4": ("converted", "converted")}
+    files = [s for s in parts(turn, 0) if s.role == "sent" and s.decision is not None]
+    assert [(s.part.identifier, s.decision.identifier) for s in files] == [
+        ("data.csv", "data.csv"),
+        ("report.pdf", "report.pdf"),
+    ]
+
+
+def test_a_file_converted_to_text_in_its_result_is_not_said_to_travel() -> None:
+    """Issue 35: the text of a conversion that stays in the tool result (report.pdf's, whose
+    pages travel after the results) was tagged "travels after the results", and memo.docx's
+    a "text fallback"; the photo, which does travel, says where (its Decision's position)."""
+    names = ["photo.png", "memo.docx", "report.pdf"]
+    turn = view_turns(files_read(names), GROQ, "convert")[2]
+    assert tagged(turn) == {
+        "photo.png": ("pointer", "fallback"),
+        "memo.docx": ("converted", "converted"),
+        "report.pdf": ("converted", "converted"),
+    }
+    page = tw.view(
+        files_read(names),
+        "groq:meta-llama/llama-4-scout-17b-16e-instruct",
+        on_unsupported="convert",
+    )
+    assert "photo.png travels in a user message after the results" in page
+    assert "report.pdf converted to pages (application/pdf)" in page
+    assert "report.pdf travels" not in page
+
+
+def test_a_converted_file_in_a_user_message_keeps_its_neighbours_in_place() -> None:
+    from toolwire import File
+
+    memo, photo = example("memo.docx"), example("photo.png")
+    messages = [User(["Compare", memo, File.from_bytes(photo.read(), "image/png", "p.png")])]
+    turn = view_turns(messages, CLAUDE, "convert")[0]
+    shown = parts(turn, 0)
+    assert [s.role for s in shown] == ["sent", "converted", "sent"]
+    assert shown[2].decision is not None and shown[2].decision.identifier == "p.png"

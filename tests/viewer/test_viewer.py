@@ -22,7 +22,7 @@ def test_view_stays_the_function_after_its_package_is_imported() -> None:
 def test_one_model_as_a_string_or_several_as_a_list() -> None:
     one = tw.view(tour(), "anthropic:claude-sonnet-4-5")
     two = tw.view(tour(), ["anthropic:claude-sonnet-4-5", "openai:gpt-5"])
-    assert one.count('<div class="model">') == 1 and two.count('<div class="model">') == 2
+    assert one.count('<div class="model c') == 1 and two.count('<div class="model c') == 2
 
 
 def test_no_model_is_an_error_that_shows_how_to_name_one() -> None:
@@ -35,6 +35,7 @@ def test_on_unsupported_error_raises_as_encode_does() -> None:
         tw.view(tour(), "openai:gpt-5", on_unsupported="error")
 
 
+@pytest.mark.slow
 def test_200_turns_with_100_images_render_as_lazy_thumbnails() -> None:
     """(How long it takes is not asserted: timings belong in bench/, never in tests.)"""
     messages = long_session(turns=200, images=100)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..capability import Capabilities
@@ -169,7 +169,9 @@ class Planner:
         mode, sent = self._decide(part, index, in_tool_result=True, text_above=above)
         if mode == "converted":
             sent = convert.without_repeats(part, sent, _texts(given))
-            return convert.in_tool_result(sent, siblings, fallbacks)  # type: ignore[return-value]
+            made = convert.in_tool_result(sent, siblings, fallbacks)
+            self._counted(part, len(made))
+            return made  # type: ignore[return-value]
         if mode == "sibling":
             siblings += [label_this(sent), sent]
         elif mode == "fallback":
@@ -220,6 +222,7 @@ class Planner:
             mode, sent = self._decide(part, index, in_tool_result=False)
             if mode == "converted":
                 parts += [p for _, p in sent]
+                self._counted(part, len(sent))
             else:
                 parts.append(sent)
         if len(parts) == len(message.parts) and all(map(_same, parts, message.parts)):
@@ -267,6 +270,13 @@ class Planner:
             )
         )
         return outcome.mode, outcome.sent
+
+    def _counted(self, file: File, parts: int) -> None:
+        """Record on ``file``'s Decision (the last one) how many parts its conversion left in
+        place."""
+        last = self.decisions[-1] if self.decisions else None
+        if last is not None and last.identifier == file.identifier:
+            self.decisions[-1] = replace(last, parts=parts)
 
     def _position(self, outcome: Settled, in_tool_result: bool) -> Position:
         """Where the file's content goes: for a conversion, where its images go."""

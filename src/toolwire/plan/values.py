@@ -98,7 +98,9 @@ class Decision:
     "image"); ``limit``, the request budget that left it out, re-fitted it or shrank its
     conversion; ``resize``, the image's size before and after fitting; ``repeats``, the
     earlier file of the request with the same content; ``upload_id``, the provider file id it
-    goes by. ``reason`` is the sentence a person reads, rendered from these by the planner
+    goes by; ``parts``, how many parts stand for it where it was (a conversion's, in its tool
+    result or user message; 1 otherwise), so a reader of the plan (the view) can tell which
+    parts came from which file. ``reason`` is the sentence a person reads, rendered from these by the planner
     (``render_reason``); no code reads it back.
     """
 
@@ -115,6 +117,7 @@ class Decision:
     resize: Resize | None = None
     repeats: Repeat | None = None
     upload_id: str | None = None
+    parts: int = 1
 
 
 def limit_sentence(limit: Limit) -> str:

@@ -18,16 +18,23 @@ body{margin:0;background:var(--bg);color:var(--ink);
 font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif}
 header.page{background:#151a24;color:#f1f3f7;padding:14px 20px}
 header.page h1{margin:0;font-size:18px;font-weight:650;letter-spacing:.2px}
-header.page p{margin:4px 0 0;color:#aab2c0;font-size:12.5px}
+header.page p{margin:4px 0 0;color:#aab2c0;font-size:12.5px;overflow-wrap:anywhere}
+input.pick{position:absolute;opacity:0;width:1px;height:1px;margin:0}
+nav.switch{display:none;flex-wrap:wrap;gap:6px;padding:10px 16px 0}
+nav.switch label{border:1px solid var(--line);border-radius:14px;background:var(--card);
+padding:2px 10px;font:12px ui-monospace,Menlo,Consolas,monospace;cursor:pointer;
+overflow-wrap:anywhere}
 .grid{display:grid;gap:12px;padding:0 16px;align-items:start}
 .summary{padding-top:14px}
 .turn{padding-top:12px}
 .gutter{color:var(--muted);font-size:12px;padding-top:6px;text-align:right}
 .gutter b{display:block;color:var(--ink);font-size:13px}
-.model{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px}
-.model h2{margin:0 0 4px;font-size:15px;font-family:ui-monospace,Menlo,Consolas,monospace}
+.model{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:10px 12px;
+min-width:0}
+.model h2{margin:0 0 4px;font-size:15px;font-family:ui-monospace,Menlo,Consolas,monospace;
+overflow-wrap:anywhere}
 .model dl{display:grid;grid-template-columns:auto 1fr;gap:2px 10px;margin:6px 0 0;font-size:12.5px}
-.model dt{color:var(--muted)}.model dd{margin:0}
+.model dt{color:var(--muted)}.model dd{margin:0;min-width:0;overflow-wrap:anywhere}
 .cell{min-width:0}
 .msg{background:var(--card);border:1px solid var(--line);border-left:4px solid var(--muted);
 border-radius:8px;padding:8px 10px;margin-bottom:8px}
@@ -72,12 +79,49 @@ footer.page{color:var(--muted);font-size:12px;padding:16px 20px 28px}
 """
 
 
+#: A model column is never narrower than this; a gutter of GUTTER px heads each row.
+COLUMN = 320
+GUTTER = 84
+#: The grid's gap and the page's side padding (.grid), for the width side by side needs.
+_GAP, _PAD = 12, 16
+
+
+def side_by_side_width(models: int) -> int:
+    """The narrowest viewport (CSS px) that shows ``models`` columns side by side; below it
+    the page shows one model at a time, chosen with the switcher."""
+    columns = max(models, 1)
+    return GUTTER + columns * (COLUMN + _GAP) + 2 * _PAD
+
+
 def style_sheet(models: int) -> str:
-    """The style sheet for a page comparing ``models`` targets."""
-    columns = max(models, 1)  # a gutter, then one column per model
-    track = "minmax(320px,1fr)" if columns > 1 else "minmax(0,880px)"
-    grid = f".grid{{grid-template-columns:84px repeat({columns},{track})}}"
-    return _BASE.strip() + "\n" + grid + "\n"
+    """The style sheet for a page comparing ``models`` targets.
+
+    Wide enough (``side_by_side_width``), a gutter then one column per model. Narrower, one
+    column: the gutter becomes a line above each turn and, with several models, only the
+    model whose radio button is checked is shown (the switcher: CSS ``:checked``, no script).
+    """
+    columns = max(models, 1)
+    track = f"minmax({COLUMN}px,1fr)" if columns > 1 else "minmax(0,880px)"
+    wide = f".grid{{grid-template-columns:{GUTTER}px repeat({columns},{track})}}"
+    narrow = [
+        ".grid{grid-template-columns:minmax(0,1fr)}",
+        ".gutter{text-align:left;padding-top:0}.gutter b{display:inline;margin-right:6px}",
+        ".summary .gutter{display:none}",
+    ]
+    if columns > 1:
+        narrow.append("nav.switch{display:flex}")
+        narrow.append(",".join(f".grid>.c{i}" for i in range(columns)) + "{display:none}")
+        for i in range(columns):
+            narrow.append(f"#m{i}:checked~main .grid>.c{i}{{display:block}}")
+            narrow.append(f"#m{i}:checked~nav label[for=m{i}]{_CHOSEN}")
+            narrow.append(f"#m{i}:focus-visible~nav label[for=m{i}]{_FOCUSED}")
+    breakpoint = side_by_side_width(models) - 1 if columns > 1 else 599
+    media = f"@media (max-width:{breakpoint}px){{{''.join(narrow)}}}"
+    return _BASE.strip() + "\n" + wide + "\n" + media + "\n"
+
+
+_CHOSEN = "{background:#151a24;color:#f1f3f7;border-color:#151a24}"
+_FOCUSED = "{outline:2px solid var(--user);outline-offset:1px}"
 
 
 def policy(style: str) -> str:

@@ -56,19 +56,33 @@ def page(targets: Sequence[Target], messages: int) -> str:
         f'<footer class="page">toolwire {esc(__version__)} · this page loads nothing from '
         "elsewhere and runs no script</footer></body></html>\n"
     )
-    return head + intro + "\n".join(body) + footer
+    main = "<main>\n" + "\n".join(body) + "</main>\n"
+    return head + intro + _switcher(targets) + main + footer
+
+
+def _switcher(targets: Sequence[Target]) -> str:
+    """One radio button per model and their labels: on a screen too narrow for the columns
+    side by side, the style sheet shows only the checked model's column (assets.py)."""
+    if len(targets) < 2:
+        return ""
+    radios = "".join(
+        f'<input type="radio" class="pick" name="model" id="m{i}"{" checked" if i == 0 else ""}>'
+        for i in range(len(targets))
+    )
+    labels = "".join(f'<label for="m{i}">{esc(t.model)}</label>' for i, t in enumerate(targets))
+    return f'{radios}\n<nav class="switch" aria-label="model">{labels}</nav>\n'
 
 
 def _summary(targets: Sequence[Target]) -> str:
     cards = []
-    for t in targets:
+    for column, t in enumerate(targets):
         window = (
             f"{t.context_window:,} tokens"
             if t.context_window
             else "not in models.dev: totals below have no limit"
         )
         cards.append(
-            f'<div class="model"><h2>{esc(t.model)}</h2><dl>'
+            f'<div class="model c{column}"><h2>{esc(t.model)}</h2><dl>'
             f"<dt>wire</dt><dd>{esc(t.caps.wire)}</dd>"
             f"<dt>input</dt><dd><b>≈ {t.total_tokens:,} tokens</b> (estimated)</dd>"
             f"<dt>request</dt><dd>{human_size(t.request_bytes)} of JSON as encoded</dd>"
@@ -106,7 +120,7 @@ def _turn_row(targets: Sequence[Target], index: int, running: tuple[list[int], l
         )
         turn = t.turns[index]
         steps = "".join(_step(s, t) for s in turn.steps)
-        cells.append(f'<div class="cell">{steps}{figures}{_decisions(turn, t)}</div>')
+        cells.append(f'<div class="cell c{column}">{steps}{figures}{_decisions(turn, t)}</div>')
     return f'<section class="grid turn">{gutter}{"".join(cells)}</section>'
 
 
@@ -128,18 +142,36 @@ def _shown(shown: Shown, target: Target) -> str:
     part = shown.part
     if shown.role == "label":
         return f'<div class="text"><span class="tag added">label</span>{esc(_text(part))}</div>'
-    if shown.role == "pointer" and shown.original is not None:
-        tag = f"{shown.original.identifier} travels after the results"
-        return (
-            f'<div class="text"><span class="tag added">{esc(tag)}</span>{esc(_text(part))}</div>'
+    if shown.original is not None and shown.role in _TAGS:
+        decision = shown.decision
+        where = _TRAVELS.get(decision.position, "") if decision is not None else ""
+        converted_to = (decision.converted_to if decision is not None else None) or "text"
+        tag = _TAGS[shown.role].format(
+            name=shown.original.identifier,
+            media_type=shown.original.media_type,
+            where=where or "elsewhere in the request",
+            to=converted_to,
         )
-    if shown.role == "text-fallback" and shown.original is not None:
-        tag = f"text fallback of {shown.original.identifier} ({shown.original.media_type})"
         text = _text(part)[:PREVIEW_CHARS]
         return f'<div class="text"><span class="tag added">{esc(tag)}</span>{esc(text)}</div>'
     if isinstance(part, File):
         return _file(part, shown.decision, target)
     return _part(part)
+
+
+#: The tag on a text that stands for a file, by its role (layout.Shown).
+_TAGS = {
+    "pointer": "{name} travels {where}",
+    "text-fallback": "text fallback of {name} ({media_type})",
+    "converted": "{name} converted to {to} ({media_type})",
+}
+
+#: Where a file that left its tool result travels, by its Decision's position.
+_TRAVELS = {
+    "after_results": "after the results, in the same message",
+    "user_message": "in a user message after the results",
+    "user_message_after_bridge": "in a user message after the results and a bridging reply",
+}
 
 
 def _text(part: Any) -> str:

@@ -22,12 +22,14 @@ from ..plan.values import BRIDGE
 from ..turns import output_parts
 
 #: How a part came to be where it is.
-Role = Literal["sent", "text-fallback", "pointer", "label"]
+Role = Literal["sent", "text-fallback", "pointer", "converted", "label"]
 
 
 @dataclass(frozen=True)
 class Shown:
-    """One part as the target receives it; ``original`` is the file a text stands for."""
+    """One part as the target receives it; ``original`` is the file a text stands for (its
+    text fallback, a pointer to where it travels, or its conversion's first part), and
+    ``decision`` that file's Decision (or a sent file's own)."""
 
     part: Text | Json | File | Thinking | ToolCall
     role: Role = "sent"
@@ -149,19 +151,52 @@ def _result(
     result: PlannedResult, original: ToolResult | None, queues: dict[str, list[Decision]]
 ) -> Block:
     before: list[Any] = output_parts(original) if original is not None else []
-    shown = []
-    for position, part in enumerate(result.parts):
-        was = before[position] if position < len(before) else None
-        if isinstance(was, File) and not isinstance(part, File):
-            decision = _peek(queues, was.identifier)
-            if decision is not None and decision.position == "tool_result":  # its text, here
-                shown.append(Shown(part, "text-fallback", _take(queues, was.identifier), was))
-            else:
-                shown.append(Shown(part, "pointer", None, was))
-        else:
-            shown.append(_one(part, queues))
+    shown = _in_place(result.parts, before, queues)
     flag = "denied" if result.denied else "error" if result.is_error else ""
     return Block(f"result of {result.name} ({result.call_id})", tuple(shown), flag)
+
+
+def _in_place(
+    sent: Sequence[Any], before: Sequence[Any], queues: dict[str, list[Decision]]
+) -> list[Shown]:
+    """The parts of a tool result or user message as sent, each file's read from its
+    Decision: the file itself, the text standing for it (its text fallback, or a pointer to
+    where it travels), or the ``Decision.parts`` parts its conversion left here."""
+    shown: list[Shown] = []
+    at = 0
+    for was in before:
+        if at >= len(sent):
+            break
+        if not isinstance(was, File):
+            shown.append(_one(sent[at], queues))
+            at += 1
+            continue
+        decision = _peek(queues, was.identifier)
+        if decision is None:
+            shown.append(_one(sent[at], queues))
+            at += 1
+        elif decision.mode in ("sibling", "fallback") and not isinstance(sent[at], File):
+            shown.append(Shown(sent[at], "pointer", decision, was))  # the file keeps its Decision
+            at += 1
+        elif decision.mode == "text":
+            shown.append(Shown(sent[at], "text-fallback", _take(queues, was.identifier), was))
+            at += 1
+        elif decision.mode == "converted":
+            _take(queues, was.identifier)
+            made = sent[at : at + decision.parts]
+            at += len(made)
+            for position, part in enumerate(made):
+                if position > 0:
+                    shown.append(_one(part, queues))
+                elif isinstance(part, File):
+                    shown.append(Shown(part, "sent", decision))  # "converted from …"
+                else:
+                    shown.append(Shown(part, "converted", decision, was))
+        else:
+            shown.append(_one(sent[at], queues))
+            at += 1
+    shown.extend(_one(part, queues) for part in sent[at:])  # e.g. an empty result's text
+    return shown
 
 
 def _plain(step: Any, message: Any, decisions: Sequence[Decision], index: int) -> Step:
@@ -178,14 +213,8 @@ def _plain(step: Any, message: Any, decisions: Sequence[Decision], index: int) -
 def _user_parts(
     sent: Sequence[Any], before: Sequence[Any], queues: dict[str, list[Decision]]
 ) -> tuple[Shown, ...]:
-    """A user message's parts; a File that became text is its text fallback."""
-    shown = []
-    for part, was in zip(sent, before, strict=False):
-        if isinstance(was, File) and not isinstance(part, File):
-            shown.append(Shown(part, "text-fallback", _take(queues, was.identifier), was))
-        else:
-            shown.append(_one(part, queues))
-    return tuple(shown)
+    """A user message's parts, each file's read from its Decision (``_in_place``)."""
+    return tuple(_in_place(sent, before, queues))
 
 
 def _pending(step: Any, queues: dict[str, list[Decision]], why: str) -> Step:

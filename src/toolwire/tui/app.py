@@ -1,0 +1,386 @@
+"""The Textual application: one target's conversation at a time, a status bar, a footer.
+
+Each turn of the plan (``viewer.layout``) is a ``TurnView``: its figures, then its provider
+messages, each part as the target receives it. Files are ``FileView`` sections titled with
+their one-line preview and Decision; expanding one loads its picture (a thumbnail, or a PDF
+page that ``n``/``p`` turn) and its text in a thread, from the read worker (``pixels``,
+``text``). Thinking is a folded, dim section. ``t`` plans the next target; ``--follow``
+polls the feed and mounts only the turns that changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Literal
+
+from rich.markup import escape
+from rich.text import Text as RichText
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
+from textual.widgets import Collapsible, Footer, Static
+from textual_image.renderable import Image as Detected  # asks the terminal what it draws, once
+from textual_image.renderable import SixelImage, TGPImage
+from textual_image.widget import Image as ProtocolImage
+
+from ..content import File, Thinking
+from ..errors import ToolwireError
+from ..messages import Message
+from ..plan import Decision, OnUnsupported
+from ..viewer.layout import Shown, Step, Turn
+from ..viewer.targets import Target, target
+from . import lines, pixels
+from .feed import Conversation, Feed
+from .halfblocks import HalfBlocks
+from .text import file_text
+
+#: How pictures are drawn: the terminal's graphics protocol where it has one (else half
+#: blocks), half blocks always, or not at all (a text preview instead).
+Images = Literal["auto", "halfblock", "off"]
+
+
+class SessionApp(App[None]):
+    """What each target model receives, turn by turn, in the terminal (``toolwire show``).
+
+    ``feed`` gives the messages (``Conversation`` or a ``StoredSession``); ``models`` are
+    the targets ``t`` switches between; ``follow`` polls the feed every ``interval`` s.
+    The first target is planned here, so a conversation no target can take fails before the
+    screen opens.
+    """
+
+    TITLE = "toolwire show"
+    CSS = """
+    #conversation { height: 1fr; }
+    #status { height: 2; background: $panel; color: $text; padding: 0 1; }
+    TurnView { height: auto; margin: 0 0 1 0; }
+    .turn-heading { color: $text-muted; text-style: bold; border-top: solid $primary; }
+    .role { text-style: bold; color: $accent; }
+    .role.added { color: $warning; }
+    .block-heading { color: $secondary; padding-left: 1; }
+    .part { padding-left: 2; }
+    .tag { padding-left: 2; color: $warning; }
+    .tagged { height: auto; }
+    Collapsible { padding: 0 0 0 2; border-top: none; background: $surface; }
+    Collapsible.thinking { opacity: 60%; text-style: dim italic; }
+    .detail { color: $text-muted; }
+    .picture-note { color: $text-muted; }
+    PictureView { height: auto; }
+    PictureView > .picture { width: auto; height: auto; max-width: 64; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("t", "switch_target(1)", "Next target"),
+        Binding("T", "switch_target(-1)", "Prev target", show=False),
+        Binding("e", "expand_all(True)", "Expand all"),
+        Binding("c", "expand_all(False)", "Collapse all"),
+        Binding("n", "page(1)", "Next page"),
+        Binding("p", "page(-1)", "Prev page"),
+        Binding("g", "top", "Top", show=False),
+        Binding("G", "bottom", "End"),
+    ]
+
+    def __init__(
+        self,
+        feed: Feed,
+        models: Sequence[str],
+        *,
+        images: Images = "auto",
+        follow: bool = False,
+        interval: float = 1.0,
+        on_unsupported: OnUnsupported = "text",
+    ) -> None:
+        super().__init__()
+        if not models:
+            raise ToolwireError("show needs at least one model, e.g. 'anthropic:claude-sonnet-4-5'")
+        self.feed, self.models = feed, list(models)
+        self.images, self.follow, self.interval = images, follow, interval
+        self.on_unsupported: OnUnsupported = on_unsupported
+        self.messages: list[Message] = feed.messages()
+        self.position = 0
+        self._targets: dict[int, Target] = {0: self._plan(self.messages, 0)}
+        self._follow_note = ""
+
+    @classmethod
+    def for_messages(
+        cls, messages: Sequence[Message], models: Sequence[str], **options: Any
+    ) -> SessionApp:
+        """The app over a conversation given whole (it does not follow anything)."""
+        return cls(Conversation(messages), models, **options)
+
+    @property
+    def target(self) -> Target:
+        """The target shown now, planned on first use."""
+        if self.position not in self._targets:
+            self._targets[self.position] = self._plan(self.messages, self.position)
+        return self._targets[self.position]
+
+    def _plan(self, messages: list[Message], position: int) -> Target:
+        return target(messages, self.models[position], self.on_unsupported)
+
+    # --- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="conversation")
+        yield Static(id="status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.sub_title = self.feed.name
+        await self._show_all()
+        if self.follow:
+            self._follow_note = f" · following {lines.plain(self.feed.name)}"
+            self.set_interval(self.interval, self._poll)
+        self._update_status()
+
+    async def _show_all(self) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        await conversation.remove_children()
+        await conversation.mount_all(self._turn_views(self.target, 0))
+
+    def _turn_views(self, shown: Target, start: int) -> list[TurnView]:
+        tokens = sum(shown.turn_tokens[:start])
+        size = sum(shown.turn_bytes[:start])
+        views = []
+        for index in range(start, len(shown.turns)):
+            tokens += shown.turn_tokens[index]
+            size += shown.turn_bytes[index]
+            heading = lines.turn_heading(shown, index, (tokens, size))
+            views.append(TurnView(shown, index, heading, self.images))
+        return views
+
+    def _update_status(self) -> None:
+        text = lines.status(self.target, self.position, len(self.models), self._follow_note)
+        self.query_one("#status", Static).update(RichText(text))
+
+    # --- actions --------------------------------------------------------------------------
+
+    async def action_switch_target(self, step: int) -> None:
+        """Show the next (or previous) target given with ``--model``."""
+        if len(self.models) < 2:
+            self.notify("one target: give --model again to compare", timeout=3)
+            return
+        self.position = (self.position + step) % len(self.models)
+        await self._show_all()
+        self._update_status()
+
+    def action_expand_all(self, expand: bool) -> None:
+        for section in self.query(Collapsible):
+            section.collapsed = not expand
+
+    def action_page(self, step: int) -> None:
+        """Turn the page of the PDF whose section has the focus (or the only one expanded)."""
+        view = self._focused_file() or next(
+            (f for f in self.query(FileView) if f.is_pdf and not f.collapsed), None
+        )
+        if view is None or not view.is_pdf:
+            self.notify("n/p turn the pages of a PDF: expand one first", timeout=3)
+            return
+        view.turn_page(step)
+
+    def _focused_file(self) -> FileView | None:
+        node: Any = self.focused
+        while node is not None and not isinstance(node, FileView):
+            node = node.parent
+        return node
+
+    def action_top(self) -> None:
+        self.query_one("#conversation", VerticalScroll).scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
+
+    # --- following ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="follow")
+    def _poll(self) -> None:
+        """(In a thread.) New messages, planned for the target shown, handed to the screen."""
+        try:
+            messages = self.feed.poll()
+            if messages is None:
+                return
+            position = self.position
+            planned = self._plan(messages, position)
+        except ToolwireError as exc:
+            self.call_from_thread(self._follow_failed, lines.plain(str(exc)))
+            return
+        # call_from_thread awaits what a coroutine function returns; its stub says Never
+        self.call_from_thread(self._grown, messages, position, planned)  # type: ignore[arg-type]
+
+    async def _grown(self, messages: list[Message], position: int, planned: Target) -> None:
+        """Mount the turns that changed; the ones already shown stay as they are."""
+        old = self.target
+        self.messages, self._targets = messages, {position: planned}
+        if position != self.position:
+            await self._show_all()
+            self._update_status()
+            return
+        same = 0
+        while same < min(len(old.turns), len(planned.turns)) and _signature(
+            old, same
+        ) == _signature(planned, same):
+            same += 1
+        conversation = self.query_one("#conversation", VerticalScroll)
+        at_end = conversation.scroll_y >= conversation.max_scroll_y
+        await conversation.remove_children(
+            [v for v in conversation.query(TurnView) if v.index >= same]
+        )
+        await conversation.mount_all(self._turn_views(planned, same))
+        if at_end:
+            conversation.call_after_refresh(conversation.scroll_end, animate=False)
+        self._update_status()
+
+    def _follow_failed(self, why: str) -> None:
+        self._follow_note = f" · follow stopped: {why}"
+        self._update_status()
+        self.notify(why, title="follow stopped", severity="error")
+        self.workers.cancel_group(self, "follow")
+        for timer in list(self._timers):
+            timer.stop()
+
+
+def _signature(shown: Target, index: int) -> tuple[Any, ...]:
+    """What a turn shows, to tell a turn a new plan changed from one it left as it was."""
+    turn = shown.turns[index]
+    sizes = tuple(len(b.parts) for s in turn.steps for b in s.blocks)
+    return (turn.first, turn.last, turn.decisions, sizes, shown.turn_tokens[index])
+
+
+class TurnView(Vertical):
+    """One turn: its figures, then each provider message it becomes."""
+
+    def __init__(self, shown: Target, index: int, heading: str, images: Images) -> None:
+        super().__init__()
+        self.shown, self.index, self.heading, self.images = shown, index, heading, images
+
+    def compose(self) -> ComposeResult:
+        yield Static(RichText(self.heading), classes="turn-heading")
+        turn: Turn = self.shown.turns[self.index]
+        for step in turn.steps:
+            yield from self._step(step)
+
+    def _step(self, step: Step) -> ComposeResult:
+        added = f" — {step.added}" if step.added else ""
+        classes = "role added" if step.added.startswith("added") else "role"
+        yield Static(RichText(f"{step.role}{added}"), classes=classes)
+        for block in step.blocks:
+            if block.heading:
+                flag = f" [{block.flag}]" if block.flag else ""
+                yield Static(RichText(lines.plain(block.heading) + flag), classes="block-heading")
+            for shown in block.parts:
+                yield self._part(shown)
+
+    def _part(self, shown: Shown) -> Widget:
+        part, tag = shown.part, lines.shown_tag(shown)
+        if tag:
+            if shown.decision is not None:
+                tag = f"{tag} {lines.verdict(shown.decision)}"
+            return Vertical(
+                Static(RichText(f"({tag})"), classes="tag"),
+                Static(RichText(lines.part_text(part)), classes="part"),
+                classes="tagged",
+            )
+        if isinstance(part, File):
+            tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
+            return FileView(part, shown.decision, tokens, self.images)
+        if isinstance(part, Thinking):
+            body = Static(RichText(lines.thinking_body(part)), classes="detail")
+            return Collapsible(
+                body, title=escape(lines.thinking_title(part)), collapsed=True, classes="thinking"
+            )
+        return Static(RichText(lines.part_text(part)), classes="part")
+
+
+class FileView(Collapsible):
+    """A file: its preview and Decision as the title; detail, picture and text inside."""
+
+    def __init__(
+        self, file: File, decision: Decision | None, tokens: int | None, images: Images
+    ) -> None:
+        self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
+        self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
+        self.page, self.loaded = 0, False
+        facts = "\n".join(lines.file_detail(file, decision, tokens))
+        children: list[Widget] = [Static(RichText(facts), classes="detail")]
+        if self._has_picture():
+            children.append(PictureView(images))
+        children.append(Static("", classes="file-text detail"))
+        super().__init__(*children, title=escape(lines.preview(file, decision)), collapsed=True)
+
+    def _has_picture(self) -> bool:
+        return self.file.source.is_local and (self.file.kind == "image" or self.is_pdf)
+
+    @on(Collapsible.Expanded)
+    def _expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible is self and not self.loaded:
+            self.loaded = True
+            self._load_text()
+            self._load_picture()
+
+    @work(thread=True, group="text")
+    def _load_text(self) -> None:
+        text = file_text(self.file)
+        if text:
+            self.app.call_from_thread(self._set_text, text)
+
+    def _set_text(self, text: str) -> None:
+        self.query_one(".file-text", Static).update(RichText(text))
+
+    @work(thread=True, exclusive=True, group="picture")
+    def _load_picture(self) -> None:
+        if not self._has_picture():
+            return
+        if self.images == "off":
+            self.app.call_from_thread(self._set_picture, None, "images off (--no-images)")
+            return
+        found = pixels.shot(self.file, self.page)
+        note = found.why
+        if self.is_pdf and found.pages:
+            note = f"page {self.page + 1} of {found.pages}" + (
+                " · n/p turn the page" if found.pages > 1 else ""
+            )
+        self.app.call_from_thread(self._set_picture, found.pixels, note)
+
+    def _set_picture(self, found: pixels.Pixels | None, note: str) -> None:
+        self.query_one(PictureView).show(found, note)
+
+    def turn_page(self, step: int) -> None:
+        found = pixels.shot(self.file, self.page) if self.images != "off" else None
+        pages = found.pages if found is not None else 0
+        if pages <= 1 or not 0 <= self.page + step < pages:
+            self.notify(
+                f"{lines.plain(self.file.identifier)}: no page {self.page + step + 1}", timeout=2
+            )
+            return
+        self.page += step
+        self._load_picture()
+
+
+class PictureView(Vertical):
+    """A picture from the worker's samples (graphics protocol or half blocks), and its note."""
+
+    def __init__(self, images: Images) -> None:
+        super().__init__()
+        self.images = images
+
+    def compose(self) -> ComposeResult:
+        yield Static(RichText("loading…"), classes="picture-note")
+
+    def show(self, found: pixels.Pixels | None, note: str) -> None:
+        for old in self.query(".picture"):
+            old.remove()
+        self.query_one(".picture-note", Static).update(RichText(note))
+        if found is not None:
+            self.mount(_terminal_image(found, self.images), before=0)
+
+
+def _terminal_image(found: pixels.Pixels, images: Images) -> Widget:
+    """The terminal's graphics protocol (textual-image: Kitty's, or Sixel) where it has one,
+    else half blocks; both over the worker's samples, no file format decoded here."""
+    if images == "auto" and Detected in (SixelImage, TGPImage):
+        from PIL import Image as PILImage
+
+        picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
+        return ProtocolImage(picture, classes="picture")
+    return HalfBlocks(found, classes="picture")

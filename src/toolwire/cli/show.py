@@ -54,9 +54,9 @@ def show(
         try:
             from ..tui import Conversation, SessionApp, StoredSession
         except ImportError as exc:
-            from ..errors import ToolwireError
+            from ..errors import MissingDependencyError
 
-            raise ToolwireError(
+            raise MissingDependencyError(
                 f"toolwire show needs the tui extra ({exc.name} is missing): "
                 "pip install 'toolwire[tui]'"
             ) from exc

@@ -130,7 +130,7 @@ class SessionApp(App[None]):
         self.sub_title = self.feed.name
         await self._show_all()
         if self.follow:
-            self._follow_note = f" · following {lines.plain(self.feed.name)}"
+            self._follow_note = self._following
             self.set_interval(self.interval, self._poll)
         self._update_status()
 
@@ -208,10 +208,15 @@ class SessionApp(App[None]):
         # call_from_thread awaits what a coroutine function returns; its stub says Never
         self.call_from_thread(self._grown, messages, position, planned)  # type: ignore[arg-type]
 
+    @property
+    def _following(self) -> str:
+        return f" · following {lines.plain(self.feed.name)}"
+
     async def _grown(self, messages: list[Message], position: int, planned: Target) -> None:
         """Mount the turns that changed; the ones already shown stay as they are."""
         old = self.target
         self.messages, self._targets = messages, {position: planned}
+        self._follow_note = self._following
         if position != self.position:
             await self._show_all()
             self._update_status()
@@ -232,12 +237,12 @@ class SessionApp(App[None]):
         self._update_status()
 
     def _follow_failed(self, why: str) -> None:
-        self._follow_note = f" · follow stopped: {why}"
+        """Say what went wrong (once per cause) and keep polling: a store may come back."""
+        note = f" · follow: {why} (retrying)"
+        if note != self._follow_note:
+            self.notify(why, title="follow", severity="error")
+        self._follow_note = note
         self._update_status()
-        self.notify(why, title="follow stopped", severity="error")
-        self.workers.cancel_group(self, "follow")
-        for timer in list(self._timers):
-            timer.stop()
 
 
 def _signature(shown: Target, index: int) -> tuple[Any, ...]:

@@ -42,7 +42,8 @@ class Conversation:
 
 @dataclass
 class StoredSession:
-    """A session of a ``SessionStore``; a session the store does not hold is a StoreError."""
+    """A session of a ``SessionStore``; a session the store does not hold is the StoreError
+    ``load`` raises (it names the closest ids the store has)."""
 
     store: Any
     session_id: str
@@ -53,8 +54,6 @@ class StoredSession:
         self.name = self.name or f"session {self.session_id}"
 
     def messages(self) -> list[Message]:
-        if self.session_id not in self.store:
-            raise StoreError(f"{self.store.location}: no session {self.session_id!r}")
         loaded: list[Message] = self.store.load(self.session_id, verify=False)
         self._count = len(loaded)
         return loaded

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Literal
 
-from rich.markup import escape
 from rich.text import Text as RichText
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Collapsible, Footer, Static
 from textual_image.renderable import Image as Detected  # asks the terminal what it draws, once
@@ -51,9 +51,10 @@ class SessionApp(App[None]):
     """
 
     TITLE = "toolwire show"
+    ENABLE_COMMAND_PALETTE = False  # every action has its key in the footer
     CSS = """
     #conversation { height: 1fr; }
-    #status { height: 2; background: $panel; color: $text; padding: 0 1; }
+    #status { height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
     TurnView { height: auto; margin: 0 0 1 0; }
     .turn-heading { color: $text-muted; text-style: bold; border-top: solid $primary; }
     .role { text-style: bold; color: $accent; }
@@ -71,12 +72,12 @@ class SessionApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("t", "switch_target(1)", "Next target"),
-        Binding("T", "switch_target(-1)", "Prev target", show=False),
-        Binding("e", "expand_all(True)", "Expand all"),
-        Binding("c", "expand_all(False)", "Collapse all"),
-        Binding("n", "page(1)", "Next page"),
-        Binding("p", "page(-1)", "Prev page"),
+        Binding("t", "switch_target(1)", "Target"),
+        Binding("T", "switch_target(-1)", "Previous target", show=False),
+        Binding("e", "expand_all(True)", "Expand"),
+        Binding("c", "expand_all(False)", "Collapse"),
+        Binding("n", "page(1)", "Page ›"),
+        Binding("p", "page(-1)", "‹ Page"),
         Binding("g", "top", "Top", show=False),
         Binding("G", "bottom", "End"),
     ]
@@ -245,6 +246,13 @@ class SessionApp(App[None]):
         self._update_status()
 
 
+def plain_title(text: str) -> str:
+    """A Collapsible title shown as written: a str title is parsed as Textual markup (a file
+    named ``[b]x[/]`` would be bold, or break the screen), a Content is taken as it is.
+    Textual's annotation says str; its ``Content.from_text`` takes Content too."""
+    return Content(text)  # type: ignore[return-value]
+
+
 def _signature(shown: Target, index: int) -> tuple[Any, ...]:
     """What a turn shows, to tell a turn a new plan changed from one it left as it was."""
     turn = shown.turns[index]
@@ -292,7 +300,10 @@ class TurnView(Vertical):
         if isinstance(part, Thinking):
             body = Static(RichText(lines.thinking_body(part)), classes="detail")
             return Collapsible(
-                body, title=escape(lines.thinking_title(part)), collapsed=True, classes="thinking"
+                body,
+                title=plain_title(lines.thinking_title(part)),
+                collapsed=True,
+                classes="thinking",
             )
         return Static(RichText(lines.part_text(part)), classes="part")
 
@@ -311,7 +322,9 @@ class FileView(Collapsible):
         if self._has_picture():
             children.append(PictureView(images))
         children.append(Static("", classes="file-text detail"))
-        super().__init__(*children, title=escape(lines.preview(file, decision)), collapsed=True)
+        super().__init__(
+            *children, title=plain_title(lines.preview(file, decision)), collapsed=True
+        )
 
     def _has_picture(self) -> bool:
         return self.file.source.is_local and (self.file.kind == "image" or self.is_pdf)

@@ -87,7 +87,7 @@ async def test_an_image_is_drawn_from_the_workers_pixels() -> None:
         await expand(pilot, view)
         picture = view.query_one(PictureView).query_one(HalfBlocks)
         assert (picture.pixels.width, picture.pixels.height) == (320, 240)
-        assert (picture.columns, picture.rows) == (64, 24)
+        assert (picture.columns, picture.rows) == (43, 16)  # 320x240 in 64x16 cells
         text = screen_text(app)
         assert "▄" in text or "▀" in text  # half blocks
         assert "decision: inside the tool result" in text

@@ -14,12 +14,13 @@ from textual.widget import Widget
 
 from .pixels import Pixels
 
-#: Widest a picture is drawn, in cells.
+#: Widest and tallest a picture is drawn, in cells: it fits an 80x24 terminal with its title.
 MAX_COLUMNS = 64
+MAX_ROWS = 16
 
 
 class HalfBlocks(Widget):
-    """``pixels`` drawn in half blocks, at most ``MAX_COLUMNS`` wide, aspect kept."""
+    """``pixels`` drawn in half blocks, within ``MAX_COLUMNS`` x ``MAX_ROWS``, aspect kept."""
 
     DEFAULT_CSS = "HalfBlocks { width: auto; height: auto; }"
 
@@ -28,6 +29,9 @@ class HalfBlocks(Widget):
         self.pixels = pixels
         self.columns = max(1, min(MAX_COLUMNS, pixels.width))
         self.rows = max(1, round(self.columns * pixels.height / pixels.width / 2))
+        if self.rows > MAX_ROWS:  # a portrait page: as tall as allowed, narrower
+            self.rows = MAX_ROWS
+            self.columns = max(1, round(MAX_ROWS * 2 * pixels.width / pixels.height))
         self._lines = _cells(pixels, self.columns, self.rows * 2)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:

@@ -10,6 +10,8 @@ from toolwire.tui.halfblocks import HalfBlocks
 
 from .screens import ANTHROPIC, GROQ, screen_text, session
 
+GEMINI = "google:gemini-2.5-pro"
+
 
 async def expand(pilot, view: FileView) -> None:
     """Open one file's section, wait for its picture and text, and bring it into view."""
@@ -127,6 +129,36 @@ async def test_without_images_nothing_is_decoded_and_the_note_says_so() -> None:
         await expand(pilot, view)
         assert not view.query(HalfBlocks)
         assert str(view.query_one(".picture-note").render()) == "images off (--no-images)"
+
+
+async def test_audio_a_target_takes_shows_its_duration() -> None:
+    app = SessionApp.for_messages(session(), [GEMINI], images="off")
+    async with app.run_test(size=(160, 48)) as pilot:
+        view = file_view(app, "tone.wav")
+        assert (
+            str(view.title)
+            == "[Audio: tone.wav, 1.0 s, 31 KB]  · in a user message of its own, → user message"
+        )
+        await expand(pilot, view)
+        assert "duration 1.0 s" in screen_text(app)
+
+
+async def test_a_conversion_names_what_the_file_became() -> None:
+    app = SessionApp.for_messages(session(), [GROQ], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        converted = "(text fallback of report.pdf (application/pdf) · converted to text, max_images_per_request = 5 binds)"
+        assert converted in screen_text(app)
+
+
+async def test_d_switches_light_and_dark() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        dark = app.current_theme.dark
+        await pilot.press("d")
+        assert app.current_theme.dark != dark
+        await pilot.press("d")
+        assert app.current_theme.dark == dark
 
 
 async def test_q_quits() -> None:

@@ -80,6 +80,7 @@ class SessionApp(App[None]):
         Binding("p", "page(-1)", "‹ Page"),
         Binding("g", "top", "Top", show=False),
         Binding("G", "bottom", "End"),
+        Binding("d", "light_dark", "Light/dark"),
     ]
 
     def __init__(
@@ -185,6 +186,10 @@ class SessionApp(App[None]):
         while node is not None and not isinstance(node, FileView):
             node = node.parent
         return node
+
+    def action_light_dark(self) -> None:
+        """Switch between Textual's light and dark themes (the colours are the theme's)."""
+        self.theme = "textual-dark" if self.theme == "textual-light" else "textual-light"
 
     def action_top(self) -> None:
         self.query_one("#conversation", VerticalScroll).scroll_home(animate=False)
@@ -309,30 +314,33 @@ class TurnView(Vertical):
 
 
 class FileView(Collapsible):
-    """A file: its preview and Decision as the title; detail, picture and text inside."""
+    """A file: its preview and Decision as the title; detail, picture and text inside, made
+    when the section first opens (a long session mounts one line per file, not a dozen)."""
 
     def __init__(
         self, file: File, decision: Decision | None, tokens: int | None, images: Images
     ) -> None:
         self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
         self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
-        self.page, self.loaded = 0, False
-        facts = "\n".join(lines.file_detail(file, decision, tokens))
-        children: list[Widget] = [Static(RichText(facts), classes="detail")]
+        self.page, self.pages, self.loaded = 0, 0, False
+        super().__init__(title=plain_title(lines.preview(file, decision)), collapsed=True)
+
+    def _body(self) -> list[Widget]:
+        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens))
+        body: list[Widget] = [Static(RichText(facts), classes="detail")]
         if self._has_picture():
-            children.append(PictureView(images))
-        children.append(Static("", classes="file-text detail"))
-        super().__init__(
-            *children, title=plain_title(lines.preview(file, decision)), collapsed=True
-        )
+            body.append(PictureView(self.images))
+        body.append(Static("", classes="file-text detail"))
+        return body
 
     def _has_picture(self) -> bool:
         return self.file.source.is_local and (self.file.kind == "image" or self.is_pdf)
 
     @on(Collapsible.Expanded)
-    def _expanded(self, event: Collapsible.Expanded) -> None:
+    async def _expanded(self, event: Collapsible.Expanded) -> None:
         if event.collapsible is self and not self.loaded:
             self.loaded = True
+            await self.query_one(Collapsible.Contents).mount_all(self._body())
             self._load_text()
             self._load_picture()
 
@@ -353,7 +361,7 @@ class FileView(Collapsible):
             self.app.call_from_thread(self._set_picture, None, "images off (--no-images)")
             return
         found = pixels.shot(self.file, self.page)
-        note = found.why
+        self.pages, note = found.pages, found.why
         if self.is_pdf and found.pages:
             note = f"page {self.page + 1} of {found.pages}" + (
                 " · n/p turn the page" if found.pages > 1 else ""
@@ -364,9 +372,8 @@ class FileView(Collapsible):
         self.query_one(PictureView).show(found, note)
 
     def turn_page(self, step: int) -> None:
-        found = pixels.shot(self.file, self.page) if self.images != "off" else None
-        pages = found.pages if found is not None else 0
-        if pages <= 1 or not 0 <= self.page + step < pages:
+        """Show the next (or previous) page of the PDF, if it has one."""
+        if self.pages <= 1 or not 0 <= self.page + step < self.pages:
             self.notify(
                 f"{lines.plain(self.file.identifier)}: no page {self.page + step + 1}", timeout=2
             )

@@ -84,3 +84,13 @@ def test_follow_needs_a_store(tmp_path: Path, opened: list[Any]) -> None:
     result = runner.invoke(app, ["show", str(path), "-m", ANTHROPIC, "--follow"])
     assert result.exit_code == 1 and not opened
     assert "--follow reads a session store" in result.output
+
+
+def test_a_conversation_file_that_is_not_there_is_one_line(
+    tmp_path: Path, opened: list[Any]
+) -> None:
+    result = runner.invoke(app, ["show", str(tmp_path / "gone.json"), "-m", ANTHROPIC])
+    assert result.exit_code == 1 and not opened
+    assert result.output.strip().splitlines() == [
+        f"{tmp_path / 'gone.json'}: no such conversation file"
+    ]

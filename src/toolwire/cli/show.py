@@ -4,7 +4,7 @@ what each model receives (``toolwire.tui.SessionApp``, the ``tui`` extra)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -51,35 +51,41 @@ def show(
     """Browse a conversation or a stored session as each MODEL receives it, in the terminal:
     messages, files with their decisions, thinking, tokens and bytes per turn (q quits)."""
     with clean_errors():
-        try:
-            from ..tui import Conversation, SessionApp, StoredSession
-        except ImportError as exc:
-            from ..errors import MissingDependencyError
-
-            raise MissingDependencyError(
-                f"toolwire show needs the tui extra ({exc.name} is missing): "
-                "pip install 'toolwire[tui]'"
-            ) from exc
-        path = Path(source)
-        if store is None and path.suffix == ".json" and path.exists():
-            if follow:
-                raise _usage("--follow reads a session store: pass a session id and --store")
-            feed: Conversation | StoredSession = Conversation(load(path, trust), path.name)
-        else:
-            feed = StoredSession(open_store(store or DEFAULT_STORE, blobs), source)
-        for model in models:
-            notice_defaults(model)
-        shown = SessionApp(
-            feed,
-            models,
-            images="off" if no_images else "auto",
-            follow=follow,
-            on_unsupported=on_unsupported,
-        )
+        shown = _app(source, models, store, blobs, follow, no_images, on_unsupported, trust)
     shown.run()
 
 
-def _usage(message: str) -> Exception:
-    from ..errors import ToolwireError
+def _app(
+    source: str,
+    models: list[str],
+    store: str | None,
+    blobs: str | None,
+    follow: bool,
+    no_images: bool,
+    on_unsupported: Literal["error", "convert", "text"],
+    trust: list[str],
+) -> Any:
+    """The app for SOURCE: a conversation file (a path ending .json, without --store) or a
+    session of the store; everything that can fail fails here, before the screen opens."""
+    from ..errors import MissingDependencyError, ToolwireError
 
-    return ToolwireError(message)
+    try:
+        from ..tui import Conversation, SessionApp, StoredSession
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"toolwire show needs the tui extra ({exc.name} is missing): "
+            "pip install 'toolwire[tui]'"
+        ) from exc
+    path = Path(source)
+    if store is None and path.suffix == ".json":
+        if follow:
+            raise ToolwireError("--follow reads a session store: pass a session id and --store")
+        if not path.is_file():
+            raise ToolwireError(f"{source}: no such conversation file")
+        feed: Any = Conversation(load(path, trust), path.name)
+    else:
+        feed = StoredSession(open_store(store or DEFAULT_STORE, blobs), source)
+    for model in models:
+        notice_defaults(model)
+    images: Literal["off", "auto"] = "off" if no_images else "auto"
+    return SessionApp(feed, models, images=images, follow=follow, on_unsupported=on_unsupported)

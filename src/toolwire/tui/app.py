@@ -1,44 +1,31 @@
 """The Textual application: one target's conversation at a time, a status bar, a footer.
 
-Each turn of the plan (``viewer.layout``) is a ``TurnView``: its figures, then its provider
-messages, each part as the target receives it. Files are ``FileView`` sections titled with
-their one-line preview and Decision; expanding one loads its picture (a thumbnail, or a PDF
-page that ``n``/``p`` turn) and its text in a thread, from the read worker (``pixels``,
-``text``). Thinking is a folded, dim section. ``t`` plans the next target; ``--follow``
-polls the feed and mounts only the turns that changed.
+The conversation is a column of ``widgets.TurnView``, one per turn of the target's plan.
+``t`` plans the next target (once: plans are kept until the feed changes); ``--follow`` polls
+the feed in a thread and mounts only the turns that changed, the ones shown stay as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from rich.text import Text as RichText
-from textual import on, work
+from textual import work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
-from textual.content import Content
-from textual.widget import Widget
+from textual.containers import VerticalScroll
 from textual.widgets import Collapsible, Footer, Static
-from textual_image.renderable import Image as Detected  # asks the terminal what it draws, once
-from textual_image.renderable import SixelImage, TGPImage
-from textual_image.widget import Image as ProtocolImage
 
-from ..content import File, Thinking
 from ..errors import ToolwireError
 from ..messages import Message
-from ..plan import Decision, OnUnsupported
-from ..viewer.layout import Shown, Step, Turn
+from ..plan import OnUnsupported
 from ..viewer.targets import Target, target
-from . import lines, pixels
+from . import lines
 from .feed import Conversation, Feed
-from .halfblocks import HalfBlocks
-from .text import file_text
+from .widgets import FileView, Images, PictureView, TurnView
 
-#: How pictures are drawn: the terminal's graphics protocol where it has one (else half
-#: blocks), half blocks always, or not at all (a text preview instead).
-Images = Literal["auto", "halfblock", "off"]
+__all__ = ["FileView", "Images", "PictureView", "SessionApp", "TurnView"]
 
 
 class SessionApp(App[None]):
@@ -251,161 +238,8 @@ class SessionApp(App[None]):
         self._update_status()
 
 
-def plain_title(text: str) -> str:
-    """A Collapsible title shown as written: a str title is parsed as Textual markup (a file
-    named ``[b]x[/]`` would be bold, or break the screen), a Content is taken as it is.
-    Textual's annotation says str; its ``Content.from_text`` takes Content too."""
-    return Content(text)  # type: ignore[return-value]
-
-
 def _signature(shown: Target, index: int) -> tuple[Any, ...]:
     """What a turn shows, to tell a turn a new plan changed from one it left as it was."""
     turn = shown.turns[index]
     sizes = tuple(len(b.parts) for s in turn.steps for b in s.blocks)
     return (turn.first, turn.last, turn.decisions, sizes, shown.turn_tokens[index])
-
-
-class TurnView(Vertical):
-    """One turn: its figures, then each provider message it becomes."""
-
-    def __init__(self, shown: Target, index: int, heading: str, images: Images) -> None:
-        super().__init__()
-        self.shown, self.index, self.heading, self.images = shown, index, heading, images
-
-    def compose(self) -> ComposeResult:
-        yield Static(RichText(self.heading), classes="turn-heading")
-        turn: Turn = self.shown.turns[self.index]
-        for step in turn.steps:
-            yield from self._step(step)
-
-    def _step(self, step: Step) -> ComposeResult:
-        added = f" — {step.added}" if step.added else ""
-        classes = "role added" if step.added.startswith("added") else "role"
-        yield Static(RichText(f"{step.role}{added}"), classes=classes)
-        for block in step.blocks:
-            if block.heading:
-                flag = f" [{block.flag}]" if block.flag else ""
-                yield Static(RichText(lines.plain(block.heading) + flag), classes="block-heading")
-            for shown in block.parts:
-                yield self._part(shown)
-
-    def _part(self, shown: Shown) -> Widget:
-        part, tag = shown.part, lines.shown_tag(shown)
-        if tag:
-            if shown.decision is not None:
-                tag = f"{tag} {lines.verdict(shown.decision)}"
-            return Vertical(
-                Static(RichText(f"({tag})"), classes="tag"),
-                Static(RichText(lines.part_text(part)), classes="part"),
-                classes="tagged",
-            )
-        if isinstance(part, File):
-            tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
-            return FileView(part, shown.decision, tokens, self.images)
-        if isinstance(part, Thinking):
-            body = Static(RichText(lines.thinking_body(part)), classes="detail")
-            return Collapsible(
-                body,
-                title=plain_title(lines.thinking_title(part)),
-                collapsed=True,
-                classes="thinking",
-            )
-        return Static(RichText(lines.part_text(part)), classes="part")
-
-
-class FileView(Collapsible):
-    """A file: its preview and Decision as the title; detail, picture and text inside, made
-    when the section first opens (a long session mounts one line per file, not a dozen)."""
-
-    def __init__(
-        self, file: File, decision: Decision | None, tokens: int | None, images: Images
-    ) -> None:
-        self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
-        self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
-        self.page, self.pages, self.loaded = 0, 0, False
-        super().__init__(title=plain_title(lines.preview(file, decision)), collapsed=True)
-
-    def _body(self) -> list[Widget]:
-        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens))
-        body: list[Widget] = [Static(RichText(facts), classes="detail")]
-        if self._has_picture():
-            body.append(PictureView(self.images))
-        body.append(Static("", classes="file-text detail"))
-        return body
-
-    def _has_picture(self) -> bool:
-        return self.file.source.is_local and (self.file.kind == "image" or self.is_pdf)
-
-    @on(Collapsible.Expanded)
-    async def _expanded(self, event: Collapsible.Expanded) -> None:
-        if event.collapsible is self and not self.loaded:
-            self.loaded = True
-            await self.query_one(Collapsible.Contents).mount_all(self._body())
-            self._load_text()
-            self._load_picture()
-
-    @work(thread=True, group="text")
-    def _load_text(self) -> None:
-        text = file_text(self.file)
-        if text:
-            self.app.call_from_thread(self._set_text, text)
-
-    def _set_text(self, text: str) -> None:
-        self.query_one(".file-text", Static).update(RichText(text))
-
-    @work(thread=True, exclusive=True, group="picture")
-    def _load_picture(self) -> None:
-        if not self._has_picture():
-            return
-        if self.images == "off":
-            self.app.call_from_thread(self._set_picture, None, "images off (--no-images)")
-            return
-        found = pixels.shot(self.file, self.page)
-        self.pages, note = found.pages, found.why
-        if self.is_pdf and found.pages:
-            note = f"page {self.page + 1} of {found.pages}" + (
-                " · n/p turn the page" if found.pages > 1 else ""
-            )
-        self.app.call_from_thread(self._set_picture, found.pixels, note)
-
-    def _set_picture(self, found: pixels.Pixels | None, note: str) -> None:
-        self.query_one(PictureView).show(found, note)
-
-    def turn_page(self, step: int) -> None:
-        """Show the next (or previous) page of the PDF, if it has one."""
-        if self.pages <= 1 or not 0 <= self.page + step < self.pages:
-            self.notify(
-                f"{lines.plain(self.file.identifier)}: no page {self.page + step + 1}", timeout=2
-            )
-            return
-        self.page += step
-        self._load_picture()
-
-
-class PictureView(Vertical):
-    """A picture from the worker's samples (graphics protocol or half blocks), and its note."""
-
-    def __init__(self, images: Images) -> None:
-        super().__init__()
-        self.images = images
-
-    def compose(self) -> ComposeResult:
-        yield Static(RichText("loading…"), classes="picture-note")
-
-    def show(self, found: pixels.Pixels | None, note: str) -> None:
-        for old in self.query(".picture"):
-            old.remove()
-        self.query_one(".picture-note", Static).update(RichText(note))
-        if found is not None:
-            self.mount(_terminal_image(found, self.images), before=0)
-
-
-def _terminal_image(found: pixels.Pixels, images: Images) -> Widget:
-    """The terminal's graphics protocol (textual-image: Kitty's, or Sixel) where it has one,
-    else half blocks; both over the worker's samples, no file format decoded here."""
-    if images == "auto" and Detected in (SixelImage, TGPImage):
-        from PIL import Image as PILImage
-
-        picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
-        return ProtocolImage(picture, classes="picture")
-    return HalfBlocks(found, classes="picture")

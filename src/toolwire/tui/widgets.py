@@ -10,7 +10,8 @@ shown as written (``lines.plain``, titles as Content, not markup).
 
 from __future__ import annotations
 
-from typing import Literal
+import logging
+from typing import Any, Literal
 
 from rich.text import Text as RichText
 from textual import on, work
@@ -19,9 +20,6 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
-from textual_image.renderable import Image as Detected  # asks the terminal what it draws, once
-from textual_image.renderable import SixelImage, TGPImage
-from textual_image.widget import Image as ProtocolImage
 
 from ..content import File, Thinking
 from ..plan import Decision
@@ -34,6 +32,25 @@ from .text import file_text
 #: How pictures are drawn: the terminal's graphics protocol where it has one (else half
 #: blocks), half blocks always, or not at all (a text preview instead).
 Images = Literal["auto", "halfblock", "off"]
+
+
+def _graphics() -> Any:
+    """textual-image's widget where the terminal speaks a graphics protocol (Kitty's, Sixel),
+    else None (half blocks). Importing it asks the terminal, which must happen before Textual
+    takes the terminal over; a terminal that answers oddly (no size) gets half blocks. A
+    terminal that does not answer makes textual-image log a traceback: with no logging set
+    up, Python would print it over the screen, so its logger gets a NullHandler."""
+    logging.getLogger("textual_image").addHandler(logging.NullHandler())
+    try:
+        from textual_image.renderable import Image as Detected
+        from textual_image.renderable import SixelImage, TGPImage
+        from textual_image.widget import Image as ProtocolImage
+    except Exception:  # textual-image raises what it meets (ZeroDivisionError for 0 columns)
+        return None
+    return ProtocolImage if Detected in (SixelImage, TGPImage) else None
+
+
+GRAPHICS = _graphics()
 
 
 class TurnView(Vertical):
@@ -174,11 +191,12 @@ class PictureView(Vertical):
 def _terminal_image(found: pixels.Pixels, images: Images) -> Widget:
     """The terminal's graphics protocol (textual-image: Kitty's, or Sixel) where it has one,
     else half blocks; both over the worker's samples, no file format decoded here."""
-    if images == "auto" and Detected in (SixelImage, TGPImage):
+    if images == "auto" and GRAPHICS is not None:
         from PIL import Image as PILImage
 
         picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
-        return ProtocolImage(picture, classes="picture")
+        widget: Widget = GRAPHICS(picture, classes="picture")
+        return widget
     return HalfBlocks(found, classes="picture")
 
 

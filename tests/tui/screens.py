@@ -34,3 +34,17 @@ def screen_text(app: App[Any]) -> str:
     console = Console(width=width, height=height, file=io.StringIO(), record=True)
     console.print(app.screen._compositor.render_update(full=True))
     return console.export_text()
+
+
+async def opened(pilot: Any, view: Any) -> None:
+    """Open one file's section, wait until its picture and text are in, bring it into view."""
+    view.collapsed = False
+    for _ in range(200):
+        await pilot.pause(0.02)
+        await pilot.app.workers.wait_for_complete()
+        notes = view.query(".picture-note")
+        if view.loaded and not (notes and str(notes.first().render()) == "loading…"):
+            break
+    await pilot.pause()
+    view.scroll_visible(animate=False, top=True)
+    await pilot.pause()

@@ -8,19 +8,12 @@ from toolwire.tui import SessionApp
 from toolwire.tui.app import FileView, PictureView
 from toolwire.tui.halfblocks import HalfBlocks
 
-from .screens import ANTHROPIC, GROQ, screen_text, session
+from .screens import ANTHROPIC, GROQ, opened, screen_text, session
 
 GEMINI = "google:gemini-2.5-pro"
 
 
-async def expand(pilot, view: FileView) -> None:
-    """Open one file's section, wait for its picture and text, and bring it into view."""
-    view.collapsed = False
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-    view.scroll_visible(animate=False, top=True)
-    await pilot.pause()
+expand = opened
 
 
 def file_view(app: SessionApp, identifier: str) -> FileView:

@@ -11,12 +11,23 @@ from pathlib import Path
 from toolwire.tui import SessionApp
 from toolwire.tui.app import FileView
 
-from .screens import ANTHROPIC, GROQ, screen_text, session
+from .screens import ANTHROPIC, GROQ, opened, screen_text, session
 
 PINS = Path(__file__).parent / "snapshots"
 
 
+#: The glyphs a scrollbar's thumb ends are drawn with (eighths of a cell).
+THUMB = str.maketrans("▁▂▃▄▅▆▇█", "        ")
+
+
+def without_scrollbar(text: str) -> str:
+    """The screen with the scrollbar's two columns blanked: where its thumb ends depends on
+    the height of everything below, which settles a frame later than what is on screen."""
+    return "\n".join(line[:-2] + line[-2:].translate(THUMB) for line in text.split("\n"))
+
+
 def pinned(name: str, text: str) -> None:
+    text = without_scrollbar(text)
     path = PINS / f"{name}.txt"
     if os.environ.get("TOOLWIRE_UPDATE_SNAPSHOTS") == "1":
         path.write_text(text, encoding="utf-8")
@@ -36,12 +47,7 @@ async def image_on_the_second_target(size: tuple[int, int]) -> None:
         await pilot.press("t")
         await pilot.pause()
         view = next(v for v in app.query(FileView) if v.file.identifier == "photo.png")
-        view.collapsed = False
-        await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
-        view.scroll_visible(animate=False, top=True)
-        await pilot.pause()
+        await opened(pilot, view)
         pinned(f"image-{size[0]}x{size[1]}", screen_text(app))
 
 

@@ -64,6 +64,7 @@ async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
         text = screen_text(app)
         evicted = "(text fallback of photo.png (image/png) · evicted by max_images_per_request = 5)"
         assert evicted in text
+        assert "budgets bound: max_images_per_request = 5" in text  # the status bar
         assert "[Image: photo.png, 640x480, 245 KB — left out of this request for size]" in text
         app.action_bottom()
         await pilot.pause()

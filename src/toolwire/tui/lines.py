@@ -144,8 +144,15 @@ def status(target: Target, position: int, count: int, following: str) -> str:
             modes[d.mode] = modes.get(d.mode, 0) + 1
     files = ", ".join(f"{n} {m}" for m, n in sorted(modes.items())) or "no files"
     where = f"target {position + 1}/{count}" if count > 1 else "target"
+    limits = {
+        f"{d.limit.name} = {d.limit.value:,}"
+        for turn in target.turns
+        for d in turn.decisions
+        if d.limit is not None
+    }
+    bound = f" · budgets bound: {', '.join(sorted(limits))}" if limits else ""
     return (
         f"{where} {plain(target.model)} ({target.caps.wire}) · ≈ {target.total_tokens:,} tokens"
         f"{window} · request {human_size(target.request_bytes)}\n"
-        f"{len(target.turns)} turns · files: {files}{following}"
+        f"{len(target.turns)} turns · files: {files}{bound}{following}"
     )

@@ -145,6 +145,20 @@ async def test_a_conversion_names_what_the_file_became() -> None:
         assert converted in screen_text(app)
 
 
+async def test_a_long_text_shows_its_head_and_folds_the_rest() -> None:
+    from toolwire import User
+
+    long = "\n".join(f"line {n}" for n in range(100))
+    app = SessionApp.for_messages([User(long)], [ANTHROPIC])
+    async with app.run_test(size=(80, 48)) as pilot:
+        text = screen_text(app)
+        assert "line 23" in text and "line 24" not in text
+        assert "… 76 more lines" in text
+        await pilot.press("e")
+        await pilot.pause()
+        assert "line 24" in screen_text(app)
+
+
 async def test_d_switches_light_and_dark() -> None:
     app = SessionApp.for_messages(session(), [ANTHROPIC])
     async with app.run_test(size=(80, 24)) as pilot:

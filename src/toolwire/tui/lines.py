@@ -19,6 +19,8 @@ from ..viewer.targets import Target
 
 #: Text shown in a collapsed section's body at most; the rest is counted, not shown.
 DETAIL_CHARS = 6000
+#: Lines of a text part shown before the rest is folded.
+SHOWN_LINES = 24
 
 
 def plain(text: str) -> str:
@@ -95,6 +97,14 @@ def part_text(part: Any) -> str:
     if isinstance(part, ProviderPart):
         return plain(f"{part.kind} from {part.provider} (sent back to {part.provider} only)")
     return plain(str(part))
+
+
+def split_long(text: str, shown: int = SHOWN_LINES) -> tuple[str, str]:
+    """(the first ``shown`` lines, the rest or "")."""
+    parts = text.split("\n")
+    if len(parts) <= shown:
+        return text, ""
+    return "\n".join(parts[:shown]), "\n".join(parts[shown:])
 
 
 def thinking_title(part: Thinking) -> str:

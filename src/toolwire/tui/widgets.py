@@ -83,9 +83,7 @@ class TurnView(Vertical):
             if shown.decision is not None:
                 tag = f"{tag} {lines.verdict(shown.decision)}"
             return Vertical(
-                Static(RichText(f"({tag})"), classes="tag"),
-                Static(RichText(lines.part_text(part)), classes="part"),
-                classes="tagged",
+                Static(RichText(f"({tag})"), classes="tag"), _text(part), classes="tagged"
             )
         if isinstance(part, File):
             tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
@@ -98,7 +96,21 @@ class TurnView(Vertical):
                 collapsed=True,
                 classes="thinking",
             )
-        return Static(RichText(lines.part_text(part)), classes="part")
+        return _text(part)
+
+
+def _text(part: object) -> Widget:
+    """A text part: its first ``lines.SHOWN_LINES`` lines, the rest folded under a line
+    that counts them (a tool's long output does not bury the turns after it)."""
+    head, rest = lines.split_long(lines.part_text(part))
+    if not rest:
+        return Static(RichText(head), classes="part")
+    more = Collapsible(
+        Static(RichText(rest), classes="part"),
+        title=plain_title(f"… {rest.count(chr(10)) + 1:,} more lines"),
+        collapsed=True,
+    )
+    return Vertical(Static(RichText(head), classes="part"), more, classes="tagged")
 
 
 class FileView(Collapsible):

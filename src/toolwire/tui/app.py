@@ -42,11 +42,7 @@ class SessionApp(App[None]):
     CSS = """
     #conversation { height: 1fr; }
     #status { height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
-    TurnView { height: auto; margin: 0 0 1 0; }
-    .turn-heading { color: $text-muted; text-style: bold; border-top: solid $primary; }
-    .role { text-style: bold; color: $accent; }
-    .role.added { color: $warning; }
-    .block-heading { color: $secondary; padding-left: 1; }
+    TurnView { height: auto; margin: 0 0 1 0; border-top: solid $primary; }
     .part { padding-left: 2; }
     .tag { padding-left: 2; color: $warning; }
     .tagged { height: auto; }

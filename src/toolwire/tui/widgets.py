@@ -61,21 +61,31 @@ class TurnView(Vertical):
         self.shown, self.index, self.heading, self.images = shown, index, heading, images
 
     def compose(self) -> ComposeResult:
-        yield Static(RichText(self.heading), classes="turn-heading")
         turn: Turn = self.shown.turns[self.index]
-        for step in turn.steps:
-            yield from self._step(step)
+        for position, step in enumerate(turn.steps):
+            yield from self._step(step, self.heading if position == 0 else "")
 
-    def _step(self, step: Step) -> ComposeResult:
+    def _step(self, step: Step, heading: str) -> ComposeResult:
+        """The step's heading lines in one Static (the turn's figures, its role, its first
+        block's heading: a long session mounts a third of the widgets), then its parts."""
         added = f" — {step.added}" if step.added else ""
-        classes = "role added" if step.added.startswith("added") else "role"
-        yield Static(RichText(f"{step.role}{added}"), classes=classes)
+        role = "bold $warning" if step.added.startswith("added") else "bold $accent"
+        head: list[str | tuple[str, str]] = [(heading, "bold $text-muted"), "\n"] if heading else []
+        head.append((f"{step.role}{added}", role))
         for block in step.blocks:
             if block.heading:
                 flag = f" [{block.flag}]" if block.flag else ""
-                yield Static(RichText(lines.plain(block.heading) + flag), classes="block-heading")
+                head += [
+                    "\n" if head else "",
+                    (f" {lines.plain(block.heading)}{flag}", "$secondary"),
+                ]
+            if head:
+                yield Static(Content.assemble(*head), classes="head")
+                head = []
             for shown in block.parts:
                 yield self._part(shown)
+        if head:
+            yield Static(Content.assemble(*head), classes="head")
 
     def _part(self, shown: Shown) -> Widget:
         part, tag = shown.part, lines.shown_tag(shown)

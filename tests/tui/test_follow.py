@@ -65,3 +65,19 @@ def test_a_session_the_store_does_not_hold_is_a_store_error(tmp_path: Path) -> N
     with pytest.raises(StoreError, match="no session 'nope' in this store"):
         SessionApp(StoredSession(store, "nope"), [ANTHROPIC])
     store.close()
+
+
+async def test_a_session_deleted_while_followed_is_said_and_kept_on_screen(tmp_path: Path) -> None:
+    store = SessionStore(tmp_path / "store")
+    store.append("s1", User("hello"))
+    app = SessionApp(StoredSession(store, "s1"), [ANTHROPIC], follow=True, interval=0.05)
+    async with app.run_test(size=(120, 30)) as pilot:
+        store.delete("s1")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if "no longer in the store" in screen_text(app):
+                break
+        text = screen_text(app)
+        assert "follow: session 's1' is no longer in the store (retrying)" in text
+        assert "hello" in text
+    store.close()

@@ -65,7 +65,7 @@ class StoredSession:
             None,
         )
         if count is None:
-            raise StoreError(f"{self.store.location}: session {self.session_id!r} is gone")
+            raise StoreError(f"session {self.session_id!r} is no longer in the store")
         if count == self._count:
             return None
         return self.messages()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import inspect, matrix, read, render, sessions, tokens, uploads, view  # noqa: F401  (register commands)
+from . import inspect, matrix, read, render, sessions, show, tokens, uploads, view  # noqa: F401  (register commands)
 from .app import app
 
 __all__ = ["app", "main"]

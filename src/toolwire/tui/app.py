@@ -1,0 +1,241 @@
+"""The Textual application: one target's conversation at a time, a status bar, a footer.
+
+The conversation is a column of ``widgets.TurnView``, one per turn of the target's plan.
+``t`` plans the next target (once: plans are kept until the feed changes); ``--follow`` polls
+the feed in a thread and mounts only the turns that changed, the ones shown stay as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text as RichText
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Collapsible, Footer, Static
+
+from ..errors import ToolwireError
+from ..messages import Message
+from ..plan import OnUnsupported
+from ..viewer.targets import Target, target
+from . import lines
+from .feed import Conversation, Feed
+from .widgets import FileView, Images, PictureView, TurnView
+
+__all__ = ["FileView", "Images", "PictureView", "SessionApp", "TurnView"]
+
+
+class SessionApp(App[None]):
+    """What each target model receives, turn by turn, in the terminal (``toolwire show``).
+
+    ``feed`` gives the messages (``Conversation`` or a ``StoredSession``); ``models`` are
+    the targets ``t`` switches between; ``follow`` polls the feed every ``interval`` s.
+    The first target is planned here, so a conversation no target can take fails before the
+    screen opens.
+    """
+
+    TITLE = "toolwire show"
+    ENABLE_COMMAND_PALETTE = False  # every action has its key in the footer
+    CSS = """
+    #conversation { height: 1fr; }
+    #status { height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
+    TurnView { height: auto; margin: 0 0 1 0; border-top: solid $primary; }
+    .part { padding-left: 2; }
+    .tag { padding-left: 2; color: $warning; }
+    .tagged { height: auto; }
+    Collapsible { padding: 0 0 0 2; border-top: none; background: $surface; }
+    Collapsible.thinking { opacity: 60%; text-style: dim italic; }
+    .detail { color: $text-muted; }
+    .picture-note { color: $text-muted; }
+    PictureView { height: auto; }
+    PictureView > .picture { width: auto; height: auto; max-width: 64; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("q", "quit", "Quit"),
+        Binding("t", "switch_target(1)", "Target"),
+        Binding("T", "switch_target(-1)", "Previous target", show=False),
+        Binding("e", "expand_all(True)", "Expand"),
+        Binding("c", "expand_all(False)", "Collapse"),
+        Binding("n", "page(1)", "Page ›"),
+        Binding("p", "page(-1)", "‹ Page"),
+        Binding("g", "top", "Top", show=False),
+        Binding("G", "bottom", "End"),
+        Binding("d", "light_dark", "Light/dark"),
+    ]
+
+    def __init__(
+        self,
+        feed: Feed,
+        models: Sequence[str],
+        *,
+        images: Images = "auto",
+        follow: bool = False,
+        interval: float = 1.0,
+        on_unsupported: OnUnsupported = "text",
+    ) -> None:
+        super().__init__()
+        if not models:
+            raise ToolwireError("show needs at least one model, e.g. 'anthropic:claude-sonnet-4-5'")
+        self.feed, self.models = feed, list(models)
+        self.images, self.follow, self.interval = images, follow, interval
+        self.on_unsupported: OnUnsupported = on_unsupported
+        self.messages: list[Message] = feed.messages()
+        self.position = 0
+        self._targets: dict[int, Target] = {0: self._plan(self.messages, 0)}
+        self._follow_note = ""
+
+    @classmethod
+    def for_messages(
+        cls, messages: Sequence[Message], models: Sequence[str], **options: Any
+    ) -> SessionApp:
+        """The app over a conversation given whole (it does not follow anything)."""
+        return cls(Conversation(messages), models, **options)
+
+    @property
+    def target(self) -> Target:
+        """The target shown now, planned on first use."""
+        if self.position not in self._targets:
+            self._targets[self.position] = self._plan(self.messages, self.position)
+        return self._targets[self.position]
+
+    def _plan(self, messages: list[Message], position: int) -> Target:
+        return target(messages, self.models[position], self.on_unsupported)
+
+    # --- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield VerticalScroll(id="conversation")
+        yield Static(id="status")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.sub_title = self.feed.name
+        await self._show_all()
+        if self.follow:
+            self._follow_note = self._following
+            self.set_interval(self.interval, self._poll)
+        self._update_status()
+
+    async def _show_all(self) -> None:
+        conversation = self.query_one("#conversation", VerticalScroll)
+        await conversation.remove_children()
+        await conversation.mount_all(self._turn_views(self.target, 0))
+
+    def _turn_views(self, shown: Target, start: int) -> list[TurnView]:
+        tokens = sum(shown.turn_tokens[:start])
+        size = sum(shown.turn_bytes[:start])
+        views = []
+        for index in range(start, len(shown.turns)):
+            tokens += shown.turn_tokens[index]
+            size += shown.turn_bytes[index]
+            heading = lines.turn_heading(shown, index, (tokens, size))
+            views.append(TurnView(shown, index, heading, self.images))
+        return views
+
+    def _update_status(self) -> None:
+        text = lines.status(self.target, self.position, len(self.models), self._follow_note)
+        self.query_one("#status", Static).update(RichText(text))
+
+    # --- actions --------------------------------------------------------------------------
+
+    async def action_switch_target(self, step: int) -> None:
+        """Show the next (or previous) target given with ``--model``."""
+        if len(self.models) < 2:
+            self.notify("one target: give --model again to compare", timeout=3)
+            return
+        self.position = (self.position + step) % len(self.models)
+        await self._show_all()
+        self._update_status()
+
+    def action_expand_all(self, expand: bool) -> None:
+        for section in self.query(Collapsible):
+            section.collapsed = not expand
+
+    def action_page(self, step: int) -> None:
+        """Turn the page of the PDF whose section has the focus (or the only one expanded)."""
+        view = self._focused_file() or next(
+            (f for f in self.query(FileView) if f.is_pdf and not f.collapsed), None
+        )
+        if view is None or not view.is_pdf:
+            self.notify("n/p turn the pages of a PDF: expand one first", timeout=3)
+            return
+        view.turn_page(step)
+
+    def _focused_file(self) -> FileView | None:
+        node: Any = self.focused
+        while node is not None and not isinstance(node, FileView):
+            node = node.parent
+        return node
+
+    def action_light_dark(self) -> None:
+        """Switch between Textual's light and dark themes (the colours are the theme's)."""
+        self.theme = "textual-dark" if self.theme == "textual-light" else "textual-light"
+
+    def action_top(self) -> None:
+        self.query_one("#conversation", VerticalScroll).scroll_home(animate=False)
+
+    def action_bottom(self) -> None:
+        self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
+
+    # --- following ------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="follow")
+    def _poll(self) -> None:
+        """(In a thread.) New messages, planned for the target shown, handed to the screen."""
+        try:
+            messages = self.feed.poll()
+            if messages is None:
+                return
+            position = self.position
+            planned = self._plan(messages, position)
+        except ToolwireError as exc:
+            self.call_from_thread(self._follow_failed, lines.plain(str(exc)))
+            return
+        # call_from_thread awaits what a coroutine function returns; its stub says Never
+        self.call_from_thread(self._grown, messages, position, planned)  # type: ignore[arg-type]
+
+    @property
+    def _following(self) -> str:
+        return f" · following {lines.plain(self.feed.name)}"
+
+    async def _grown(self, messages: list[Message], position: int, planned: Target) -> None:
+        """Mount the turns that changed; the ones already shown stay as they are."""
+        old = self.target
+        self.messages, self._targets = messages, {position: planned}
+        self._follow_note = self._following
+        if position != self.position:
+            await self._show_all()
+            self._update_status()
+            return
+        same = 0
+        while same < min(len(old.turns), len(planned.turns)) and _signature(
+            old, same
+        ) == _signature(planned, same):
+            same += 1
+        conversation = self.query_one("#conversation", VerticalScroll)
+        at_end = conversation.scroll_y >= conversation.max_scroll_y
+        await conversation.remove_children(
+            [v for v in conversation.query(TurnView) if v.index >= same]
+        )
+        await conversation.mount_all(self._turn_views(planned, same))
+        if at_end:
+            conversation.call_after_refresh(conversation.scroll_end, animate=False)
+        self._update_status()
+
+    def _follow_failed(self, why: str) -> None:
+        """Say what went wrong (once per cause) and keep polling: a store may come back."""
+        note = f" · follow: {why} (retrying)"
+        if note != self._follow_note:
+            self.notify(why, title="follow", severity="error")
+        self._follow_note = note
+        self._update_status()
+
+
+def _signature(shown: Target, index: int) -> tuple[Any, ...]:
+    """What a turn shows, to tell a turn a new plan changed from one it left as it was."""
+    turn = shown.turns[index]
+    sizes = tuple(len(b.parts) for s in turn.steps for b in s.blocks)
+    return (turn.first, turn.last, turn.decisions, sizes, shown.turn_tokens[index])

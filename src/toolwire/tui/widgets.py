@@ -1,0 +1,229 @@
+"""The widgets of the terminal view: a turn, a file's section, a picture.
+
+A ``TurnView`` is one turn of the plan (``viewer.layout``): its figures, then its provider
+messages, each part as the target receives it. Files are ``FileView`` sections titled with
+their one-line preview and Decision; opening one builds its detail and loads its picture (a
+thumbnail, or a PDF page that ``n``/``p`` turn) and its text in a thread, from the read worker
+(``pixels``, ``text``). Thinking is a folded, dim section. Everything from the conversation is
+shown as written (``lines.plain``, titles as Content, not markup).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from rich.text import Text as RichText
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widget import Widget
+from textual.widgets import Collapsible, Static
+
+from ..content import File, Thinking
+from ..plan import Decision
+from ..viewer.layout import Shown, Step, Turn
+from ..viewer.targets import Target
+from . import lines, pixels
+from .halfblocks import HalfBlocks
+from .text import file_text
+
+#: How pictures are drawn: the terminal's graphics protocol where it has one (else half
+#: blocks), half blocks always, or not at all (a text preview instead).
+Images = Literal["auto", "halfblock", "off"]
+
+
+def _graphics() -> Any:
+    """textual-image's widget where the terminal speaks a graphics protocol (Kitty's, Sixel),
+    else None (half blocks). Importing it asks the terminal, which must happen before Textual
+    takes the terminal over; a terminal that answers oddly (no size) gets half blocks. A
+    terminal that does not answer makes textual-image log a traceback: with no logging set
+    up, Python would print it over the screen, so its logger gets a NullHandler."""
+    logging.getLogger("textual_image").addHandler(logging.NullHandler())
+    try:
+        from textual_image.renderable import Image as Detected
+        from textual_image.renderable import SixelImage, TGPImage
+        from textual_image.widget import Image as ProtocolImage
+    except Exception:  # textual-image raises what it meets (ZeroDivisionError for 0 columns)
+        return None
+    return ProtocolImage if Detected in (SixelImage, TGPImage) else None
+
+
+GRAPHICS = _graphics()
+
+
+class TurnView(Vertical):
+    """One turn: its figures, then each provider message it becomes."""
+
+    def __init__(self, shown: Target, index: int, heading: str, images: Images) -> None:
+        super().__init__()
+        self.shown, self.index, self.heading, self.images = shown, index, heading, images
+
+    def compose(self) -> ComposeResult:
+        turn: Turn = self.shown.turns[self.index]
+        for position, step in enumerate(turn.steps):
+            yield from self._step(step, self.heading if position == 0 else "")
+
+    def _step(self, step: Step, heading: str) -> ComposeResult:
+        """The step's heading lines in one Static (the turn's figures, its role, its first
+        block's heading: a long session mounts a third of the widgets), then its parts."""
+        added = f" — {step.added}" if step.added else ""
+        role = "bold $warning" if step.added.startswith("added") else "bold $accent"
+        head: list[str | tuple[str, str]] = [(heading, "bold $text-muted"), "\n"] if heading else []
+        head.append((f"{step.role}{added}", role))
+        for block in step.blocks:
+            if block.heading:
+                flag = f" [{block.flag}]" if block.flag else ""
+                head += [
+                    "\n" if head else "",
+                    (f" {lines.plain(block.heading)}{flag}", "$secondary"),
+                ]
+            if head:
+                yield Static(Content.assemble(*head), classes="head")
+                head = []
+            for shown in block.parts:
+                yield self._part(shown)
+        if head:
+            yield Static(Content.assemble(*head), classes="head")
+
+    def _part(self, shown: Shown) -> Widget:
+        part, tag = shown.part, lines.shown_tag(shown)
+        if tag:
+            if shown.decision is not None:
+                tag = f"{tag} {lines.verdict(shown.decision)}"
+            return Vertical(
+                Static(RichText(f"({tag})"), classes="tag"), _text(part), classes="tagged"
+            )
+        if isinstance(part, File):
+            tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
+            return FileView(part, shown.decision, tokens, self.images)
+        if isinstance(part, Thinking):
+            body = Static(RichText(lines.thinking_body(part)), classes="detail")
+            return Collapsible(
+                body,
+                title=plain_title(lines.thinking_title(part)),
+                collapsed=True,
+                classes="thinking",
+            )
+        return _text(part)
+
+
+def _text(part: object) -> Widget:
+    """A text part: its first ``lines.SHOWN_LINES`` lines, the rest folded under a line
+    that counts them (a tool's long output does not bury the turns after it)."""
+    head, rest = lines.split_long(lines.part_text(part))
+    if not rest:
+        return Static(RichText(head), classes="part")
+    more = Collapsible(
+        Static(RichText(rest), classes="part"),
+        title=plain_title(f"… {rest.count(chr(10)) + 1:,} more lines"),
+        collapsed=True,
+    )
+    return Vertical(Static(RichText(head), classes="part"), more, classes="tagged")
+
+
+class FileView(Collapsible):
+    """A file: its preview and Decision as the title; detail, picture and text inside, made
+    when the section first opens (a long session mounts one line per file, not a dozen)."""
+
+    def __init__(
+        self, file: File, decision: Decision | None, tokens: int | None, images: Images
+    ) -> None:
+        self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
+        self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
+        self.page, self.pages, self.loaded = 0, 0, False
+        super().__init__(title=plain_title(lines.preview(file, decision)), collapsed=True)
+
+    def _body(self) -> list[Widget]:
+        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens))
+        body: list[Widget] = [Static(RichText(facts), classes="detail")]
+        if self._has_picture():
+            body.append(PictureView(self.images))
+        body.append(Static("", classes="file-text detail"))
+        return body
+
+    def _has_picture(self) -> bool:
+        return self.file.source.is_local and (self.file.kind == "image" or self.is_pdf)
+
+    @on(Collapsible.Expanded)
+    async def _expanded(self, event: Collapsible.Expanded) -> None:
+        if event.collapsible is self and not self.loaded:
+            self.loaded = True
+            await self.query_one(Collapsible.Contents).mount_all(self._body())
+            self._load_text()
+            self._load_picture()
+
+    @work(thread=True, group="text")
+    def _load_text(self) -> None:
+        text = file_text(self.file)
+        if text:
+            self.app.call_from_thread(self._set_text, text)
+
+    def _set_text(self, text: str) -> None:
+        self.query_one(".file-text", Static).update(RichText(text))
+
+    @work(thread=True, exclusive=True, group="picture")
+    def _load_picture(self) -> None:
+        if not self._has_picture():
+            return
+        if self.images == "off":
+            self.app.call_from_thread(self._set_picture, None, "images off (--no-images)")
+            return
+        found = pixels.shot(self.file, self.page)
+        self.pages, note = found.pages, found.why
+        if self.is_pdf and found.pages:
+            note = f"page {self.page + 1} of {found.pages}" + (
+                " · n/p turn the page" if found.pages > 1 else ""
+            )
+        self.app.call_from_thread(self._set_picture, found.pixels, note)
+
+    def _set_picture(self, found: pixels.Pixels | None, note: str) -> None:
+        self.query_one(PictureView).show(found, note)
+
+    def turn_page(self, step: int) -> None:
+        """Show the next (or previous) page of the PDF, if it has one."""
+        if self.pages <= 1 or not 0 <= self.page + step < self.pages:
+            self.notify(
+                f"{lines.plain(self.file.identifier)}: no page {self.page + step + 1}", timeout=2
+            )
+            return
+        self.page += step
+        self._load_picture()
+
+
+class PictureView(Vertical):
+    """A picture from the worker's samples (graphics protocol or half blocks), and its note."""
+
+    def __init__(self, images: Images) -> None:
+        super().__init__()
+        self.images = images
+
+    def compose(self) -> ComposeResult:
+        yield Static(RichText("loading…"), classes="picture-note")
+
+    def show(self, found: pixels.Pixels | None, note: str) -> None:
+        for old in self.query(".picture"):
+            old.remove()
+        self.query_one(".picture-note", Static).update(RichText(note))
+        if found is not None:
+            self.mount(_terminal_image(found, self.images), before=0)
+
+
+def _terminal_image(found: pixels.Pixels, images: Images) -> Widget:
+    """The terminal's graphics protocol (textual-image: Kitty's, or Sixel) where it has one,
+    else half blocks; both over the worker's samples, no file format decoded here."""
+    if images == "auto" and GRAPHICS is not None:
+        from PIL import Image as PILImage
+
+        picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
+        widget: Widget = GRAPHICS(picture, classes="picture")
+        return widget
+    return HalfBlocks(found, classes="picture")
+
+
+def plain_title(text: str) -> str:
+    """A Collapsible title shown as written: a str title is parsed as Textual markup (a file
+    named ``[b]x[/]`` would be bold, or break the screen), a Content is taken as it is.
+    Textual's annotation says str; its ``Content.from_text`` takes Content too."""
+    return Content(text)  # type: ignore[return-value]

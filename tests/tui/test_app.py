@@ -1,0 +1,184 @@
+"""The terminal view driven headless (Textual's pilot): what is on screen for each target."""
+
+from __future__ import annotations
+
+import pytest
+
+from toolwire.tui import SessionApp
+from toolwire.tui.app import FileView, PictureView
+from toolwire.tui.halfblocks import HalfBlocks
+
+from .screens import ANTHROPIC, GROQ, opened, screen_text, session
+
+GEMINI = "google:gemini-2.5-pro"
+
+
+expand = opened
+
+
+def file_view(app: SessionApp, identifier: str) -> FileView:
+    return next(v for v in app.query(FileView) if v.file.identifier == identifier)
+
+
+async def test_each_file_has_its_preview_and_decision_on_the_first_target() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ], images="halfblock")
+    async with app.run_test(size=(160, 48)) as pilot:
+        titles = [str(v.title) for v in app.query(FileView)]
+        assert "[Image: photo.png, 640x480, 245 KB]  · native" in titles
+        assert "[PDF: report.pdf, 3 pages, 35 KB]  · native" in titles
+        assert sum("shot-" in t and t.endswith("· native") for t in titles) == 6
+        app.action_top()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "target 1/2 anthropic:claude-sonnet-4-5 (anthropic)" in text
+        assert "turn 1 · message 0" in text
+        assert "You are a careful analyst." in text
+        # the WAV travels as its text fallback for Anthropic, which takes no audio
+        assert "(text fallback of tone.wav (audio/wav) · as text)" in text
+
+
+async def test_thinking_is_folded_and_opens_where_the_target_receives_it() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(160, 48)) as pilot:
+        text = screen_text(app)
+        assert "thinking (36 characters, signed by anthropic)" in text
+        assert "Read both files first" not in text
+        await pilot.press("e")
+        await pilot.pause()
+        app.action_top()
+        await pilot.pause()
+        assert "Read both files first, then compare." in screen_text(app)
+        await pilot.press("t")
+        await pilot.pause()
+        text = screen_text(app)  # Groq is not sent Anthropic's signed thinking
+        assert "target 2/2 groq:" in text
+        assert "thinking (" not in text
+
+
+async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.target.model == GROQ
+        text = screen_text(app)
+        evicted = "(text fallback of photo.png (image/png) · evicted by max_images_per_request = 5)"
+        assert evicted in text
+        assert "budgets bound: max_images_per_request = 5" in text  # the status bar
+        assert "[Image: photo.png, 640x480, 245 KB — left out of this request for size]" in text
+        app.action_bottom()
+        await pilot.pause()
+        text = screen_text(app)
+        assert "in a user message of its own" in text  # shot-3..5 travel after the results
+        assert "added by toolwire" in text
+        await pilot.press("T")
+        await pilot.pause()
+        assert app.target.model == ANTHROPIC
+
+
+async def test_an_image_is_drawn_from_the_workers_pixels() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC], images="halfblock")
+    async with app.run_test(size=(160, 48)) as pilot:
+        view = file_view(app, "photo.png")
+        await expand(pilot, view)
+        picture = view.query_one(PictureView).query_one(HalfBlocks)
+        assert (picture.pixels.width, picture.pixels.height) == (320, 240)
+        assert (picture.columns, picture.rows) == (43, 16)  # 320x240 in 64x16 cells
+        text = screen_text(app)
+        assert "▄" in text or "▀" in text  # half blocks
+        assert "decision: inside the tool result" in text
+        assert "≈ 410 tokens" in text
+
+
+async def test_a_pdf_pages_through_its_rendered_pages_and_shows_its_text() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC], images="halfblock")
+    async with app.run_test(size=(160, 48)) as pilot:
+        view = file_view(app, "report.pdf")
+        await expand(pilot, view)
+        view.query_one(".picture", HalfBlocks).focus()
+        note = view.query_one(".picture-note")
+        assert str(note.render()) == "page 1 of 3 · n/p turn the page"
+        first = view.query_one(HalfBlocks).pixels
+        await pilot.press("n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert str(note.render()) == "page 2 of 3 · n/p turn the page"
+        assert view.query_one(HalfBlocks).pixels.rgb != first.rgb
+        await pilot.press("n", "n")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert str(note.render()) == "page 3 of 3 · n/p turn the page"
+        await pilot.press("p", "p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert str(note.render()) == "page 1 of 3 · n/p turn the page"
+        body = str(view.query_one(".file-text").render())
+        assert "Page 2 of 3" in body or "2" in body
+
+
+async def test_without_images_nothing_is_decoded_and_the_note_says_so() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC], images="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = file_view(app, "photo.png")
+        await expand(pilot, view)
+        assert not view.query(HalfBlocks)
+        assert str(view.query_one(".picture-note").render()) == "images off (--no-images)"
+
+
+async def test_audio_a_target_takes_shows_its_duration() -> None:
+    app = SessionApp.for_messages(session(), [GEMINI], images="off")
+    async with app.run_test(size=(160, 48)) as pilot:
+        view = file_view(app, "tone.wav")
+        assert (
+            str(view.title)
+            == "[Audio: tone.wav, 1.0 s, 31 KB]  · in a user message of its own, → user message"
+        )
+        await expand(pilot, view)
+        assert "duration 1.0 s" in screen_text(app)
+
+
+async def test_a_conversion_names_what_the_file_became() -> None:
+    app = SessionApp.for_messages(session(), [GROQ], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        converted = "(text fallback of report.pdf (application/pdf) · converted to text, max_images_per_request = 5 binds)"
+        assert converted in screen_text(app)
+
+
+async def test_a_long_text_shows_its_head_and_folds_the_rest() -> None:
+    from toolwire import User
+
+    long = "\n".join(f"line {n}" for n in range(100))
+    app = SessionApp.for_messages([User(long)], [ANTHROPIC])
+    async with app.run_test(size=(80, 48)) as pilot:
+        text = screen_text(app)
+        assert "line 23" in text and "line 24" not in text
+        assert "… 76 more lines" in text
+        await pilot.press("e")
+        await pilot.pause()
+        assert "line 24" in screen_text(app)
+
+
+async def test_d_switches_light_and_dark() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        dark = app.current_theme.dark
+        await pilot.press("d")
+        assert app.current_theme.dark != dark
+        await pilot.press("d")
+        assert app.current_theme.dark == dark
+
+
+async def test_q_quits() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+def test_no_model_is_a_clear_error() -> None:
+    from toolwire.errors import ToolwireError
+
+    with pytest.raises(ToolwireError, match="at least one model"):
+        SessionApp.for_messages(session(), [])

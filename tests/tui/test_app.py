@@ -141,7 +141,7 @@ async def test_a_conversion_names_what_the_file_became() -> None:
     app = SessionApp.for_messages(session(), [GROQ], on_unsupported="convert")
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        converted = "(text fallback of report.pdf (application/pdf) · converted to text, max_images_per_request = 5 binds)"
+        converted = "(report.pdf converted to text (application/pdf) · converted to text, max_images_per_request = 5 binds)"
         assert converted in screen_text(app)
 
 

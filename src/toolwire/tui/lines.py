@@ -14,6 +14,7 @@ from typing import Any
 from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
 from ..headers import human_size, wav_duration
 from ..plan import Decision
+from ..viewer.html import standing_for
 from ..viewer.layout import Shown, Turn
 from ..viewer.targets import Target
 
@@ -122,14 +123,7 @@ def shown_tag(shown: Shown) -> str:
     """What a part that stands for something else is (a label, a text fallback, a pointer)."""
     if shown.role == "label":
         return "label added by toolwire"
-    if shown.role == "pointer" and shown.original is not None:
-        return f"{plain(shown.original.identifier)} travels after the results"
-    if shown.role == "text-fallback" and shown.original is not None:
-        return (
-            f"text fallback of {plain(shown.original.identifier)} "
-            f"({plain(shown.original.media_type)})"
-        )
-    return ""
+    return plain(standing_for(shown))  # the HTML view's words
 
 
 def turn_heading(target: Target, index: int, so_far: tuple[int, int]) -> str:

@@ -142,21 +142,30 @@ def _shown(shown: Shown, target: Target) -> str:
     part = shown.part
     if shown.role == "label":
         return f'<div class="text"><span class="tag added">label</span>{esc(_text(part))}</div>'
-    if shown.original is not None and shown.role in _TAGS:
-        decision = shown.decision
-        where = _TRAVELS.get(decision.position, "") if decision is not None else ""
-        converted_to = (decision.converted_to if decision is not None else None) or "text"
-        tag = _TAGS[shown.role].format(
-            name=shown.original.identifier,
-            media_type=shown.original.media_type,
-            where=where or "elsewhere in the request",
-            to=converted_to,
-        )
+    tag = standing_for(shown)
+    if tag:
         text = _text(part)[:PREVIEW_CHARS]
         return f'<div class="text"><span class="tag added">{esc(tag)}</span>{esc(text)}</div>'
     if isinstance(part, File):
         return _file(part, shown.decision, target)
     return _part(part)
+
+
+def standing_for(shown: Shown) -> str:
+    """What a text that stands for a file says of it, from the file's Decision (the HTML
+    view's tag and the terminal view's line): where it travels, what it was converted to,
+    whose text fallback it is; "" for any other part."""
+    if shown.original is None or shown.role not in _TAGS:
+        return ""
+    decision = shown.decision
+    where = _TRAVELS.get(decision.position, "") if decision is not None else ""
+    converted_to = (decision.converted_to if decision is not None else None) or "text"
+    return _TAGS[shown.role].format(
+        name=shown.original.identifier,
+        media_type=shown.original.media_type,
+        where=where or "elsewhere in the request",
+        to=converted_to,
+    )
 
 
 #: The tag on a text that stands for a file, by its role (layout.Shown).

@@ -9,8 +9,10 @@ group, each file goes through the file passes (plan.files) and the group is laid
   user message after a minimal assistant message (``BRIDGE_TEXT``), as the target's
   ``followup`` says; a user message right after a tool turn is merged with the pending
   fallback message, or placed as ``user_after_tool`` says;
-- an assistant message keeps only the thinking and call signatures its target can verify
-  (``Capabilities.issuer``: replay by issuer); a message left with nothing is left out.
+- an assistant message keeps only the thinking, call signatures and provider parts its
+  target can verify (``Capabilities.issuer``: replay by issuer), as the wire takes them
+  (``Wire.thinking_needs_signature``, ``takes_thinking``, ``base64_signatures``: its
+  encoder then neither drops nor refuses); a message left with nothing is left out.
 
 The wire's own rules (providers.Wire: alternating roles, no blank text, a text block beside a
 document, a user message first) are applied to the whole laid-out conversation at the end

@@ -155,3 +155,14 @@ def test_xlsx_cells_read_as_the_sheet_shows_them_by_their_number_format():
     text = text_of(buffer.getvalue(), "budget.xlsx")
     assert "| Rent | 15-Jan-24 | 12.5% | $1,234.50 | 1,234,567 | (1,500.25) | 0.3 |" in text
     assert "| Lease | 2024-02-01 | 0.5 | 10 | 3 | 2 | 1.5 |" in text
+
+
+def test_excelizes_date_formats_workbook_reads_as_excel_shows_it():
+    """excelize's DateFormats.xlsx (corpus/README.md): US, ISO and day-first dates and
+    two-decimal numbers, as Excel shows them rather than ISO timestamps and bare integers."""
+    from pathlib import Path
+
+    data = (Path(__file__).parent / "corpus" / "excelize-DateFormats.xlsx").read_bytes()
+    text = text_of(data, "DateFormats.xlsx")
+    assert "| 1 | abc | 08/05/2019 | 2019-03-04 | 04/03/2019 | 1.00 | 4 |" in text
+    assert "| 3 | k l m | 08/07/2019 | 2019-03-06 | 06/03/2019 | 3.00 | 6 |" in text

@@ -2,8 +2,8 @@
 
 A workbook stores ``0.125`` for a cell that reads ``12.5%``, ``1234.5`` for ``$1,234.50`` and a
 day count for a date; a model given the raw value sees numbers nobody saw in the sheet. Here
-the format's first section (the second for a negative number, when there is one) is read for
-what a reader sees: a percent sign (the value times 100), the decimal places, a thousands
+the format's section for the value (the second for a negative number, the third for zero,
+when there are) is read for what a reader sees: a percent sign (the value times 100), the decimal places, a thousands
 separator, scientific notation, literal text around the number (currency symbols, quoted
 text, ``\\x`` escapes, ``[$€-407]`` locale currencies), and date and time codes. Dates are
 written by their format's codes, except Excel's locale short date (``mm-dd-yy``, built-in 14),
@@ -55,8 +55,12 @@ def general(value: Any) -> Any:
     return value
 
 
-def _section(number_format: str, negative: bool) -> str:
+def _section(number_format: str, negative: bool, zero: bool = False) -> str:
+    """The section that writes the value: the second for a negative number and the third for
+    zero, when the format has them, the first otherwise."""
     sections = _split(number_format)
+    if zero and len(sections) > 2 and sections[2]:
+        return sections[2]
     if negative and len(sections) > 1 and sections[1]:
         return sections[1]
     return sections[0]
@@ -89,7 +93,7 @@ def _literal(match: re.Match[str]) -> str:
 
 def _number(value: float, number_format: str) -> Any:
     negative = value < 0
-    section = _section(number_format, negative)
+    section = _section(number_format, negative, zero=value == 0)
     if re.search(r"\[[<>=]|/|@", section):  # conditions, fractions, text: not read here
         return general(value)
     if negative and len(_split(number_format)) > 1 and _split(number_format)[1]:
@@ -97,8 +101,11 @@ def _number(value: float, number_format: str) -> Any:
     pieces = [(m.start(), m.end(), m) for m in _LITERALS.finditer(section)]
     plain = _LITERALS.sub(lambda m: "\0" * len(m.group(0)), section)
     number = _NUMBER.search(plain)
-    if number is None:
-        return general(value)
+    if number is None:  # "-General" writes General after a sign; text alone ("nil") itself
+        text = _text_of(section, pieces, 0, len(section)).strip()
+        if not text or text.lower() == "general":
+            return general(value)
+        return re.sub("(?i)general", str(general(value)), text)
     code = number.group(0)
     exact = Decimal(repr(value))  # the digits Excel stores, rounded half away from zero
     if "%" in plain:
@@ -114,8 +121,8 @@ def _number(value: float, number_format: str) -> Any:
         grouped = "," in integer.rstrip(",")
         rounded = (exact / scale).quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_UP)
         text = format(rounded, f"{',' if grouped else ''}.{decimals}f")
-        if integer.strip(",") and set(integer.strip(",")) <= {"#"} and text.startswith("0"):
-            text = text[1:] if decimals else text  # "#.00" writes .50, not 0.50
+        if "0" not in integer and text.startswith("0"):
+            text = text[1:]  # only "0" shows a zero integer part: "#.00" writes .50, "??" nothing
     before = _text_of(section, pieces, 0, number.start())
     after = _text_of(section, pieces, number.end(), len(section))
     return f"{before}{text}{after}".strip()

@@ -158,6 +158,12 @@ EXPECTATIONS: dict[str, list[Expect]] = {
         ),
         Expect(r"^(?![\s\S]*\[\]\()", True),  # no empty-link fragments anywhere
     ],
+    "excelize-DateFormats.xlsx": [
+        *content("k l m", "08/05/2019", "04/03/2019", "1.00"),
+        *structure(
+            r"\|\s*abc\s*\|\s*08/05/2019\s*\|\s*2019-03-04\s*\|\s*04/03/2019\s*\|\s*1\.00\s*\|"
+        ),
+    ],
     "pypdf-form_acrobatReader.pdf": [*content("foo", "Bar")],
     "markitdown-SPARSE-2024-INV-1234_borderless_table.pdf": [
         *content("SKU-8847", "B-07", "CRITICAL", "High Value"),

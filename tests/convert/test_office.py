@@ -128,3 +128,41 @@ def test_a_sheet_counted_only_in_part_says_its_row_count_is_a_lower_bound(monkey
     monkeypatch.setattr(tables, "MAX_COUNTED_ROWS", 100)
     ((title, page),) = tables.xlsx_pages(buffer.getvalue(), Options(limit=10), "log.xlsx")
     assert page.summary().startswith("Rows 1-10 of 39.")
+
+
+def test_xlsx_cells_read_as_the_sheet_shows_them_by_their_number_format():
+    """A workbook stores 0.125 for a cell that shows 12.5%, a day count for a date, 1234.5 for
+    $1,234.50; the Markdown has what the sheet shows."""
+    import datetime as dt
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Budget"
+    sheet.append(["Item", "Date", "Share", "Cost", "Units", "Change", "Ratio"])
+    values = ["Rent", dt.datetime(2024, 1, 15), 0.125, 1234.5, 1234567, -1500.25, 0.1 + 0.2]
+    sheet.append(values)
+    formats = [None, "d-mmm-yy", "0.0%", '"$"#,##0.00', "#,##0", "#,##0.00;(#,##0.00)", None]
+    for cell, number_format in zip(sheet[2], formats, strict=True):
+        if number_format:
+            cell.number_format = number_format
+    sheet.append(["Lease", dt.datetime(2024, 2, 1), 0.5, 10, 3, 2, 1.5])
+    sheet["B3"].number_format = "mm-dd-yy"  # Excel's locale short date: an ISO date
+    buffer = io.BytesIO()
+    book.save(buffer)
+    text = text_of(buffer.getvalue(), "budget.xlsx")
+    assert "| Rent | 15-Jan-24 | 12.5% | $1,234.50 | 1,234,567 | (1,500.25) | 0.3 |" in text
+    assert "| Lease | 2024-02-01 | 0.5 | 10 | 3 | 2 | 1.5 |" in text
+
+
+def test_excelizes_date_formats_workbook_reads_as_excel_shows_it():
+    """excelize's DateFormats.xlsx (corpus/README.md): US, ISO and day-first dates and
+    two-decimal numbers, as Excel shows them rather than ISO timestamps and bare integers."""
+    from pathlib import Path
+
+    data = (Path(__file__).parent / "corpus" / "excelize-DateFormats.xlsx").read_bytes()
+    text = text_of(data, "DateFormats.xlsx")
+    assert "| 1 | abc | 08/05/2019 | 2019-03-04 | 04/03/2019 | 1.00 | 4 |" in text
+    assert "| 3 | k l m | 08/07/2019 | 2019-03-06 | 06/03/2019 | 3.00 | 6 |" in text

@@ -21,6 +21,7 @@ from ..errors import InvalidFileError, missing_dependency
 from ..headers import human_size
 from ..messages import ContentOutput
 from . import limits
+from .cellformat import general, shown
 from .common import Job, Options, header, output, plural
 from .text import decode
 
@@ -171,7 +172,8 @@ def _sheet_rows(sheet: Any, options: Options) -> tuple[list[tuple[Any, ...]], in
 
     The sheet's declared ``<dimension>`` is not trusted (a writer that declares ``A1`` would
     hide every other cell): it is dropped and the sheet is read on, the rows past the window
-    only counted, up to ``MAX_COUNTED_ROWS`` of them.
+    only counted, up to ``MAX_COUNTED_ROWS`` of them. The rows kept are written as the sheet
+    shows them (:func:`_as_shown`).
     """
     limit = options.limit or limits.TABLE_ROWS_PER_READ
     last = 1 + options.offset + limit
@@ -180,14 +182,27 @@ def _sheet_rows(sheet: Any, options: Options) -> tuple[list[tuple[Any, ...]], in
         sheet.reset_dimensions()
     rows: list[tuple[Any, ...]] = []
     count = width = 0  # rows up to the last one with a value; columns
-    for seen, row in enumerate(sheet.iter_rows(values_only=True), 1):
+    for seen, cells in enumerate(sheet.iter_rows(), 1):
+        row = tuple(cell.value for cell in cells)
         used = len(row)
         while used and row[used - 1] is None:
             used -= 1
         if used:
             count, width = seen, max(width, used)
         if seen <= last:
-            rows.append(tuple(row[: min(used, limits.MAX_TABLE_COLUMNS)]))
+            rows.append(
+                tuple(_as_shown(cell) for cell in cells[: min(used, limits.MAX_TABLE_COLUMNS)])
+            )
         elif seen > last + MAX_COUNTED_ROWS:  # past the budget: the declared size, if larger
             return rows, max(count, declared[0]), max(width, declared[1]), declared[0] <= count
     return rows[:count], count, width, False
+
+
+def _as_shown(cell: Any) -> Any:
+    """A cell's cached value written by its number format (``12.5%``, ``$1,234.50``, a date
+    as its format writes it), as Excel shows it rather than as the file stores it."""
+    value = cell.value
+    number_format = getattr(cell, "number_format", None)
+    if number_format in (None, "General"):
+        return general(value)
+    return shown(value, number_format)

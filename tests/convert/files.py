@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import io
 import wave
+import zipfile
+from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 #: The colour of the video in each whole second (frame counter drawn on top).
 SECOND_COLOURS = [(220, 30, 30), (30, 200, 30), (30, 30, 220), (230, 230, 40)]
@@ -246,19 +249,7 @@ def raw_pdf(content: bytes) -> bytes:
         b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    return bytes(out)
+    return _pdf_objects(objects)
 
 
 def soup_pdf() -> bytes:
@@ -315,4 +306,14 @@ def pdf_with_picture(share: float) -> bytes:
     sheet.drawImage(ImageReader(picture), 40, 40, side, side)
     sheet.showPage()
     sheet.save()
+    return buffer.getvalue()
+
+
+def rewritten(path: Path, member: str, change: Callable[[bytes], bytes]) -> bytes:
+    """The office file at ``path`` with its zip ``member`` changed by ``change``."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(buffer, "w") as target:
+        for info in source.infolist():
+            data = source.read(info)
+            target.writestr(info, change(data) if info.filename == member else data)
     return buffer.getvalue()

@@ -25,6 +25,7 @@ checked the zip (office.check_zip): no DTDs, bounded sizes.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import posixpath
 import re
@@ -68,43 +69,39 @@ def _w(name: str) -> str:
 
 def docx_markdown(data: bytes, name: str) -> str:
     """The document's Markdown (empty for a document with nothing in it)."""
+    with _opened(data, name) as package:
+        return _Document(package).markdown()
+
+
+def docx_pictures(data: bytes, name: str) -> list[tuple[str, str]]:
+    """The embedded pictures of the document body, in order: (zip member, alt text)."""
+    with _opened(data, name) as package:
+        main = _Document(package).main
+        links = package.links(main)
+        found: list[tuple[str, str]] = []
+        for picture in package.xml(main).iter(f"{{{PIC}}}pic"):
+            blip = picture.find(f".//{{{DRAWING}}}blip")
+            link = links.get(blip.get(f"{{{R}}}embed", "")) if blip is not None else None
+            if link is None or link.external or link.target not in package.names:
+                continue
+            alt = _description(picture.find(f".//{{{PIC}}}cNvPr"))
+            if (link.target, alt) not in found:
+                found.append((link.target, alt))
+        return found
+
+
+@contextlib.contextmanager
+def _opened(data: bytes, name: str) -> Iterator[_Package]:
+    """The document's package, open while the caller reads it; XML that is not well-formed
+    and a zip that cannot be unpacked, wherever the reading meets them, are an
+    InvalidFileError naming the file."""
     try:
         from lxml import etree
     except ImportError as exc:
         raise missing_dependency("lxml", "files") from exc
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            package = _Package(archive, name, etree)
-            return _Document(package).markdown()
-    except etree.XMLSyntaxError as exc:
-        raise InvalidFileError(
-            f"{name}: a part of the document is not well-formed XML ({exc})"
-        ) from exc
-    except ZIP_ERRORS as exc:
-        raise InvalidFileError(
-            f"{name}: a part cannot be unpacked ({exc}); probably corrupt"
-        ) from exc
-
-
-def docx_pictures(data: bytes, name: str) -> list[tuple[str, str]]:
-    """The embedded pictures of the document body, in order: (zip member, alt text)."""
-    from lxml import etree
-
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            package = _Package(archive, name, etree)
-            main = _Document(package).main
-            links = package.links(main)
-            found: list[tuple[str, str]] = []
-            for picture in package.xml(main).iter(f"{{{PIC}}}pic"):
-                blip = picture.find(f".//{{{DRAWING}}}blip")
-                link = links.get(blip.get(f"{{{R}}}embed", "")) if blip is not None else None
-                if link is None or link.external or link.target not in package.names:
-                    continue
-                alt = _description(picture.find(f".//{{{PIC}}}cNvPr"))
-                if (link.target, alt) not in found:
-                    found.append((link.target, alt))
-            return found
+            yield _Package(archive, name, etree)
     except etree.XMLSyntaxError as exc:
         raise InvalidFileError(
             f"{name}: a part of the document is not well-formed XML ({exc})"

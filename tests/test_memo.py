@@ -240,23 +240,21 @@ def test_a_fitted_image_is_remembered_by_its_content() -> None:
         smaller,
         "resized",
     )
-    assert calls == ["shot.png"] and len(MEMO._fitted) == 1
+    assert calls == ["shot.png"] and len(MEMO.fitted_images.entries) == 1
     # An image that fits as it is is not kept: asked again (its header is read).
     small = File.from_bytes(PHOTO, "image/png", name="small.png")
     assert fitted(small, cell) == (small, None)
     assert fitted(small, cell) == (small, None)
-    assert calls == ["shot.png", "small.png", "small.png"] and len(MEMO._fitted) == 1
+    assert calls == ["shot.png", "small.png", "small.png"] and len(MEMO.fitted_images.entries) == 1
 
 
 def test_the_fitted_images_kept_are_bounded_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    import toolwire.memo as memo
-
-    monkeypatch.setattr(memo, "FITTED_BYTES", 3 * len(PHOTO))
+    monkeypatch.setattr(MEMO.fitted_images, "max_chars", 4 * len(PHOTO))
     fitted = MEMO.fitted(lambda file, cell: (File.from_bytes(PHOTO, "image/png"), "resized"))
     cell = capabilities("anthropic:claude-sonnet-4-5").cell("image/png")
     for n in range(6):
         fitted(File.from_bytes(PHOTO, "image/png", name=f"{n}.png"), cell)
-    assert len(MEMO._fitted) == 3 and MEMO._fitted_bytes == 3 * len(PHOTO)
+    assert len(MEMO.fitted_images.entries) == 4 and MEMO.fitted_images.chars == 4 * len(PHOTO)
 
 
 def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
@@ -428,4 +426,4 @@ def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None
     assert fitted(first, cell)[0] is first
     result, note = fitted(again, cell)
     assert result is again and note == "Pillow is not installed"
-    assert MEMO._fitted_bytes == 0  # nothing kept but the answer
+    assert MEMO.fitted_images.chars == 0  # nothing kept but the answer

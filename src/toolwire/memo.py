@@ -100,10 +100,10 @@ class Memo:
         self.spelled = SpelledSteps()
         self.tools = Kept(TOOLS_LIMIT)
         self.tool_fragments = Kept(FRAGMENTS_LIMIT)
-        self._fitted: OrderedDict[_Key, tuple[Any, str | None]] = OrderedDict()
-        self._fitted_bytes = 0
+        #: Per (file content, cell, fitter): the fitted file (None: the caller's own, left as
+        #: it is) and the fitter's note.
+        self.fitted_images = Kept(FITTED_LIMIT, FITTED_BYTES)
         self._fitters: dict[Any, Callable[[Any, Any], tuple[Any, str | None]]] = {}
-        self._lock = threading.Lock()
 
     def clear(self) -> None:
         """Forget everything."""
@@ -113,9 +113,7 @@ class Memo:
         self.spelled.clear()
         self.tools.clear()
         self.tool_fragments.clear()
-        with self._lock:
-            self._fitted.clear()
-            self._fitted_bytes = 0
+        self.fitted_images.clear()
 
     def fitted(
         self, fit: Callable[[Any, Any], tuple[Any, str | None]]
@@ -130,41 +128,19 @@ class Memo:
 
         def fit_once(file: Any, cell: Any) -> tuple[Any, str | None]:
             key = (file.digest, cell, fit)  # the cell by its limits: a re-fit to the bytes left
-            with self._lock:
-                hit = self._fitted.get(key)
-                if hit is not None:
-                    self._fitted.move_to_end(key)
+            hit = self.fitted_images.get(key)
             if hit is not None:
                 kept, note = hit
                 return kept or file, note  # None: the caller's own file, as it is
             result, note = fit(file, cell)
             if result is file and note is not None:
-                self._keep_fitted(key, (None, note))  # left as it is, and why
+                self.fitted_images.keep(key, (None, note), 0)  # left as it is, and why
             elif result is not file and isinstance(result.source, BytesSource):
-                self._keep_fitted(key, (result, note))
+                self.fitted_images.keep(key, (result, note), len(result.source.data))
             return result, note
 
         self._fitters[fit] = fit_once
         return fit_once
-
-    def _keep_fitted(self, key: _Key, value: tuple[Any, str | None]) -> None:
-        """Keep a fitter's answer, within ``FITTED_LIMIT`` answers and ``FITTED_BYTES`` bytes
-        of fitted images (least recently used out)."""
-        with self._lock:
-            replaced = self._fitted.pop(key, None)
-            if replaced is not None:
-                self._fitted_bytes -= _sent_size(replaced[0])
-            self._fitted[key] = value
-            self._fitted_bytes += _sent_size(value[0])
-            while len(self._fitted) > FITTED_LIMIT or self._fitted_bytes > FITTED_BYTES:
-                _, (dropped, _) = self._fitted.popitem(last=False)
-                self._fitted_bytes -= _sent_size(dropped)
-
-
-def _sent_size(file: Any) -> int:
-    """The bytes a kept fitted file holds (its inline bytes; none where the file was left as
-    it is: the caller's own is returned)."""
-    return len(file.source.data) if file is not None else 0
 
 
 class MeasureMemo:
@@ -429,9 +405,9 @@ class SpelledSteps:
 
 
 class Kept:
-    """Values kept by a content key (``tools``, ``tool_fragments``): at most ``limit``
-    values and ``chars`` characters, least recently used out; a value over a quarter of
-    ``chars`` is not kept. Its users keep only values that are read-only or read as copies."""
+    """Values kept by a content key (``tools``, ``tool_fragments``, ``fitted_images``): at
+    most ``limit`` values and ``chars`` characters (a fitted image's: its bytes), least
+    recently used out; a value over a quarter of ``chars`` is not kept. Its users keep only values that are read-only or read as copies."""
 
     def __init__(self, limit: int, chars: int = TOOLS_CHARS) -> None:
         self.limit = limit

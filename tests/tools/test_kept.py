@@ -68,7 +68,8 @@ def test_a_kept_preparation_spells_what_a_cold_one_does(provider) -> None:
     validate(again, model)
 
 
-def test_a_tool_loaded_anew_is_not_prepared_again(monkeypatch) -> None:
+def prepared_names(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the tools prepared from now on, in order (``repair.prepare_tool`` counted)."""
     calls: list[str] = []
     prepare = repair.prepare_tool
 
@@ -77,6 +78,11 @@ def test_a_tool_loaded_anew_is_not_prepared_again(monkeypatch) -> None:
         return prepare(tool, rules)
 
     monkeypatch.setattr(repair, "prepare_tool", counted)
+    return calls
+
+
+def test_a_tool_loaded_anew_is_not_prepared_again(monkeypatch) -> None:
+    calls = prepared_names(monkeypatch)
     encode(HELLO, MODELS["openai"], tools=[ODD])
     stored = json.loads(ODD.model_dump_json())
     encode(HELLO, MODELS["openai"], tools=[Tool(**stored)])  # equal content, a new object
@@ -201,14 +207,7 @@ def test_a_byte_budget_trusts_the_bound_with_the_tools_own_size(provider, cache)
 def test_decoding_a_reply_uses_the_tools_encode_prepared(monkeypatch) -> None:
     """tw.decode(..., tools=) maps renamed parameters back with the kept preparation: an agent
     that encodes and decodes every turn prepares each tool once."""
-    calls: list[str] = []
-    prepare = repair.prepare_tool
-
-    def counted(tool: Tool, rules: Any) -> Any:
-        calls.append(tool.name)
-        return prepare(tool, rules)
-
-    monkeypatch.setattr(repair, "prepare_tool", counted)
+    calls = prepared_names(monkeypatch)
     model = MODELS["anthropic"]
     sent = encode(HELLO, model, tools=[ODD]).kwargs["tools"][0]["input_schema"]["properties"]
     reply = {

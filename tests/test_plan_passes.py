@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from toolwire.capability import capabilities
-from toolwire.content import File, Text, Thinking, ToolCall
+from toolwire.content import File, ProviderPart, Text, Thinking, ToolCall
 from toolwire.errors import ConversationError
 from toolwire.messages import (
     Assistant,
@@ -89,8 +89,18 @@ def test_unsigned_thinking_is_left_out_by_the_plan_where_the_wire_needs_a_signat
             Thinking(text="", signature="not base64!", redacted=True, provider="google"),
             "redacted reasoning",
         ),
+        (
+            GEMINI,
+            ProviderPart(
+                provider="google",
+                wire="google",
+                kind="inline_data",
+                data={"inline_data": {"mime_type": "image/png", "data": "not base64!"}},
+            ),
+            "inline_data.data",
+        ),
     ],
-    ids=["gemini-thinking", "gemini-call", "bedrock-redacted", "gemini-redacted"],
+    ids=["gemini-thinking", "gemini-call", "bedrock-redacted", "gemini-redacted", "gemini-image"],
 )
 def test_a_signature_the_wire_sends_as_bytes_is_checked_by_the_plan(
     caps: Any, part: Any, what: str

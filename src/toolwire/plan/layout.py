@@ -356,8 +356,8 @@ def verifiable(
     ]
     if not calls:
         return None
-    if wire.base64_signatures:
-        _check_base64(calls, wire.base64_signatures, index)
+    if wire.base64_signatures or wire.base64_part_fields:
+        _check_base64(calls, wire, index)
     if len(calls) == len(content) and all(map(_same, calls, content)):
         return message
     return Assistant(content=tuple(calls))
@@ -389,9 +389,15 @@ def _verified(part: object, issuer: str, wire: Wire | None) -> bool:
             return True
 
 
-def _check_base64(parts: list[Any], kinds: frozenset[str], index: int) -> None:
-    """Refuse a signature of ``kinds`` (Wire.base64_signatures) that is not base64 text."""
+def _check_base64(parts: list[Any], wire: Wire, index: int) -> None:
+    """Refuse a signature (``Wire.base64_signatures``) or a provider part's field
+    (``base64_part_fields``) the wire sends as bytes that is not base64 text."""
+    kinds = wire.base64_signatures
     for part in parts:
+        if isinstance(part, ProviderPart):
+            for path in wire.base64_part_fields:
+                _check_field(part, path, index)
+            continue
         match part:
             case Thinking(redacted=True, signature=str() as signature) if "redacted" in kinds:
                 what = "redacted reasoning data"
@@ -408,6 +414,22 @@ def _check_base64(parts: list[Any], kinds: frozenset[str], index: int) -> None:
                 f"message {index}: {what} is not base64 text ({exc}); keep signatures exactly "
                 "as toolwire.decoders returned them"
             ) from exc
+
+
+def _check_field(part: ProviderPart, path: tuple[str, ...], index: int) -> None:
+    """Refuse the text at ``path`` in ``part``'s data where it is not base64."""
+    value: Any = part.data
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    if not isinstance(value, str):
+        return
+    try:
+        base64.b64decode(value, validate=True)
+    except ValueError as exc:  # binascii.Error is a ValueError
+        raise ConversationError(
+            f"message {index}: the {'.'.join(path)} of a {part.kind} part is not base64 text "
+            f"({exc}); keep provider parts exactly as toolwire.decoders returned them"
+        ) from exc
 
 
 def _signed(part: object) -> bool:

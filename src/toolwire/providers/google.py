@@ -48,7 +48,6 @@ import base64
 from typing import Any
 
 from ..content import File, ProviderPart, Text, Thinking, ToolCall
-from ..errors import ConversationError
 from ..messages import Assistant, User
 from ..plan import Plan, PlannedResult, Step, ToolTurn, see_text
 from ..sources import BytesSource, ProviderFileSource, UrlSource
@@ -182,13 +181,11 @@ def _provider_part(part: ProviderPart) -> dict[str, Any]:
     block: dict[str, Any] = dict(part.data)
     signature = block.get("thought_signature")
     if isinstance(signature, str):
-        block["thought_signature"] = _base64_bytes(
-            signature, f"the thought signature of a {part.kind} part"
-        )
+        block["thought_signature"] = _signature(signature)
     blob = block.get("inline_data")
     data = blob.get("data") if isinstance(blob, dict) else None
     if isinstance(blob, dict) and isinstance(data, str):
-        block["inline_data"] = {**blob, "data": _base64_bytes(data, f"a {part.kind} part")}
+        block["inline_data"] = {**blob, "data": base64.b64decode(data, validate=True)}
     return block
 
 
@@ -203,18 +200,6 @@ def _function_call(call: ToolCall, names: Spelling) -> dict[str, Any]:
 def _signature(text: str) -> bytes:
     """The bytes of a signature the plan checked is base64 (``base64_signatures``)."""
     return base64.b64decode(text, validate=True)
-
-
-def _base64_bytes(text: str, what: str) -> bytes:
-    """The bytes a provider part holds as base64 text (its own data, not a signature the plan
-    checked)."""
-    try:
-        return base64.b64decode(text, validate=True)
-    except ValueError as exc:  # binascii.Error is a ValueError
-        raise ConversationError(
-            f"{what} is not base64 text ({exc}); provider parts must be kept exactly as "
-            "toolwire.decoders returned them"
-        ) from exc
 
 
 WIRE = register(Wire(
@@ -233,4 +218,5 @@ WIRE = register(Wire(
     tools=google_tools, size=DEFAULT,  # google-genai: json.dumps defaults
     # Part.thought_signature is bytes, and a thought part goes back only with its own.
     thinking_needs_signature=True, base64_signatures=frozenset(("thinking", "redacted", "call")),
+    base64_part_fields=(("thought_signature",), ("inline_data", "data")),  # Part's bytes fields
 ))  # fmt: skip

@@ -176,8 +176,12 @@ class Wire:
     #: The signatures the wire sends as bytes, which toolwire keeps as base64 text: of
     #: "thinking", "call" (a tool call's) and "redacted" (redacted thinking's data). The plan
     #: refuses one that is not base64 (ConversationError), so spelling a signature never
-    #: fails. (A provider part's own base64 data is still checked where it is spelled.)
+    #: fails.
     base64_signatures: frozenset[str] = frozenset()
+    #: The fields of the wire's own provider parts that hold base64 text the wire sends as
+    #: bytes, each a path of keys (Gemini: ``("inline_data", "data")``); the plan refuses a
+    #: value there that is not base64, as it does signatures.
+    base64_part_fields: tuple[tuple[str, ...], ...] = ()
     #: ``mark(item) -> item``: a copy of a marked step's last item closed by a cache mark
     #: (plan.cache); None where the wire's marks are placed by ``finish``.
     mark: Callable[[dict[str, Any]], dict[str, Any]] | None = None

@@ -134,7 +134,8 @@ def test_bedrock_plans_merge_messages_of_one_role_across_a_left_out_assistant() 
     steps = plan(messages, BEDROCK_CLAUDE).steps
     assert len(steps) == 1 and isinstance(steps[0], User)
     assert steps[0].parts == (Text(text="Hi."), Text(text="Still there?"))  # blank: left out
-    assert len(plan(messages, CLAUDE).steps) == 3  # a wire without those rules: as laid out
+    chat = capabilities("openai-chat:gpt-4.1")  # no role rule, white space is text
+    assert [s.content for s in plan(messages, chat).steps] == ["Hi.", "Still there?", " \x85"]
 
 
 def test_bedrock_plans_keep_system_text_apart_when_merging() -> None:
@@ -364,3 +365,62 @@ def test_thinking_goes_only_where_the_wire_has_a_place_for_it_or_the_table_repla
     ]
     kept = [s.content for s in plan(loop, deepseek).steps if isinstance(s, Assistant)]
     assert kept == [(thought, call), (Text(text="Done."),)]
+
+
+@pytest.mark.parametrize("model", ["ollama:qwen3", "cohere:command-a-reasoning-08-2025"])
+def test_thinking_goes_back_as_text_alone_where_the_wire_has_only_text_for_it(model: str) -> None:
+    """Ollama's ``thinking`` field and Cohere's thinking item hold text alone
+    (Wire.thinking_needs_text, takes_redacted_thinking): the plan leaves out the target's own redacted thinking and
+    thinking with no text, and an assistant message of them alone, so the encoder drops
+    nothing and spells every thinking part it is given."""
+    caps = capabilities(model)
+    said = Thinking(text="Let me see.", provider=caps.issuer)
+    redacted = Thinking(text="", signature="b3BhcXVl", redacted=True, provider=caps.issuer)
+    blank = Thinking(text="", provider=caps.issuer)
+    messages = [
+        User("Hi."),
+        Assistant([redacted, blank]),
+        User("Well?"),
+        Assistant([redacted, said, blank, Text(text="Hello.")]),
+    ]
+    steps = plan(messages, caps).steps
+    assert [s.content for s in steps if isinstance(s, Assistant)] == [(said, Text(text="Hello."))]
+
+
+_MODEL_ON = {
+    "anthropic": "anthropic:claude-sonnet-4-6",
+    "openai_chat": "openai-chat:gpt-4.1",
+    "openai_responses": "openai:gpt-4.1",
+    "google": "google:gemini-2.5-flash",
+    "bedrock": "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    "mistral": "mistral:mistral-large-latest",
+    "cohere": "cohere:command-a-03-2025",
+    "ollama": "ollama:qwen3",
+}
+
+
+@pytest.mark.parametrize("wire", BUILT_IN)
+def test_no_wire_is_given_empty_text_or_an_empty_message(wire: str) -> None:
+    """No service takes an empty text block, and an assistant message with nothing in it is
+    refused (Chat: content or tool_calls required; Anthropic: "text content blocks must be
+    non-empty"): the plan leaves them out on every wire, so no encoder has to."""
+    caps = capabilities(_MODEL_ON[wire])
+    messages = [
+        User("Hi."),
+        Assistant([Text(text=""), Text(text="")]),
+        User(""),
+        User([Text(text=""), Text(text="Again.")]),
+        Assistant(""),
+    ]
+    steps = plan(messages, caps).steps
+    texts = [p.text for s in steps for p in s.parts if isinstance(p, Text)]
+    assert "" not in texts and not any(isinstance(s, Assistant) for s in steps)
+    assert "Again." in texts
+
+
+def test_anthropic_is_given_no_text_of_white_space_only() -> None:
+    """Anthropic refuses "text content blocks must contain non-whitespace text"
+    (Wire.rejects_blank_text), as Converse does."""
+    messages = [User("Hi."), Assistant([Text(text=" \n"), Text(text="Yes.")]), User("\t")]
+    steps = plan(messages, CLAUDE).steps
+    assert [s.content for s in steps] == ["Hi.", (Text(text="Yes."),)]

@@ -381,12 +381,22 @@ def _verified(part: object, issuer: str, wire: Wire | None) -> bool:
     wire needs a signature) and its provider parts of that wire; every other part."""
     match part:
         case Thinking():
+            if wire is not None and not _has_place(part, wire):
+                return False
             needs_signature = wire is not None and wire.thinking_needs_signature
             return part.provider == issuer and not (needs_signature and part.signature is None)
         case ProviderPart():
             return kept_for(part, issuer, wire.name if wire is not None else "")
         case _:
             return True
+
+
+def _has_place(thinking: Thinking, wire: Wire) -> bool:
+    """Whether the wire has a place for this thinking (``Wire.takes_redacted_thinking``,
+    ``thinking_needs_text``)."""
+    if thinking.redacted:
+        return wire.takes_redacted_thinking
+    return bool(thinking.text) or not wire.thinking_needs_text
 
 
 def _check_base64(parts: list[Any], wire: Wire, index: int) -> None:

@@ -4,8 +4,10 @@ whole laid-out conversation, so that its encoder only spells.
 Three passes, each where the wire asks for it, each a function from steps to steps that keeps
 an unchanged step as the same object:
 
-1. ``without_blank_text``: blank text and empty thinking left out (a tool result left with
-   nothing says ``(no output)``; a message left with nothing is left out);
+1. ``without_blank_text``: on every wire, empty text and thinking that carries nothing left
+   out (no service takes an empty text block or an empty message); where the wire rejects
+   text of white space only (``Wire.rejects_blank_text``), that too. A tool result left with
+   nothing says ``(no output)``; a message left with nothing is left out;
 2. ``roles_merged``: consecutive steps of one role merged (system steps aside: those wires
    take system text in a parameter of its own);
 3. ``documents_labelled``: a ``This is file {id}:`` label before each document of a message
@@ -34,8 +36,7 @@ P = TypeVar("P")
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
     """``steps`` as the wire's rules want them (the module docstring)."""
-    if wire.rejects_blank_text:
-        steps = without_blank_text(steps)
+    steps = without_blank_text(steps, white_space=wire.rejects_blank_text)
     if wire.roles_alternate:
         steps = roles_merged(steps)
     if wire.documents_need_text:
@@ -46,31 +47,32 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
 # --- 1. blank text --------------------------------------------------------------------------
 
 
-def without_blank_text(steps: tuple[Step, ...]) -> tuple[Step, ...]:
-    """The steps without blank text or empty thinking; a message left with nothing is left
-    out, never sent empty."""
-    kept = (_step_without_blank(step) for step in steps)
+def without_blank_text(steps: tuple[Step, ...], white_space: bool = True) -> tuple[Step, ...]:
+    """The steps without empty text (and, with ``white_space``, text of white space only)
+    and thinking that carries nothing; a message left with nothing is left out, never sent
+    empty."""
+    kept = (_step_without_blank(step, white_space) for step in steps)
     return tuple(step for step in kept if step is not None)
 
 
-def _step_without_blank(step: Step) -> Step | None:
+def _step_without_blank(step: Step, white_space: bool) -> Step | None:
     """The step without its blank parts (itself where it has none); None where nothing is left."""
     match step:
         case ToolTurn(results=results, extra=extra):
-            kept_results = tuple(_result_without_blank(result) for result in results)
-            kept_extra = _without_blank(extra)
+            kept_results = tuple(_result_without_blank(result, white_space) for result in results)
+            kept_extra = _without_blank(extra, white_space)
             if len(kept_extra) == len(extra) and all(map(_same, kept_results, results)):
                 return step
             return ToolTurn(kept_results, kept_extra)
         case User(content=str() as text):
-            return None if _blank(text) else step
+            return None if _blank(text, white_space) else step
         case User(content=tuple() as parts):
-            user_parts = _without_blank(parts)
+            user_parts = _without_blank(parts, white_space)
             if len(user_parts) == len(parts):
                 return step
             return User(content=user_parts) if user_parts else None
         case Assistant(content=content):
-            assistant_parts = _without_blank(content)
+            assistant_parts = _without_blank(content, white_space)
             if len(assistant_parts) == len(content):
                 return step
             return Assistant(content=assistant_parts) if assistant_parts else None
@@ -78,9 +80,9 @@ def _step_without_blank(step: Step) -> Step | None:
             return step
 
 
-def _result_without_blank(result: PlannedResult) -> PlannedResult:
+def _result_without_blank(result: PlannedResult, white_space: bool) -> PlannedResult:
     """The result without blank parts; ``(no output)`` where nothing is left."""
-    parts = _without_blank(result.parts)
+    parts = _without_blank(result.parts, white_space)
     if len(parts) == len(result.parts):
         return result
     return PlannedResult(
@@ -93,30 +95,31 @@ def _result_without_blank(result: PlannedResult) -> PlannedResult:
     )
 
 
-def _without_blank(parts: tuple[P, ...]) -> tuple[P, ...]:
-    return tuple(part for part in parts if not _is_blank(part))
+def _without_blank(parts: tuple[P, ...], white_space: bool) -> tuple[P, ...]:
+    return tuple(part for part in parts if not _is_blank(part, white_space))
 
 
 def _same(a: object, b: object) -> bool:
     return a is b
 
 
-def _is_blank(part: object) -> bool:
-    """Text of nothing but white space, or thinking that carries nothing: no text, and not
-    redacted data (the services reject such a block)."""
+def _is_blank(part: object, white_space: bool) -> bool:
+    """Text that is blank (``_blank``), or thinking that carries nothing: redacted without
+    its data, or with no text, signature or id (the services reject such a block)."""
     match part:
         case Thinking(redacted=True, signature=signature):
             return not signature
-        case Thinking(text=text):
-            return not text
+        case Thinking(text=text, signature=signature, id=thinking_id):
+            return not text and not signature and not thinking_id
         case Text(text=text):
-            return _blank(text)
+            return _blank(text, white_space)
         case _:
             return False
 
 
-def _blank(text: str) -> bool:
-    return not text or text.isspace()
+def _blank(text: str, white_space: bool) -> bool:
+    """No text at all (on every wire), or, with ``white_space``, white space only."""
+    return not text or (white_space and text.isspace())
 
 
 # --- 2. one role after another --------------------------------------------------------------

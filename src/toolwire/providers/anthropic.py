@@ -84,7 +84,7 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
             blocks.append({**use, "input": part.arguments})
         elif isinstance(part, ProviderPart):  # the plan kept only Anthropic's own blocks
             _provider_block(blocks, part)
-        elif part.text:
+        else:  # text: the plan left out blank text (Wire.rejects_blank_text)
             blocks.append({"type": "text", "text": part.text})
     return blocks
 
@@ -152,4 +152,7 @@ WIRE = register(Wire(
     tools=anthropic_tools, size=HTTPX,  # anthropic _utils/_json.openapi_dumps: httpx's defaults
     # ThinkingBlockParam.signature and RedactedThinkingBlockParam.data are required.
     thinking_needs_signature=True,
+    # API errors "messages: text content blocks must contain non-whitespace text" and "…must
+    # be non-empty" (quoted in AnswerDotAI/fasthtml-example#35, anthropics/claude-code#59812).
+    rejects_blank_text=True,
 ))  # fmt: skip

@@ -214,4 +214,5 @@ WIRE = register(Wire(
     roles_alternate=True, rejects_blank_text=True, documents_need_text=True,
     starts_with_user=True, formats=FORMATS,
     base64_signatures=frozenset(("redacted",)),  # ReasoningContentBlock.redactedContent: bytes
+    thinking_needs_text=True,  # ReasoningTextBlock.text is required
 ))  # fmt: skip

@@ -61,19 +61,17 @@ def _user_item(part: Text | File) -> dict[str, Any]:
     raise _no_route(part, "a user message (text and images only)")
 
 
-def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any]:
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     items: list[dict[str, Any]] = []
     tool_plan: str | None = None
     for part in message.content:
-        if isinstance(part, Thinking):
-            if part.redacted or not part.text:  # the plan kept only Cohere's own
-                continue
+        if isinstance(part, Thinking):  # Cohere's own, with text (the plan kept no other)
             if calls and tool_plan is None:
                 tool_plan = part.text
             else:
                 items.append({"type": "thinking", "thinking": part.text})
-        elif isinstance(part, Text) and part.text:
+        elif isinstance(part, Text):
             items.append({"type": "text", "text": part.text})
     result: dict[str, Any] = {"role": "assistant"}
     if items:
@@ -82,7 +80,7 @@ def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
         result["tool_plan"] = tool_plan
     if calls:
         result["tool_calls"] = calls
-    return result if len(result) > 1 else None
+    return result
 
 
 def _tool(result: PlannedResult, names: Spelling) -> dict[str, Any]:
@@ -124,4 +122,5 @@ WIRE = register(Wire(
     tools=cohere_tools, size=HTTPX,  # cohere's httpx client
     tool_choices=frozenset(("auto", "none", "required")),  # v2: REQUIRED | NONE only
     separators=(", ", ": "),  # Cohere's models write json.dumps' default separators
+    thinking_needs_text=True, takes_redacted_thinking=False,  # ThinkingAssistantMessageV2ContentOneItem: text only
 ))  # fmt: skip

@@ -70,8 +70,7 @@ def step(step: Step, spelling: Spelling) -> list[dict[str, Any]]:
             parts = [{"function_response": _function_response(r, spelling)} for r in step.results]
             return [{"role": "user", "parts": parts}, *([_user(step.extra)] if step.extra else [])]
         case Assistant():
-            content = _model(step, spelling.sign_first_call, spelling)
-            return [content] if content is not None else []
+            return [_model(step, spelling.sign_first_call, spelling)]
         case User():
             return [_user(step.parts)]
     return []
@@ -144,7 +143,7 @@ def _function_response(result: PlannedResult, names: Spelling) -> dict[str, Any]
     return response
 
 
-def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[str, Any] | None:
+def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[str, Any]:
     parts: list[dict[str, Any]] = []
     carried: bytes | None = None  # an empty-text Thinking's signature, for the next part
     first_call: dict[str, Any] | None = None
@@ -162,17 +161,17 @@ def _model(message: Assistant, sign_first_call: bool, names: Spelling) -> dict[s
             first_call = first_call or block
         elif isinstance(part, ProviderPart):  # the plan kept only Gemini's own parts
             block = _provider_part(part)
-        elif isinstance(part, Text) and (part.text or carried is not None):
+        else:  # text: the plan left out empty text
             block = {"text": part.text}
-        else:
-            continue
         if carried is not None and "thought_signature" not in block:
             block["thought_signature"] = carried
         carried = None
         parts.append(block)
+    if carried is not None:  # a signature with nothing after it: on a part of its own
+        parts.append({"text": "", "thought_signature": carried})
     if sign_first_call and first_call is not None and "thought_signature" not in first_call:
         first_call["thought_signature"] = SKIP_SIGNATURE  # Gemini >= 3 rejects it unsigned
-    return {"role": "model", "parts": parts} if parts else None
+    return {"role": "model", "parts": parts}
 
 
 def _provider_part(part: ProviderPart) -> dict[str, Any]:

@@ -56,19 +56,16 @@ def _user(parts: Iterable[Text | File]) -> dict[str, Any]:
     return {"role": "user", "content": [_chunk(part) for part in parts]}
 
 
-def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any]:
     chunks: list[dict[str, Any]] = []
     calls: list[dict[str, Any]] = []
     for part in message.content:
         if isinstance(part, ToolCall):
             calls.append(function_call(part, names, WIRE.separators))
-        elif isinstance(part, Thinking):
-            if not part.redacted and part.text:  # the plan kept only Mistral's own
-                chunks.append(_thinking(part))
-        elif isinstance(part, Text) and part.text:  # no ProviderPart: the plan kept none
+        elif isinstance(part, Thinking):  # Mistral's own, with text (the plan kept no other)
+            chunks.append(_thinking(part))
+        elif isinstance(part, Text):  # no ProviderPart: the plan kept none
             chunks.append({"type": "text", "text": part.text})
-    if not chunks and not calls:
-        return None  # nothing Mistral could verify or read (e.g. only foreign thinking)
     content: str | list[dict[str, Any]] = chunks
     if not chunks:
         content = ""  # Mistral's own tool-call messages carry content ""
@@ -149,4 +146,5 @@ WIRE = register(Wire(
     # mistral-common MistralRequestValidator: nothing but a tool or assistant message may
     # follow a tool message.
     user_follows_tool=False,
+    thinking_needs_text=True, takes_redacted_thinking=False,  # ThinkChunk: text chunks only
 ))  # fmt: skip

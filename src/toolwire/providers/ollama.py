@@ -88,13 +88,9 @@ def _message(
     return message
 
 
-def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
-    texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
-    thoughts = [
-        p.text
-        for p in message.content
-        if isinstance(p, Thinking) and not p.redacted and p.text  # the plan kept Ollama's own
-    ]
+def _assistant(message: Assistant, names: Spelling) -> dict[str, Any]:
+    texts = [p.text for p in message.content if isinstance(p, Text)]
+    thoughts = [p.text for p in message.content if isinstance(p, Thinking)]  # Ollama's own
     calls = [
         {"function": {"name": names.name(call.name), "arguments": call.arguments}}
         for call in message.tool_calls
@@ -106,7 +102,7 @@ def _assistant(message: Assistant, names: Spelling) -> dict[str, Any] | None:
         result["thinking"] = JOIN.join(thoughts)
     if calls:
         result["tool_calls"] = calls
-    return result if len(result) > 1 else None
+    return result
 
 
 WIRE = register(Wire(
@@ -117,4 +113,5 @@ WIRE = register(Wire(
     names=name_rule(ANY_TEXT, None, SURROGATES, "ollama Message.ToolCall.Function.name"),
     tools=ollama_tools, size=HTTPX,  # the ollama client's httpx
     tool_choices=frozenset(("auto",)),  # the chat API takes no tool_choice
+    thinking_needs_text=True, takes_redacted_thinking=False,  # Message.thinking: a string
 ))  # fmt: skip

@@ -133,7 +133,7 @@ def _tool_text(part: Text | Json | File) -> str:
 
 
 def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
-    texts = [p.text for p in message.content if isinstance(p, Text) and p.text]
+    texts = [p.text for p in message.content if isinstance(p, Text)]  # none empty: the plan
     calls = [function_call(call, names, WIRE.separators) for call in message.tool_calls]
     spelled: dict[str, Any] = {"role": "assistant"}
     if texts:

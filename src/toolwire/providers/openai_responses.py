@@ -107,7 +107,7 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
         elif isinstance(part, Thinking):
             if part.id:  # the plan kept only OpenAI's own; an item needs its id
                 items.append(_reasoning(part))
-        elif part.text:
+        else:  # text: the plan left out empty text
             items.append({"role": "assistant", "content": part.text})
     return items
 

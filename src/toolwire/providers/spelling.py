@@ -54,11 +54,11 @@ def chat_step(
     step: Step,
     spelling: Spelling,
     user: Callable[[Iterable[Text | File]], dict[str, Any]],
-    assistant: Callable[[Any, Spelling], dict[str, Any] | None],
+    assistant: Callable[[Any, Spelling], dict[str, Any]],
     tool: Callable[[PlannedResult, Spelling], dict[str, Any]],
 ) -> list[dict[str, Any]]:
     """One step as chat-shaped messages (mistral, cohere, ollama): a user message, an
-    assistant message (none where it holds nothing the wire carries), or a tool message per
+    assistant message (the plan left none empty), or a tool message per
     result and a user message for parts placed after them; none for system text (``finish``
     puts it first: ``system_first``)."""
     from ..messages import Assistant, User
@@ -68,8 +68,7 @@ def chat_step(
         case User():
             return [user(step.parts)]
         case Assistant():
-            message = assistant(step, spelling)
-            return [message] if message is not None else []
+            return [assistant(step, spelling)]
         case ToolTurn():
             items = [tool(result, spelling) for result in step.results]
             return items + ([user(step.extra)] if step.extra else [])

@@ -173,6 +173,11 @@ class Wire:
     #: Thinking goes back only with its signature: the plan leaves unsigned thinking out
     #: (replay by issuer, plan.layout.verifiable).
     thinking_needs_signature: bool = False
+    #: Thinking goes back only with its text (Converse's ``reasoningText.text``, Ollama's
+    #: ``thinking``): the plan leaves out thinking with none.
+    thinking_needs_text: bool = False
+    #: Redacted thinking has a place of its own; where not, the plan leaves it out.
+    takes_redacted_thinking: bool = True
     #: The signatures the wire sends as bytes, which toolwire keeps as base64 text: of
     #: "thinking", "call" (a tool call's) and "redacted" (redacted thinking's data). The plan
     #: refuses one that is not base64 (ConversationError), so spelling a signature never

@@ -132,6 +132,22 @@ def test_a_history_loaded_anew_each_turn_resumes_by_its_content(routed: list[str
     assert encode(loaded, "anthropic:claude-sonnet-4-5").kwargs == request.kwargs
 
 
+def test_an_agent_passing_equal_overrides_each_turn_resumes_its_plan(routed: list[str]) -> None:
+    """``capabilities=`` given anew on each turn (an equal dict, not the same one) names the
+    same target: the kept plan is found, and only the new turn is planned."""
+    overrides = {
+        "max_request_bytes": 30_000_000,
+        "media": [{"types": ["images"], "tool_result": "native", "max_bytes": 4_000_000}],
+    }
+    encode(history(3), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
+    routed.clear()
+    grown = encode(history(4), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
+    assert routed == ["shot-2.png", "shot-3.png"]  # its last group, and the new one
+    MEMO.clear()
+    fresh = encode(history(4), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
+    assert fresh.kwargs == grown.kwargs
+
+
 def test_a_plan_per_history_bounded_and_a_grown_history_replaces_its_own(
     monkeypatch: pytest.MonkeyPatch, routed: list[str]
 ) -> None:

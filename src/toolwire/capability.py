@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
+import json
 import os
 import re
 import tomllib
@@ -166,21 +167,35 @@ def capabilities(model: str, overrides: Mapping[str, object] | None = None) -> C
 
 
 def _capabilities(model: str, overrides: Mapping[str, object] | None) -> Capabilities:
-    """``capabilities`` without the warning (``is_known`` asks; it does not encode)."""
-    if not overrides:
-        table = _table()
-        known = _resolved.get(model)
-        if known is not None and known[0] is table:
-            return known[1]
+    """``capabilities`` without the warning (``is_known`` asks; it does not encode).
+
+    One object per model and overrides (equal overrides: the same object), so the plans,
+    measures and spellings kept for a target serve every request for it: an agent that
+    passes the same ``capabilities=`` on each turn re-plans only what is new."""
+    table = _table()
+    key = (model, _overrides_key(overrides))
+    known = _resolved.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
     provider, model_id = split_model(model)
     target = _target(provider, model)
     if overrides:
         where = f"capabilities= for {provider}"
         extra = validate(where, overrides, Target, _package().groups)
-        return _resolve(provider, model_id, _merge_target(target, extra, where))
-    found = _resolve(provider, model_id, target)
-    _resolved[model] = (table, found)
+        found = _resolve(provider, model_id, _merge_target(target, extra, where))
+    else:
+        found = _resolve(provider, model_id, target)
+    if len(_resolved) >= RESOLVED_LIMIT:
+        _resolved.pop(next(iter(_resolved)))  # the oldest
+    _resolved[key] = (table, found)
     return found
+
+
+def _overrides_key(overrides: Mapping[str, object] | None) -> str:
+    """The overrides as canonical JSON ("" for none): equal overrides, equal keys."""
+    if not overrides:
+        return ""
+    return json.dumps(overrides, sort_keys=True, default=repr, ensure_ascii=False)
 
 
 #: Models already warned about in this process: one warning each, not one per encode.
@@ -214,10 +229,13 @@ def _dataset_version() -> str:
     return dataset_version()
 
 
-#: model -> (the table it was resolved from, its capabilities): an agent encodes for the same
-#: model every turn, and resolving walks every row of the target. Keyed by the table object so
-#: that reloading the table (a new TOOLWIRE_CAPABILITIES) never serves a stale answer.
-_resolved: dict[str, tuple[dict[str, Target], Capabilities]] = {}
+#: (model, overrides as ``_overrides_key``) -> (the table it was resolved from, its
+#: capabilities): an agent encodes for the same model every turn, and resolving walks every
+#: row of the target. Checked against the table object so that reloading the table (a new
+#: TOOLWIRE_CAPABILITIES) never serves a stale answer. At most ``RESOLVED_LIMIT``, the oldest
+#: out first.
+_resolved: dict[tuple[str, str], tuple[dict[str, Target], Capabilities]] = {}
+RESOLVED_LIMIT = 1024
 
 
 def is_known(model: str) -> bool:

@@ -72,3 +72,29 @@ def test_each_url_is_downloaded_once_where_a_byte_budget_binds() -> None:
     )  # fmt: skip
     assert request.budgets_bound.get("max_request_bytes")
     assert set(downloads.values()) == {1}
+
+
+@pytest.mark.parametrize("byte_budget", [None, 16 * 1024 + 8 * 1400], ids=["counts", "and-bytes"])
+def test_files_a_count_budget_leaves_out_are_never_downloaded(byte_budget: int | None) -> None:
+    """Bedrock takes 20 images a request: of 30 by URL, the oldest are left out by count
+    before anything is routed or measured, so they are never downloaded (issue 33, audit 9),
+    also where a byte budget binds besides and the files are measured exactly."""
+    urls = [f"https://example.test/{i}.jpg" for i in range(30)]
+    data = {u: jpeg(i) for i, u in enumerate(urls)}
+    downloads: Counter[str] = Counter()
+
+    def counting(url: str) -> bytes:
+        downloads[url] += 1
+        return data[url]
+
+    turns = [tw.User(["Look.", tw.File.from_url(u, "image/jpeg")]) for u in urls]
+    overrides = {"max_request_bytes": byte_budget} if byte_budget else None
+    request = tw.encode(turns, BEDROCK, fetch_urls=counting, capabilities=overrides)
+    counted = {
+        d.message_index for d in request.decisions if d.limit and d.limit.name == "max_count"
+    }
+    assert counted and max(counted) < min(i for i in range(30) if i not in counted)  # the oldest
+    assert not {urls[i] for i in counted} & set(downloads)
+    assert set(downloads.values()) == {1}
+    if byte_budget:
+        assert request.budgets_bound.get("max_request_bytes")

@@ -39,15 +39,7 @@ def oldest_left_out(
     newest: dict[int, int] = {}  # the files of each cell in the last message
     for position, message in enumerate(messages):
         last = position == len(messages) - 1
-        parts: Sequence[Any]
-        match message:
-            case ToolResult(output=ContentOutput(value=parts)) | User(content=tuple() as parts):
-                pass
-            case _:
-                continue
-        for part in parts:
-            if not isinstance(part, File):
-                continue
+        for part in _files(message):
             cell = caps.cell(part.media_type)
             if cell is not None and cell.max_count:
                 counts[id(cell)] = counts.get(id(cell), 0) + 1
@@ -61,6 +53,34 @@ def oldest_left_out(
         for k, n in counts.items()
         if n > (cells[k].max_count or 0)
     }
+
+
+def counted_out(
+    messages: Sequence[Any], caps: Capabilities, excess: Mapping[Cell, int]
+) -> set[tuple[int, int]]:
+    """(message index, id(File)) of each file the count budgets leave out (``excess``, from
+    ``oldest_left_out``): of each cell, its oldest ``excess[cell]`` files."""
+    left = {cell: n for cell, n in excess.items() if n}
+    out: set[tuple[int, int]] = set()
+    for index, message in enumerate(messages):
+        if not left:
+            break
+        for part in _files(message):
+            cell = caps.cell(part.media_type)
+            if cell is not None and cell in left:
+                out.add((index, id(part)))
+                left[cell] -= 1
+                if not left[cell]:
+                    del left[cell]
+    return out
+
+
+def _files(message: Any) -> list[File]:
+    """The files of a user message or a tool result's content (the only places they go)."""
+    match message:
+        case ToolResult(output=ContentOutput(value=parts)) | User(content=tuple() as parts):
+            return [part for part in parts if isinstance(part, File)]
+    return []
 
 
 def _spare_the_newest(stepped: int, count: int, cell: Cell, newest: int) -> int:

@@ -250,11 +250,11 @@ class LastPlans:
     def counted(
         self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
     ) -> tuple[tuple[int, ...], int] | None:
-        """Where the kept plan these messages would resume from had a count budget leave
-        files out (then this plan measures its budgets before laying anything out): the
-        tally (plan.tally) of the messages it shares with them, and how many those are."""
+        """The tally (plan.tally) of the messages these messages share with the kept plan
+        they would resume from, and how many those are (then the count budgets count only the
+        rest); None where none is kept."""
         found = self._best(caps, context, messages)
-        if found is None or not found[2].counts:
+        if found is None:
             return None
         start, _, _, tally = found[2].marks[found[0]]
         return tally, start

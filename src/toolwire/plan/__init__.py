@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
-from ..capability import Capabilities
+from ..capability import Capabilities, Cell
 from ..counts import count_limit, oldest_left_out
 from ..errors import BudgetError, ToolwireError, Unsupported, UnsupportedContentError
 from ..providers import wire_named
@@ -111,19 +111,20 @@ def plan(
         caps, on_unsupported, fetch, fit, tuple(converters.items()) if converters else (),
         on_budget=on_budget, evict_to=float(evict_to),
     )  # fmt: skip
-    # Budgets: measured exactly before the layout where conversions count or a measured body
-    # overshot; else in the layout's walk (plan.tally), and exactly only if that may bind.
+    # Count budgets (how many of each cell's oldest files are left out) are counted first,
+    # from the media types alone: a file they leave out is never routed or downloaded. The
+    # other budgets are measured exactly before the layout where conversions count or a
+    # measured body overshot; else in the layout's walk (plan.tally), and exactly only if
+    # that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets)) or bool(evicted)
-    counted = None  # a count budget bound in this history before: measured first here too
-    if memo is not None and fetch is None and messages and caps.has_count_limits:
-        counted = memo.last.counted(caps, _context(policy), messages)
-    budget = NO_BUDGET
-    if exact or counted is not None:
-        policy, budget = _budgets(messages, policy, reserve, memo, counted, evicted)
+    excess = _counts(messages, policy, memo) if caps.has_count_limits else {}
+    budget = Budget(excess) if excess else NO_BUDGET
+    if exact:
+        policy, budget = _budgets(messages, policy, reserve, memo, excess, evicted)
     planner, scrub, resumed = _groups(messages, policy, budget, memo)  # route → … → budgets
-    if not exact and counted is None and not fits(planner.tally, caps):
-        policy, budget = _budgets(messages, policy, reserve, memo)
-        if budget.binds:  # the oldest files left out: laid out again
+    if not exact and not fits(planner.tally, caps, excess=excess):
+        policy, budget = _budgets(messages, policy, reserve, memo, excess)
+        if budget.left or budget.refit or budget.shrunk:  # the oldest left out: laid out again
             planner, scrub, resumed = _groups(messages, policy, budget, memo)
     if planner.unsupported:
         raise _refused(caps, planner.unsupported)
@@ -190,29 +191,36 @@ def _reasoning_replay(caps: Capabilities) -> tuple[str, str] | None:
     return (replay.field, replay.on) if replay is not None else None
 
 
+def _counts(messages: tuple[Any, ...], policy: Policy, memo: Any) -> dict[Cell, int]:
+    """How many of each count-limited cell's oldest files the request leaves out
+    (counts.oldest_left_out): counted from the messages a kept plan of this history has not
+    counted yet (memo.LastPlans: its tally counts each counted cell's files)."""
+    caps = policy.caps
+    counted = None
+    if memo is not None and policy.fetch is None and messages:
+        counted = memo.last.counted(caps, _context(policy), messages)
+    if counted is None:
+        return oldest_left_out(messages, caps, None, policy.evict_to)
+    tally, start = counted
+    slots = caps.counted_order
+    before = {c: tally[LONE + 1 + slots[id(c)]] for c in caps.counted_cells}
+    return oldest_left_out(messages[start:], caps, before, policy.evict_to)
+
+
 def _budgets(
     messages: Sequence[Any],
     policy: Policy,
     reserve: int,
     memo: Any,
-    counted: tuple[tuple[int, ...], int] | None = None,
+    excess: dict[Cell, int],
     evicted: Mapping[tuple[int, int], Limit] | None = None,
 ) -> tuple[Policy, Budget]:
-    """The request budgets measured exactly (plan.budgets, counts): the oldest files they leave
-    out, the images they re-fit, the conversions they shrink. ``counted``: the tally of the
-    first messages (plan.tally counts each counted cell's files) and how many those are; the
-    files of the rest are counted here."""
-    caps = policy.caps
+    """The request budgets measured exactly (plan.budgets) on the files the count budgets
+    (``excess``) keep: the oldest files they leave out, the images they re-fit, the
+    conversions they shrink."""
     measures = memo.measures if memo is not None else None
-    fitted = left_out(messages, caps, policy.fit, reserve, policy, measures)
+    fitted = left_out(messages, policy.caps, policy.fit, reserve, policy, measures, excess)
     policy = replace(policy, shrunk=fitted.shrunk)  # converted images the budgets keep
-    if counted is None:
-        excess = oldest_left_out(messages, caps, None, policy.evict_to)
-    else:
-        tally, start = counted
-        slots = caps.counted_order
-        before = {c: tally[LONE + 1 + slots[id(c)]] for c in caps.counted_cells}
-        excess = oldest_left_out(messages[start:], caps, before, policy.evict_to)
     left = {**fitted.left, **(evicted or {})}
     budget = Budget(excess, left=left, refit=fitted.refit, shrunk=fitted.shrunk)
     return policy, budget

@@ -31,13 +31,14 @@ overshoot kept free when the text estimate was short.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..capability import Capabilities
+from ..capability import Capabilities, Cell
 from ..capability_schema import Budgets
 from ..content import File
+from ..counts import counted_out
 from ..errors import ToolwireError
 from ..memo import MeasureMemo
 from .files import Policy
@@ -46,6 +47,7 @@ from .measure import (
     PER_MESSAGE,
     SLACK,
     Fit,
+    Measured,
     Medium,
     Totals,
     edge_of,
@@ -106,19 +108,23 @@ def left_out(
     reserve: int = 0,
     policy: Policy | None = None,
     memo: MeasureMemo | None = None,
+    excess: Mapping[Cell, int] | None = None,
 ) -> Outcome:
     """The oldest media beyond the target's budgets, evicted in steps (``Scan``), and the
     newest image re-fitted where it alone breaks the bytes left. With
     ``on_unsupported="convert"`` (``policy``), the images a conversion makes count too, and
     an old conversion loses its images (last page first) before its place in the history
-    comes to be left out: its text stays."""
+    comes to be left out: its text stays. ``excess``: the files per cell the count budgets
+    leave out (counts.oldest_left_out), which are not sent, so not measured (nor, by URL,
+    downloaded)."""
     limits = caps.budgets
     if not binds(limits):
         return Outcome()
     fit = fit if sized(limits) else None
     convert = policy if policy is not None and policy.on_unsupported == "convert" else None
     fetch = policy.fetch if policy is not None else None
-    total, found = measures(messages, caps, fit, convert, memo, fetch)
+    out = counted_out(messages, caps, excess) if excess else set()
+    total, found = measures(messages, caps, fit, convert, memo, fetch, out)
     if _within(total, limits, reserve):
         return Outcome()  # nothing binds: nothing walked
     if limits.max_request_bytes:  # the text first: no medium left out can make it fit
@@ -126,6 +132,8 @@ def left_out(
         if text > limits.max_request_bytes:
             raise too_large(caps, text)
     evict_to = policy.evict_to if policy is not None else 1.0
+    if out:  # measured from memory, they are in: taken out
+        found = [_without(measured, at, out) for at, measured in enumerate(found)]
     scan = Scan(caps, fit, evict_to, HEADROOM + reserve, convert is not None)
     for measured in found:
         scan.add(measured)
@@ -137,6 +145,12 @@ def left_out(
         counts[name] = counts.get(name, 0) + 1
     left = {k: scan.limit(name, counts[name], len(media)) for k, name in closed.items()}
     return Outcome(left, scan.refit, scan.shrunk_limits())
+
+
+def _without(measured: Measured, at: int, out: set[tuple[int, int]]) -> Measured:
+    """Message ``at`` measured without the files the count budgets leave out (``out``)."""
+    media = tuple(m for m in measured.media if (at, id(m.file)) not in out)
+    return measured if len(media) == len(measured.media) else replace(measured, media=media)
 
 
 def _within(found: Totals, limits: Budgets, reserve: int) -> bool:

@@ -93,16 +93,26 @@ class Budget:
         """Whether a budget changes some file (earlier layouts cannot be reused then)."""
         return bool(self.excess or self.left or self.refit or self.shrunk)
 
+    def counted_out(self, file: File, caps: Capabilities) -> Route | None:
+        """The "none" route naming the limit for a file a count budget leaves out (its cell's
+        oldest files), asked before the file is routed, so that such a file is never
+        downloaded; None for a file the counts keep. Each call counts ``file`` against its
+        cell (the cell of its media type, as counts.oldest_left_out counts). The counts come
+        first: they count every file of the conversation, those the request's other budgets
+        leave out too, so both leave out the oldest."""
+        cell = caps.cell(file.media_type)
+        if cell is None or cell not in self.excess:
+            return None
+        met = self.met[cell] = self.met.get(cell, 0) + 1
+        if met > self.excess[cell]:
+            return None
+        limit = count_limit(cell, self.excess[cell])
+        return Route("none", file, limit_sentence(limit), (), cell, limit)
+
     def admitted(self, file: File, chosen: Route, index: int = -1) -> Route:
-        """``chosen``, or a "none" route naming the limit for a file left out. The cell's
-        count comes first: it counts every file of the conversation, those the request's
-        budgets leave out too, so both leave out the oldest. (Most plans have no budget:
-        ``NO_BUDGET``, which the layout does not ask.)"""
-        if not (self.excess or self.left or self.refit):
-            return chosen
-        counted = self._counted(file, chosen)
-        if counted is not chosen:
-            return counted
+        """``chosen``, or a "none" route naming the limit for a file the request's other
+        budgets leave out (a count budget's: ``counted_out``), or the image they re-fit.
+        (Most plans have no budget: ``NO_BUDGET``, which the layout does not ask.)"""
         if self.left and (index, id(file)) in self.left:
             limit = self.left[(index, id(file))]
             return Route("none", file, limit_sentence(limit), (), chosen.cell, limit)
@@ -110,16 +120,6 @@ class Budget:
             smaller, note, limit = self.refit[id(file)]
             return Route(chosen.mode, smaller, chosen.reason, (note,), chosen.cell, limit)
         return chosen
-
-    def _counted(self, file: File, chosen: Route) -> Route:
-        cell = chosen.cell
-        if not self.excess or cell is None or cell not in self.excess:
-            return chosen
-        met = self.met[cell] = self.met.get(cell, 0) + 1
-        if met > self.excess[cell]:
-            return chosen
-        limit = count_limit(cell, self.excess[cell])
-        return Route("none", file, limit_sentence(limit), (), cell, limit)
 
 
 #: The budget of a plan whose request budgets were not measured (the tally found the

@@ -238,10 +238,15 @@ class Planner:
         turns a route of "none" into a conversion when the file is settled, after the budgets,
         so a file they leave out is converted too: plan.files.)"""
         policy, budget = self.policy, self.budget
-        chosen = route(file, in_tool_result, policy.caps, policy.fetch, policy.fit)
-        self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
-        if budget is not NO_BUDGET:
-            chosen = budget.admitted(file, chosen, index)
+        counted = budget.counted_out(file, policy.caps) if budget.excess else None
+        if counted is not None:  # left out by count before it is routed: never downloaded
+            chosen = counted
+            self.tally.counted(counted.cell)
+        else:
+            chosen = route(file, in_tool_result, policy.caps, policy.fetch, policy.fit)
+            self.tally.file(file, None if chosen.mode == "none" else chosen.file, chosen.cell)
+            if budget is not NO_BUDGET:
+                chosen = budget.admitted(file, chosen, index)
         outcome: Settled = settled(file, chosen, policy, in_tool_result, text_above)
         if outcome.refused is not None:
             self.unsupported.append(

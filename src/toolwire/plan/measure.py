@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,10 +88,12 @@ def of_message(
     convert: Policy | None = None,
     pages: dict[str, int] | None = None,
     fetch: Fetcher | None = None,
+    unsent: Container[int] = (),
 ) -> Measured:
     """``message`` measured: its media as sent, and (where a byte budget needs it) its text as
     sent, about (``text_bytes``), in one pass over its parts. With ``fetch``, a file by URL is
-    measured as its route sends it (downloaded, where the position takes no URL)."""
+    measured as its route sends it (downloaded, where the position takes no URL), but for
+    those of ``unsent`` (ids of Files a count budget leaves out), which are left out."""
     textual = bool(caps.budgets.max_request_bytes)  # the text counts for the byte budget only
     if textual:
         about, parts = head_sizes(message)
@@ -111,6 +113,8 @@ def of_message(
             if cell is None or cell.tool_result == "error" and not cell.user_sources:
                 continue
             if fetch is not None and isinstance(part.source, UrlSource):
+                if id(part) in unsent:
+                    continue
                 sent = route(part, in_result, caps, fetch, fit).file
                 media.append(_medium(part, sent, caps.budgets, pages))
             else:
@@ -155,14 +159,22 @@ def measures(
     convert: Policy | None = None,
     memo: MeasureMemo | None = None,
     fetch: Fetcher | None = None,
+    unsent: Collection[tuple[int, int]] = (),
 ) -> tuple[Totals, Sequence[Measured]]:
     """Each message measured (``of_message``), and their sum. With a ``memo``, kept per
     history (its first two messages' digests: the first is often one system prompt every
     session shares), target, fitter and converters: a history that grew (the same messages,
     then new ones) measures its new messages only; one changed before its end, the messages
-    from the first it changed."""
+    from the first it changed. With ``fetch``, the files of ``unsent`` ((message index,
+    id(File)): those a count budget leaves out) are not measured, so never downloaded."""
     if memo is None or fetch is not None or not messages:  # downloads: measured afresh
-        found = [of_message(m, caps, fit, convert, None, fetch) for m in messages]
+        by_message: dict[int, set[int]] = {}
+        for at, file_id in unsent if fetch is not None else ():
+            by_message.setdefault(at, set()).add(file_id)
+        found = [
+            of_message(m, caps, fit, convert, None, fetch, by_message.get(at, ()))
+            for at, m in enumerate(messages)
+        ]
         return _summed(Totals(), found), found
     runs, pages = memo.runs, memo.pages
     first, second = messages[0], messages[1] if len(messages) > 1 else None

@@ -17,6 +17,7 @@ budgets would bind. A kept plan stores the tally at each of its groups
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..capability import Capabilities, Cell
@@ -70,6 +71,13 @@ class Tally(list[int]):
         if not plain and has_lone_surrogate(message):
             self[LONE] += 1
 
+    def counted(self, cell: Cell | None) -> None:
+        """A file a count budget leaves out (plan.files.Budget.counted_out: ``cell`` is its
+        cell): counted against its cell, as every file is; nothing of it is sent but its
+        description (``text``)."""
+        if cell is not None:
+            self[LONE + 1 + self.slots[id(cell)]] += 1
+
     def file(self, file: File, sent: File | None, cell: Cell | None) -> None:
         """One file of a message, as its route sends it (``sent``; None: no route carries it,
         so it is measured as plan.measure does, fitted where a byte budget needs its size);
@@ -99,9 +107,13 @@ class Tally(list[int]):
         return SLACK + 12 * self[CHARS] + self[MEDIA]
 
 
-def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
+def fits(
+    tally: Tally, caps: Capabilities, reserve: int = 0, excess: Mapping[Cell, int] | None = None
+) -> bool:
     """Whether ``tally`` is within every per-request limit of ``caps``' target (then the exact
-    budgets would leave nothing out, and the body is within its byte budget unmeasured)."""
+    budgets would leave nothing more out, and the body is within its byte budget unmeasured).
+    ``excess``: the files per cell the count budgets left out of the layout (those the tally
+    counts against their cell but not as sent)."""
     limits = caps.budgets
     limit = limits.max_request_bytes
     if limit and tally.bound + HEADROOM + reserve > limit:
@@ -121,6 +133,6 @@ def fits(tally: Tally, caps: Capabilities, reserve: int = 0) -> bool:
     slot = LONE
     for cell in caps.counted_cells:
         slot += 1
-        if tally[slot] > (cell.max_count or 0):
+        if tally[slot] - (excess.get(cell, 0) if excess else 0) > (cell.max_count or 0):
             return False
     return True

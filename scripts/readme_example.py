@@ -23,7 +23,7 @@ REPLY = {
     "id": "msg_readme",
     "type": "message",
     "role": "assistant",
-    "model": "claude-sonnet-4-5",
+    "model": "claude-sonnet-4-6",
     "content": [{"type": "text", "text": "A dashboard."}],
     "stop_reason": "end_turn",
     "stop_sequence": None,

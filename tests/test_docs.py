@@ -8,7 +8,10 @@ link, anchor, snippet or docstring reference inside docs/."""
 from __future__ import annotations
 
 import ast
+import importlib
+import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +94,26 @@ def test_the_agent_loop_page_has_a_row_for_every_target() -> None:
     assert rows == set(providers())
     readme_rows = set(re.findall(r"^\| `([a-z-]+)`", README.read_text("utf-8"), re.M))
     assert set(providers()) <= readme_rows
+
+
+def test_the_agent_loop_page_names_each_targets_credential_as_the_example_checks_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        table = importlib.import_module("_agent_providers").PROVIDERS
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    for name in [n for n in os.environ if n.endswith("_API_KEY") or n.startswith("GOOGLE_")]:
+        monkeypatch.delenv(name)
+    for setting in ("OLLAMA_HOST", "OPENAI_COMPATIBLE_BASE_URL"):  # nothing listens on port 9
+        monkeypatch.setenv(setting, "http://127.0.0.1:9")
+    page = (ROOT / "docs" / "agent-loop.md").read_text("utf-8")
+    rows = dict(re.findall(r"^\| `([a-z-]+)`(.*)$", page, re.M))
+    for target, provider in table.items():
+        if target == "bedrock":  # boto3's own credential chain, named in words
+            continue
+        said = provider.missing()
+        assert said is not None, target
+        named = set(re.findall(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b", said))
+        assert named and all(f"`{n}`" in rows[target] for n in named), (target, said)

@@ -7,6 +7,9 @@ credential. A provider is one entry in ``PROVIDERS`` (a dict, not an if-ladder).
 
 SDKs are imported inside the functions, after the credential check, so a missing key is
 reported before any SDK is loaded and no request is ever sent without one.
+
+The ``# --8<--`` comments mark what docs/agent-loop.md shows of this file, so the page shows
+the code that tests/test_agent_example.py runs.
 """
 
 from __future__ import annotations
@@ -45,17 +48,6 @@ def needs_env(*names: str) -> Callable[[], str | None]:
     return missing
 
 
-def _aws_missing() -> str | None:
-    import boto3
-
-    if boto3.Session().get_credentials() is not None:
-        return None
-    return (
-        f"No AWS credentials found by boto3 (AWS_ACCESS_KEY_ID, AWS_PROFILE, ~/.aws, SSO or an "
-        f"instance role): {STOP}. Configure them to run the agent."
-    )
-
-
 def needs_server(
     url: Callable[[], str], setting: str, default_port: int = 80
 ) -> Callable[[], str | None]:
@@ -83,15 +75,23 @@ def _compatible_url() -> str:
     return os.environ.get("OPENAI_COMPATIBLE_BASE_URL") or "http://localhost:8000/v1"
 
 
-# --- clients ---------------------------------------------------------------------------------
-
-
+# --- anthropic ----------------------------------------------------------------------------------
+# --8<-- [start:anthropic]
 def _anthropic() -> Any:
     import anthropic
 
     return anthropic.Anthropic()
 
 
+def _anthropic_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.messages.create(model=model, max_tokens=MAX_TOKENS, **kwargs)
+
+
+# --8<-- [end:anthropic]
+
+
+# --- openai (Responses); its client also serves the Chat Completions family ---------------------
+# --8<-- [start:openai]
 def _openai(
     base_url: str | Callable[[], str] | None = None, key: str = "OPENAI_API_KEY"
 ) -> Callable[[], Any]:
@@ -106,12 +106,34 @@ def _openai(
     return connect
 
 
+def _responses_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.responses.create(model=model, **kwargs)
+
+
+# --8<-- [end:openai]
+
+
+# --- Chat Completions: openai-chat, groq, xai, openrouter, openai-compatible --------------------
+# --8<-- [start:chat]
+def _chat(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.chat.completions.create(model=model, **kwargs)
+
+
 def _groq() -> Any:
     import groq
 
     return groq.Groq()
 
 
+_xai = _openai("https://api.x.ai/v1", "XAI_API_KEY")
+_openrouter = _openai("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY")
+_compatible = _openai(_compatible_url, "OPENAI_COMPATIBLE_API_KEY")
+_compatible_server = needs_server(_compatible_url, "OPENAI_COMPATIBLE_BASE_URL")
+# --8<-- [end:chat]
+
+
+# --- google, google-vertex ----------------------------------------------------------------------
+# --8<-- [start:google]
 def _gemini() -> Any:
     from google import genai
 
@@ -127,6 +149,26 @@ def _vertex() -> Any:
     )
 
 
+def _google_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.models.generate_content(model=model, **kwargs)
+
+
+# --8<-- [end:google]
+
+
+# --- bedrock ------------------------------------------------------------------------------------
+# --8<-- [start:bedrock]
+def _aws_missing() -> str | None:
+    import boto3
+
+    if boto3.Session().get_credentials() is not None:
+        return None
+    return (
+        f"No AWS credentials found by boto3 (AWS_ACCESS_KEY_ID, AWS_PROFILE, ~/.aws, SSO or an "
+        f"instance role): {STOP}. Configure them to run the agent."
+    )
+
+
 def _bedrock() -> Any:
     import boto3
 
@@ -134,6 +176,15 @@ def _bedrock() -> Any:
     return session.client("bedrock-runtime", region_name=session.region_name or "us-east-1")
 
 
+def _bedrock_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.converse(modelId=model, **kwargs)
+
+
+# --8<-- [end:bedrock]
+
+
+# --- mistral ------------------------------------------------------------------------------------
+# --8<-- [start:mistral]
 def _mistral() -> Any:
     try:
         from mistralai.client import Mistral
@@ -142,6 +193,15 @@ def _mistral() -> Any:
     return Mistral(api_key=os.environ["MISTRAL_API_KEY"])
 
 
+def _mistral_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
+    return client.chat.complete(model=model, **kwargs)
+
+
+# --8<-- [end:mistral]
+
+
+# --- cohere, ollama -----------------------------------------------------------------------------
+# --8<-- [start:cohere-ollama]
 def _cohere() -> Any:
     import cohere
 
@@ -154,31 +214,7 @@ def _ollama() -> Any:
     return ollama.Client(host=_ollama_host())
 
 
-# --- calls -----------------------------------------------------------------------------------
-
-
-def _chat(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.chat.completions.create(model=model, **kwargs)
-
-
-def _anthropic_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.messages.create(model=model, max_tokens=MAX_TOKENS, **kwargs)
-
-
-def _responses_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.responses.create(model=model, **kwargs)
-
-
-def _google_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.models.generate_content(model=model, **kwargs)
-
-
-def _bedrock_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.converse(modelId=model, **kwargs)
-
-
-def _mistral_call(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
-    return client.chat.complete(model=model, **kwargs)
+_ollama_server = needs_server(_ollama_host, "OLLAMA_HOST", default_port=11434)
 
 
 def _model_chat(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
@@ -186,12 +222,10 @@ def _model_chat(client: Any, model: str, kwargs: dict[str, Any]) -> Any:
     return client.chat(model=model, **kwargs)
 
 
-_xai = _openai("https://api.x.ai/v1", "XAI_API_KEY")
-_openrouter = _openai("https://openrouter.ai/api/v1", "OPENROUTER_API_KEY")
-_compatible = _openai(_compatible_url, "OPENAI_COMPATIBLE_API_KEY")
-_compatible_server = needs_server(_compatible_url, "OPENAI_COMPATIBLE_BASE_URL")
-_ollama_server = needs_server(_ollama_host, "OLLAMA_HOST", default_port=11434)
+# --8<-- [end:cohere-ollama]
 
+
+# --8<-- [start:table]
 # fmt: off
 PROVIDERS: dict[str, Provider] = {
     #                             credential check                               client       call
@@ -210,3 +244,4 @@ PROVIDERS: dict[str, Provider] = {
     "ollama":            Provider(_ollama_server,                                _ollama,     _model_chat),
 }
 # fmt: on
+# --8<-- [end:table]

@@ -1,6 +1,6 @@
 """An agent loop with toolwire: read_file and an MCP server's tools, on any provider's own SDK.
 
-    python examples/agent.py --model anthropic:claude-sonnet-4-5
+    python examples/agent.py --model anthropic:claude-sonnet-4-6
     python examples/agent.py --model google:gemini-3-pro-preview "What is in photo.png?"
     python examples/agent.py --model ollama:qwen3-vl --attach examples/photo.png "Describe it."
 
@@ -90,6 +90,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+# --8<-- [start:loop]
 async def run(args: argparse.Namespace, provider: Provider, model_id: str, first: tw.User) -> int:
     """The loop: encode, call, decode, run the tool calls, until the model stops calling tools."""
     reader = read_file_tool.bind(args.root)
@@ -119,6 +120,9 @@ async def run(args: argparse.Namespace, provider: Provider, model_id: str, first
                 history.append(await _run_tool(call, reader, session))
     print(f"Stopped after {args.max_turns} model calls (--max-turns): the model still calls tools.")
     return 1
+
+
+# --8<-- [end:loop]
 
 
 def _connect(provider: Provider) -> Any:

@@ -3,7 +3,8 @@
 `scripts/dev release` builds the wheel, installs it with the extras the example names into a
 fresh virtual environment, and runs this file with that environment's Python. No provider is
 called: the Anthropic SDK is pointed (ANTHROPIC_BASE_URL) at a small local server that answers
-like the Messages API and keeps the request, so the check also sees what was sent.
+like the Messages API (first a call of the example's `screenshot` tool, then an answer) and
+keeps the requests, so the check also sees what the loop sent.
 """
 
 from __future__ import annotations
@@ -19,16 +20,23 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-REPLY = {
-    "id": "msg_readme",
-    "type": "message",
-    "role": "assistant",
-    "model": "claude-sonnet-4-5",
-    "content": [{"type": "text", "text": "A dashboard."}],
-    "stop_reason": "end_turn",
-    "stop_sequence": None,
-    "usage": {"input_tokens": 10, "output_tokens": 3},
-}
+
+def reply(content: list[dict[str, object]], stop_reason: str) -> dict[str, object]:
+    """A Messages API response holding ``content``."""
+    return {
+        "id": "msg_readme",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-6",
+        "content": content,
+        "stop_reason": stop_reason,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 3},
+    }
+
+
+CALL = {"type": "tool_use", "id": "toolu_readme", "name": "screenshot", "input": {}}
+REPLIES = [reply([CALL], "tool_use"), reply([{"type": "text", "text": "A dashboard."}], "end_turn")]
 
 
 def example(readme: Path) -> str:
@@ -46,7 +54,7 @@ def serve(requests: list[dict[str, object]]) -> ThreadingHTTPServer:
         def do_POST(self) -> None:  # noqa: N802 - the http.server hook's name
             body = self.rfile.read(int(self.headers["Content-Length"]))
             requests.append({"path": self.path, "body": json.loads(body)})
-            data = json.dumps(REPLY).encode()
+            data = json.dumps(REPLIES[min(len(requests), len(REPLIES)) - 1]).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
@@ -85,7 +93,12 @@ def main() -> None:
         problems.append(f"toolwire was imported from the source tree ({where}), not the wheel")
     if not re.search(r"^dash\.png native ", printed, re.M):
         problems.append(f"the example printed no 'dash.png native …' decision: {printed!r}")
-    sent = json.dumps(requests[0]["body"]) if requests else ""
+    if len(requests) != 2 or not printed.endswith("A dashboard.\n"):
+        problems.append(f"the loop did not end after the tool turn: {len(requests)} requests")
+    first = json.dumps(requests[0]["body"]) if requests else ""
+    if '"name": "screenshot"' not in first:
+        problems.append(f"the first request offered no screenshot tool: {first[:500]}")
+    sent = json.dumps(requests[-1]["body"]) if requests else ""
     if '"tool_result"' not in sent or '"image"' not in sent:
         problems.append(f"the Messages API got no image inside a tool_result: {sent[:500]}")
     if problems:

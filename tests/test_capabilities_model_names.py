@@ -141,7 +141,7 @@ def test_known_says_which_source_answered(model: str, known: str) -> None:
 
 def _named_in_docs() -> set[str]:
     found: set[str] = set()
-    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]:
         found.update(NAMED.findall(path.read_text("utf-8")))
     return found
 

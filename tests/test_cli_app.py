@@ -1,5 +1,5 @@
-"""The `toolwire` command as a whole: every command's help and the README's "Command line"
-block name the same commands and the same flags."""
+"""The `toolwire` command as a whole: every command's help and the "Command line" page of the
+docs (docs/cli.md) name the same commands and the same flags."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import typer.main
 
 from toolwire.cli import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+CLI_PAGE = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
 
 
 def help_flags() -> dict[str, set[str]]:
@@ -36,8 +36,8 @@ def help_flags() -> dict[str, set[str]]:
 
 
 def readme_flags() -> dict[str, set[str]]:
-    """The same, from the ```sh block under "## Command line" (comments after # ignored)."""
-    section = README.read_text("utf-8").split("## Command line", 1)[1]
+    """The same, from the ```sh block under "# Command line" (comments after # ignored)."""
+    section = CLI_PAGE.read_text("utf-8").split("# Command line\n", 1)[1]
     block = section.split("```sh\n", 1)[1].split("```", 1)[0]
     found: dict[str, set[str]] = {}
     for line in block.splitlines():
@@ -49,10 +49,10 @@ def readme_flags() -> dict[str, set[str]]:
     return found
 
 
-def test_the_readme_command_line_block_names_every_command_and_exactly_its_flags() -> None:
+def test_the_command_line_page_names_every_command_and_exactly_its_flags() -> None:
     assert readme_flags() == help_flags()
 
 
-def test_hidden_and_removed_spellings_are_not_in_the_readme() -> None:
-    block = README.read_text("utf-8").split("## Command line", 1)[1].split("## ", 1)[0]
+def test_hidden_and_removed_spellings_are_not_on_the_command_line_page() -> None:
+    block = CLI_PAGE.read_text("utf-8").split("# Command line\n", 1)[1].split("## ", 1)[0]
     assert "--text-fallbacks" not in block and "on_unsupported=" not in block

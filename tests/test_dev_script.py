@@ -1,5 +1,6 @@
 """scripts/dev installs what each command needs (issue 35): the CLI the files extra only, the
-tests the dev extra, and the test command runs pytest on parallel workers.
+tests the dev extra, and the test command builds the docs strictly and runs pytest on parallel
+workers.
 
 The script runs for real, from a copy of the repository's scripts/dev and pyproject.toml in a
 temporary root, with ``PYTHON`` naming a stand-in interpreter whose venv records every call
@@ -23,7 +24,7 @@ PYTHON = """#!/usr/bin/env bash
 set -eu
 if [ "$1" = "-m" ] && [ "$2" = "venv" ]; then
   mkdir -p "$3/bin"
-  for tool in python toolwire ruff mypy pytest; do
+  for tool in python toolwire ruff mypy mkdocs pytest; do
     cat > "$3/bin/$tool" <<TOOL
 #!/usr/bin/env bash
 if [ "\\$1" = "-c" ]; then exec {real} "\\$@"; fi
@@ -94,6 +95,16 @@ def test_the_test_command_runs_pytest_on_a_worker_per_cpu_and_passes_its_argumen
         "ruff",
         "ruff",
         "mypy",
+        "mkdocs",
         "pytest",
     ]
+    [build] = [c for c in calls if c.startswith("mkdocs")]
+    assert build.startswith("mkdocs build --strict --quiet --site-dir ")  # a temporary directory
+    assert not (root / "site").exists()
     assert calls[-1] == "pytest -n auto -m not slow"  # with arguments: no release check
+
+
+def test_the_docs_command_installs_the_docs_extra_and_builds_strictly(root: Path) -> None:
+    calls = dev(root, "docs")
+    assert installs(calls) == ["python -m pip install --quiet -e .[docs]"]
+    assert calls[-1].startswith("mkdocs build --strict --quiet --site-dir ")

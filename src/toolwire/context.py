@@ -90,7 +90,7 @@ def fit(
     ContextBudgetError when the last ``keep_last_turns`` turns and what cannot be reduced
     already exceed the budget.
 
-    >>> history = fit(history, "anthropic:claude-sonnet-4-5", 150_000)   # doctest: +SKIP
+    >>> history = fit(history, "anthropic:claude-sonnet-4-6", 150_000)   # doctest: +SKIP
     """
     max_tokens = _checked(model, max_tokens, keep_last_turns)
     estimator = Estimator(model, capabilities, fit_images=fit_images)

@@ -107,7 +107,7 @@ class PromptCache:
     (the messages' digests and what the request's plan does with their files), so a file the
     request budgets left out since (issue 37) ends the prefix that is read there.
 
-    >>> cache = PromptCache("anthropic:claude-sonnet-4-5")              # doctest: +SKIP
+    >>> cache = PromptCache("anthropic:claude-sonnet-4-6")              # doctest: +SKIP
     >>> request = encode(messages, cache.model, tools=tools, cache=True)
     >>> cache.send(messages, request, tools=tools).equivalents
     """

@@ -79,7 +79,7 @@ FAMILY_TARGETS = frozenset({"openai-compatible", "ollama"})
 # dataset entry matches; same fields as a models.dev entry.
 SUPPLEMENT: dict[str, dict[str, dict[str, Any]]] = {
     "xai": {
-        # xAI's flagship until grok-4.20 (the README's example); the bundled snapshot lists only
+        # xAI's flagship until grok-4.20 (the docs' example); the bundled snapshot lists only
         # its successors. OpenRouter's model page: text and image input, 256,000 tokens.
         "grok-4-0709": {
             "modalities": {"input": ["text", "image"], "output": ["text"]},

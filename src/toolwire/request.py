@@ -36,8 +36,8 @@ if TYPE_CHECKING:
 class Request:
     """What to send: ``kwargs`` for the official SDK call, and a Decision per file.
 
-    >>> request = encode(messages, "anthropic:claude-sonnet-4-5")      # doctest: +SKIP
-    >>> client.messages.create(model="claude-sonnet-4-5", max_tokens=1024, **request.kwargs)
+    >>> request = encode(messages, "anthropic:claude-sonnet-4-6")      # doctest: +SKIP
+    >>> client.messages.create(model="claude-sonnet-4-6", max_tokens=1024, **request.kwargs)
     """
 
     model: str

@@ -1,4 +1,4 @@
-"""The README's streamed agent loop runs as written: against the anthropic SDK whose HTTP
+"""The streamed agent loop of the docs (docs/streams.md) runs as written: against the anthropic SDK whose HTTP
 client serves two recorded streams (a tool call, then the answer)."""
 
 from __future__ import annotations
@@ -6,23 +6,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 import toolwire as tw
 
 from .stream_corpus import recorded, sse_body
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+STREAMS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "streams.md"
 
 
 def streamed_loop() -> str:
-    section = README.read_text("utf-8").split("### Streaming: the same reply, as it arrives")[1]
+    section = STREAMS_PAGE.read_text("utf-8").split("# Streaming: the same reply, as it arrives")[1]
     return re.search(r"```python\n(.*?)```", section, re.S)[1]
 
 
-# the SDK warns that the README's model retires on 2026-11-30; the code is what is checked
-@pytest.mark.filterwarnings("ignore:The model 'claude-sonnet-4-5' is deprecated:DeprecationWarning")
-def test_the_readme_streamed_loop_runs_and_replays_the_tool_turn(capsys):
+def test_the_docs_streamed_loop_runs_and_replays_the_tool_turn(capsys):
     import anthropic
     import httpx2
 
@@ -43,12 +39,12 @@ def test_the_readme_streamed_loop_runs_and_replays_the_tool_turn(capsys):
     names = {
         "tw": tw,
         "client": client,
-        "model": "anthropic:claude-sonnet-4-5",
+        "model": "anthropic:claude-sonnet-4-6",
         "history": history,
         "TOOLS": [],
         "run_tool": lambda name, arguments: f"{name} done",
     }
-    exec(compile(streamed_loop(), "README.md", "exec"), names)  # noqa: S102 - the README's own code
+    exec(compile(streamed_loop(), "docs/streams.md", "exec"), names)  # noqa: S102 - the page's code
     assert len(sent) == 2
     assert [type(m).__name__ for m in history] == ["User", "Assistant", "ToolResult", "Assistant"]
     printed = capsys.readouterr().out

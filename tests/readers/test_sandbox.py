@@ -25,7 +25,7 @@ from .helpers import example
 pytestmark = [
     pytest.mark.skipif(
         not sys.platform.startswith("linux"), reason="Landlock is Linux's: elsewhere the "
-        "worker has its memory and time limits only (README, Security)"
+        "worker has its memory and time limits only (docs/security.md)"
     ),
     pytest.mark.usefixtures("fresh_isolation"),
 ]  # fmt: skip

@@ -24,7 +24,7 @@ sessions = typer.Typer(
 app.add_typer(sessions, name="sessions")
 
 #: Where ``toolwire sessions`` looks when neither --store nor TOOLWIRE_STORE names a store;
-#: the README's SessionStore example uses the same directory.
+#: the docs' SessionStore example (docs/sessions.md) uses the same directory.
 DEFAULT_STORE = str(Path(".toolwire"))
 Store = Annotated[
     str,

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 def decode(response: object, model: str, *, tools: Sequence[Tool] = ()) -> Assistant:
     """The assistant message in ``response`` from ``model`` ('provider:model-id').
 
-    >>> reply = client.messages.create(model="claude-sonnet-4-5", **request.kwargs)  # doctest: +SKIP
-    >>> history.append(decode(reply, "anthropic:claude-sonnet-4-5", tools=tools))
+    >>> reply = client.messages.create(model="claude-sonnet-4-6", **request.kwargs)  # doctest: +SKIP
+    >>> history.append(decode(reply, "anthropic:claude-sonnet-4-6", tools=tools))
 
     ``tools``: the tools the request defined. Where the target took a parameter only under
     another name (``Request.tool_notes`` say which), each call's arguments come back under

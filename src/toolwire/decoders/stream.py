@@ -7,7 +7,7 @@ body (SSE or NDJSON bytes, text or lines); each ``feed`` returns what is new, fo
 response the SDK returns without streaming, and ``tw.decode`` reads it, so thinking,
 signatures and tool calls come out exactly as they do for the same reply made whole.
 
->>> decoder = tw.StreamDecoder("anthropic:claude-sonnet-4-5")          # doctest: +SKIP
+>>> decoder = tw.StreamDecoder("anthropic:claude-sonnet-4-6")          # doctest: +SKIP
 >>> for event in client.messages.create(..., stream=True):
 ...     for delta in decoder.feed(event):
 ...         if isinstance(delta, tw.TextDelta):

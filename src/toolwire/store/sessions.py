@@ -102,7 +102,7 @@ class SessionStore:
         store = tw.SessionStore("agent-store")
         store.append("s1", tw.User("What is on the screen?"))
         store.append("s1", tw.ToolResult.of("c1", "screenshot", tw.File.from_path("shot.png")))
-        request = tw.encode(store.load("s1"), "anthropic:claude-sonnet-4-5")
+        request = tw.encode(store.load("s1"), "anthropic:claude-sonnet-4-6")
 
         shared = tw.SessionStore("postgresql://db/agents", blobs="s3://media/sessions")
         shared.append("s1", message, expect=len(history))  # ConflictError if it moved on

@@ -106,14 +106,15 @@ class Tool(BaseModel):
         by pydantic from its type hints (defaults, ``Optional``, ``Literal``, lists, pydantic
         models) with each parameter's doc from a Google, NumPy or Sphinx docstring.
 
-        >>> def weather(city: str, unit: Literal["C", "F"] = "C") -> dict:
-        ...     '''The weather in a city.
-        ...
-        ...     Args:
-        ...         city: The city's name.
-        ...     '''
-        >>> Tool.from_function(weather).parameters["required"]
-        ['city']
+        Examples:
+            >>> def weather(city: str, unit: Literal["C", "F"] = "C") -> dict:
+            ...     '''The weather in a city.
+            ...
+            ...     Args:
+            ...         city: The city's name.
+            ...     '''
+            >>> Tool.from_function(weather).parameters["required"]
+            ['city']
         """
         summary, docs = docstrings.parse(fn)
         fields: dict[str, Any] = {}

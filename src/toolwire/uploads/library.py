@@ -48,8 +48,8 @@ class Uploads:
     sends a short reference instead of the bytes::
 
         uploads = tw.Uploads(store=tw.SessionStore("agent-store"))   # or Uploads() in memory
-        uploads.sync(history, "anthropic:claude-sonnet-4-5", client)
-        request = tw.encode(uploads.resolve(history, "anthropic:claude-sonnet-4-5"), ...)
+        uploads.sync(history, "anthropic:claude-sonnet-4-6", client)
+        request = tw.encode(uploads.resolve(history, "anthropic:claude-sonnet-4-6"), ...)
         client.beta.messages.create(..., betas=uploads.betas(model), **request.kwargs)
 
     With a SQLite SessionStore the ids live in ``<store dir>/uploads.sqlite``, with a

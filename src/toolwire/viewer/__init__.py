@@ -30,7 +30,7 @@ def view(
     Files no route can carry are shown as their text fallback, with a Decision saying so
     (``on_unsupported="error"`` raises instead, as ``encode`` does by default).
 
-    >>> html = tw.view(messages, ["anthropic:claude-sonnet-4-5", "groq:llama-4"])  # doctest: +SKIP
+    >>> html = tw.view(messages, ["anthropic:claude-sonnet-4-6", "groq:llama-4"])  # doctest: +SKIP
     >>> Path("view.html").write_text(html)                                          # doctest: +SKIP
     """
     from .html import page

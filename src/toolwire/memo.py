@@ -66,7 +66,6 @@ import contextlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
-from copy import deepcopy
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -367,8 +366,9 @@ class SpelledSteps:
         asked: Any,
         sizes: list[int | None],
     ) -> list[Any]:
-        copy: list[Any] = deepcopy(items)  # dicts and lists copied; str and bytes shared
-        chars = _chars(items)
+        copied = _copied(items)
+        copy: list[Any] = copied[0]
+        chars: int = copied[1]
         if chars > SPELLED_CHARS // 4:
             return copy
         with self._lock:
@@ -441,15 +441,27 @@ class Kept:
             self.chars = 0
 
 
-def _chars(value: Any) -> int:
-    """The characters (and bytes) of every string ``value`` holds, keys included."""
+def _copied(value: Any) -> tuple[Any, int]:
+    """A copy of a spelled item (JSON-shaped: its dicts and lists new, its strings, bytes and
+    numbers shared, as ``copy.deepcopy`` would), and the characters (and bytes) of every
+    string it holds, keys included: the size the memo's bound counts. One walk makes both, as
+    each turn of an agent keeps the items of its new steps."""
     if isinstance(value, str | bytes):
-        return len(value)
+        return value, len(value)
     if isinstance(value, dict):
-        return sum(len(key) + _chars(item) for key, item in value.items())
+        copy, chars = {}, 0
+        for key, item in value.items():
+            copy[key], size = _copied(item)
+            chars += len(key) + size
+        return copy, chars
     if isinstance(value, list | tuple):
-        return sum(map(_chars, value))
-    return 0
+        items, chars = [], 0
+        for item in value:
+            kept, size = _copied(item)
+            items.append(kept)
+            chars += size
+        return (items if isinstance(value, list) else tuple(items)), chars
+    return value, 0
 
 
 #: The process's memo.

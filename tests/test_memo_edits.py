@@ -176,3 +176,34 @@ def test_a_file_cannot_be_slipped_into_an_encoded_message_only_a_new_message_car
         MEMO.clear()
         fresh = encode(messages, CLAUDE, on_unsupported="text")
         assert (kept.kwargs, kept.decisions) == (fresh.kwargs, fresh.decisions)
+
+
+def test_json_inside_an_encoded_message_cannot_be_edited_in_place() -> None:
+    """A message keeps its digest, and the memo finds its kept plan and spelling by it: had a
+    tool call's arguments (or a JSON part or output) been edited in place after an encode,
+    the next encode would have sent the old arguments. Every JSON object and array inside a
+    message refuses changes (content.FrozenDict, FrozenList); a new part is sent as it is."""
+    from toolwire.content import Json
+    from toolwire.messages import JsonOutput
+
+    MEMO.clear()
+    call = ToolCall(id="c1", name="look", arguments={"at": {"x": 1}, "tags": ["a"]})
+    other = ToolCall(id="c2", name="look", arguments={})
+    result = ToolResult(call_id="c1", name="look", output=JsonOutput(value={"seen": [1, 2]}))
+    parts = ToolResult.of("c2", "look", [Text(text="Both:"), Json(value={"k": [1]})])
+    messages = [User("Go."), Assistant([call, other]), result, parts]
+    sent = encode(messages, CLAUDE).kwargs["messages"]
+    assert sent[1]["content"][0]["input"] == {"at": {"x": 1}, "tags": ["a"]}
+    edits = [
+        lambda: call.arguments.__setitem__("at", 2),  # type: ignore[index]
+        lambda: call.arguments["at"].update(x=2),  # type: ignore[union-attr]
+        lambda: call.arguments["tags"].append("b"),  # type: ignore[union-attr]
+        lambda: result.output.value["seen"].pop(),  # type: ignore[union-attr]
+        lambda: parts.output.value[1].value["k"].clear(),  # type: ignore[union-attr]
+    ]
+    for edit in edits:
+        with pytest.raises(TypeError, match="read-only"):
+            edit()
+    messages[1] = Assistant([ToolCall(id="c1", name="look", arguments={"at": {"x": 2}}), other])
+    sent = encode(messages, CLAUDE).kwargs["messages"]
+    assert sent[1]["content"][0]["input"] == {"at": {"x": 2}}

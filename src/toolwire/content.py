@@ -12,7 +12,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Never, TypeAlias
 
 from pydantic import (
     ConfigDict,
@@ -62,8 +62,50 @@ def text_part(value: str) -> Text:
     return Text(text=value)
 
 
+class FrozenDict(dict[str, Any]):
+    """A JSON object inside a message: a dict that refuses changes. A message keeps its
+    digest, and the plans and spellings kept for it are found by that digest, so an edit in
+    place would be sent as the old content; it raises TypeError instead (build a new part).
+    It pickles and copies as itself."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> Never:
+        raise TypeError(
+            "JSON inside a toolwire message is read-only (the message keeps its digest); "
+            "build a new part instead, e.g. tw.ToolCall(id=call.id, name=call.name, "
+            "arguments={...})"
+        )
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, Any]]]:
+        return FrozenDict, (dict(self),)
+
+
+class FrozenList(list[Any]):
+    """A JSON array inside a message: a list that refuses changes (as ``FrozenDict``)."""
+
+    _refuse = FrozenDict._refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[Any]]]:
+        return FrozenList, (list(self),)
+
+
+def _frozen(value: Any) -> Any:
+    """Plain JSON data (``json.loads``'s) with every object and array made read-only."""
+    if isinstance(value, dict):
+        return FrozenDict((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return FrozenList(_frozen(item) for item in value)
+    return value
+
+
 def json_data(value: object, owner: str) -> JsonValue:
-    """``value`` as the plain JSON data it serialises to, so that a JSON round trip is exact.
+    """``value`` as the JSON data it serialises to, so that a JSON round trip is exact, its
+    objects and arrays read-only (``FrozenDict``, ``FrozenList``: a dict and a list to every
+    reader, the SDKs' included).
 
     Tuples become lists and non-string keys strings, as on every wire. A value JSON cannot
     carry (a set, bytes, an object, NaN) raises ToolwireError — deliberately not a ValueError,
@@ -71,7 +113,7 @@ def json_data(value: object, owner: str) -> JsonValue:
     their ``model_validate*`` alike.
     """
     try:
-        data: JsonValue = json.loads(json.dumps(value, allow_nan=False))
+        data: JsonValue = _frozen(json.loads(json.dumps(value, allow_nan=False)))
     except (TypeError, ValueError, RecursionError) as exc:
         raise ToolwireError(
             f"{owner} value is not JSON data ({exc}). Use str, int, float, bool, None, lists "
@@ -138,6 +180,11 @@ class ToolCall(Digested):
     signature: str | None = None
     provider: str | None = None
     invalid_arguments: str | None = None
+
+    @field_validator("arguments")
+    @classmethod
+    def _must_be_json(cls, value: Mapping[str, JsonValue]) -> JsonValue:
+        return json_data(value, "ToolCall.arguments")
 
 
 class ProviderPart(Digested):

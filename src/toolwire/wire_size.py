@@ -49,32 +49,34 @@ def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None)
     """The UTF-8 length of ``json.dumps(value)`` in ``style`` (bytes as base64 text);
     ``known``: the sizes of dicts and lists inside ``value`` measured before, by their id
     (while ``value`` holds them: ``Wire.spell``)."""
-    kind = type(value)
-    if kind is str:
-        return string_bytes(value, style)
-    if kind is dict:
-        if known:
-            size = known.get(id(value))
-            if size is not None:
-                return size
-        if not value:
-            return 2
-        size = 2 + len(style.item) * (len(value) - 1) + len(style.key) * len(value)
-        for key, item in value.items():
-            size += string_bytes(key, style) if type(key) is str else len(json.dumps(key)) + 2
-            size += wire_bytes(item, style, known)
-        return size
-    if kind is list or kind is tuple:
-        if known:
-            size = known.get(id(value))
-            if size is not None:
-                return size
-        if not value:
-            return 2
-        size = 2 + len(style.item) * (len(value) - 1)
-        return size + sum(wire_bytes(item, style, known) for item in value)
-    if kind is bytes or kind is bytearray or kind is memoryview:
-        return b64_length(len(value)) + 2
+    match value:
+        case str():
+            return string_bytes(value, style)
+        case dict():
+            if known:
+                size = known.get(id(value))
+                if size is not None:
+                    return size
+            if not value:
+                return 2
+            size = 2 + len(style.item) * (len(value) - 1) + len(style.key) * len(value)
+            for key, item in value.items():
+                size += (
+                    string_bytes(key, style) if isinstance(key, str) else len(json.dumps(key)) + 2
+                )
+                size += wire_bytes(item, style, known)
+            return size
+        case list() | tuple():
+            if known:
+                size = known.get(id(value))
+                if size is not None:
+                    return size
+            if not value:
+                return 2
+            size = 2 + len(style.item) * (len(value) - 1)
+            return size + sum(wire_bytes(item, style, known) for item in value)
+        case bytes() | bytearray() | memoryview():
+            return b64_length(len(value)) + 2
     return len(json.dumps(value))
 
 

@@ -240,3 +240,26 @@ def test_the_network_namespace_alone_stops_a_tcp_connection() -> None:
     if "AssertionError" in done.stderr:
         pytest.skip("this machine forbids user namespaces")
     assert done.stdout.split() == ["OSError", "101"], done.stderr[-2000:]  # ENETUNREACH
+
+
+def capabilities_and_nesting(job: Job) -> ContentOutput:
+    import ctypes
+
+    with open("/proc/self/status") as status:
+        caps = {
+            k: v.strip()
+            for k, v in (line.split(":", 1) for line in status)
+            if k in ("CapEff", "CapBnd")
+        }
+    libc = ctypes.CDLL(None, use_errno=True)
+    nested = libc.unshare(0x10000000)  # CLONE_NEWUSER: every capability, in a namespace of its own
+    return _said(f"{caps['CapEff']} {caps['CapBnd']} {nested}")
+
+
+def test_the_worker_holds_no_capability_and_cannot_gain_one_in_a_nested_namespace() -> None:
+    """Run as root (a container's default) or in its own user namespace, the worker keeps no
+    capability (no module loaded, no netfilter table written) and cannot make a namespace
+    that would give it them back."""
+    effective, bounding, nested = probe(capabilities_and_nesting).split()
+    assert int(effective, 16) == 0 and int(bounding, 16) == 0
+    assert nested == "-1"

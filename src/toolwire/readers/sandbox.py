@@ -5,8 +5,9 @@ A decoder taken over by a crafted file runs inside the worker (``worker.serve``)
 memory and time limits. Confined, it also cannot open the user's files (``/etc/passwd``, the
 home directory, the project or script it was called from, the working directory), write or
 delete any file, run a program, or make a socket of any kind (a seccomp filter refuses
-socket(2); Landlock refuses TCP too): the worker gets its bytes and sends its reply on pipes
-it holds already, and needs nothing more. Where unprivileged user namespaces are allowed it
+socket(2); Landlock refuses TCP too), and it keeps no capability (run as root, it could
+otherwise load a kernel module): the worker gets its bytes and sends its reply on pipes it
+holds already, and needs nothing more. Where unprivileged user namespaces are allowed it
 also leaves the host's network first (``isolate_network``: its own user and network
 namespace, with only a loopback device that is down), a second wall that does not depend on
 Landlock's ABI or on the seccomp table knowing the machine.
@@ -94,7 +95,9 @@ def isolate_network() -> str | None:
     network namespace, whose only device is a loopback that is down — no address, no route,
     no abstract Unix socket of the host. Called while the worker is single-threaded (the
     kernel requires it) and before ``confine`` (which forbids writing the id maps). The
-    worker's user and group are mapped to themselves, so files read as before. None when
+    worker's user and group are mapped to themselves, so files read as before, and it may
+    nest no user namespace of its own (it would hold every capability there; ``confine``
+    drops those it holds in this one). None when
     done, else why not (a kernel or container that forbids unprivileged user namespaces:
     ``kernel.unprivileged_userns_clone=0``, ``user.max_user_namespaces=0``, Ubuntu's AppArmor
     restriction, a seccomp profile such as Docker's default)."""
@@ -105,11 +108,12 @@ def isolate_network() -> str | None:
     if libc.unshare(_NEW_USER | _NEW_NET) != 0:
         return f"a network namespace was refused ({os.strerror(ctypes.get_errno())})"
     for name, line in (
-        ("setgroups", "deny"),
-        ("uid_map", f"{uid} {uid} 1"),
-        ("gid_map", f"{gid} {gid} 1"),
+        ("self/setgroups", "deny"),
+        ("self/uid_map", f"{uid} {uid} 1"),
+        ("self/gid_map", f"{gid} {gid} 1"),
+        ("sys/user/max_user_namespaces", "0"),  # this namespace's own limit: none nested in it
     ):
-        with contextlib.suppress(OSError), open(f"/proc/self/{name}", "w") as file:
+        with contextlib.suppress(OSError), open(f"/proc/{name}", "w") as file:
             file.write(line)  # refused: the ids read as nobody, and nothing breaks
     return None
 
@@ -174,17 +178,47 @@ def _pth_paths(sites: Iterable[str]) -> list[str]:
 
 
 def confine(paths: Iterable[str] | None = None) -> str | None:
-    """Confine this process for good: no privilege gained (``PR_SET_NO_NEW_PRIVS``), read only
-    beneath ``paths`` (default: ``readable_paths()``), no writes, no programs run, no TCP
-    (Landlock), no new socket of any kind (seccomp). Each wall is put up where the kernel
-    offers it, whatever becomes of the other. None when all are up, else what is missing."""
+    """Confine this process for good: no capability kept and none gained
+    (``PR_SET_NO_NEW_PRIVS``), read only beneath ``paths`` (default: ``readable_paths()``), no
+    writes, no programs run, no TCP (Landlock), no new socket of any kind (seccomp). Each wall
+    is put up where the kernel offers it, whatever becomes of the other. None when all are up,
+    else what is missing."""
     if not sys.platform.startswith("linux"):
         return "Landlock and seccomp are Linux's"
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         return f"PR_SET_NO_NEW_PRIVS was refused ({os.strerror(ctypes.get_errno())})"
-    missing = [gap for gap in (_landlock(libc, paths), _no_sockets(libc)) if gap]
-    return "; ".join(missing) or None
+    walls = (_no_capabilities(libc), _landlock(libc, paths), _no_sockets(libc))
+    return "; ".join(gap for gap in walls if gap) or None
+
+
+# linux/capability.h, linux/prctl.h
+_CAPABILITY_V3, _DROP_BOUNDING = 0x20080522, 24  # _LINUX_CAPABILITY_VERSION_3, PR_CAPBSET_DROP
+
+
+class _CapHeader(ctypes.Structure):
+    _fields_ = (("version", ctypes.c_uint32), ("pid", ctypes.c_int))
+
+
+class _CapData(ctypes.Structure):
+    _fields_ = (
+        ("effective", ctypes.c_uint32),
+        ("permitted", ctypes.c_uint32),
+        ("inheritable", ctypes.c_uint32),
+    )
+
+
+def _no_capabilities(libc: ctypes.CDLL) -> str | None:
+    """Drop every capability, from the bounding set too: a worker run as root (a container's
+    default) or holding its own user namespace's (``isolate_network``) keeps none — no kernel
+    module loaded, no other user's process signalled, no netfilter table written."""
+    for capability in range(64):  # past the last one the kernel knows, the drop fails: done
+        if libc.prctl(_DROP_BOUNDING, capability, 0, 0, 0) != 0:
+            break
+    header, data = _CapHeader(_CAPABILITY_V3, 0), (_CapData * 2)()
+    if libc.capset(ctypes.byref(header), data) != 0:
+        return f"its capabilities could not be dropped ({os.strerror(ctypes.get_errno())})"
+    return None
 
 
 def _landlock(libc: ctypes.CDLL, paths: Iterable[str] | None) -> str | None:

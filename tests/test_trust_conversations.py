@@ -102,6 +102,7 @@ def test_load_conversation_refuses_what_it_was_not_told_to_trust(tmp_path: Path,
             tw.load_conversation(data)
     (_, _, result) = tw.load_conversation(text, trust=[kind])
     assert isinstance(result, tw.ToolResult)
+    assert tw.load_conversation(text, trust=kind)[2] == result  # type: ignore[arg-type]
     others = [k for k in SECRETS if k != kind]
     with pytest.raises(tw.UntrustedSourceError, match=f"--trust {kind}"):
         tw.load_conversation(text, trust=others)  # type: ignore[arg-type]

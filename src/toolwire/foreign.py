@@ -31,6 +31,8 @@ def check(messages: Sequence[Any], where: str, trusted: Collection[str] = ()) ->
     """Refuse ``messages`` from elsewhere unless every File's source is one the reader may
     follow for its writer (``needs`` is None, or a kind ``trusted`` names): an
     UntrustedSourceError naming ``where``, the message, the file and the setting to pass."""
+    if isinstance(trusted, str):  # trust="paths": one name, not its letters
+        trusted = (trusted,)
     unknown = set(trusted) - set(TRUST_CHOICES)
     if unknown:
         raise ToolwireError(

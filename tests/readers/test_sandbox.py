@@ -263,3 +263,17 @@ def test_the_worker_holds_no_capability_and_cannot_gain_one_in_a_nested_namespac
     effective, bounding, nested = probe(capabilities_and_nesting).split()
     assert int(effective, 16) == 0 and int(bounding, 16) == 0
     assert nested == "-1"
+
+
+def test_a_venv_made_in_the_project_itself_does_not_make_the_project_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m venv .``: the interpreter's prefix is the project; only its standard
+    library and site-packages are read then, not the prefix that holds the working directory."""
+    (tmp_path / "src").mkdir()
+    monkeypatch.chdir(tmp_path / "src")
+    monkeypatch.setattr(sys, "prefix", str(tmp_path))
+    monkeypatch.setattr(sys, "exec_prefix", str(tmp_path))
+    assert str(tmp_path) not in sandbox.import_paths()
+    monkeypatch.chdir("/")
+    assert str(tmp_path) in sandbox.import_paths()

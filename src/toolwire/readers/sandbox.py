@@ -149,7 +149,9 @@ def import_paths() -> list[str]:
 
     import toolwire
 
-    found = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix]
+    prefixes = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    here = os.getcwd()  # a venv made in the project itself (python -m venv .) holds the project
+    found = [p for p in map(os.path.abspath, prefixes) if os.path.commonpath([p, here]) != p]
     found += [sysconfig.get_paths()[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")]
     sites = [*site.getsitepackages(), site.getusersitepackages() if site.ENABLE_USER_SITE else ""]
     found += [*sites, *_pth_paths(p for p in sites if p and os.path.isdir(p))]

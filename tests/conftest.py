@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from toolwire import capability
+
+# The readers the tests define (misbehaving decoders, sandbox probes) are imported by the read
+# worker from here; confined, it reads only what this names besides the installation
+# (readers.sandbox), never the working directory or the script's.
+os.environ.setdefault("TOOLWIRE_READ_PATHS", str(Path(__file__).parent))
 
 
 @pytest.fixture

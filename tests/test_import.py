@@ -67,7 +67,7 @@ def test_import_toolwire_loads_no_provider_sdk_image_pdf_office_or_mcp_library()
 def test_using_the_core_model_loads_none_of_them_either():
     after = (
         f"f = toolwire.File.from_path({str(EXAMPLES / 'photo.png')!r}); f.text_fallback();"
-        "toolwire.load_conversation(toolwire.dump_conversation([toolwire.ToolResult.of('c', 'n', [f])]))"
+        "toolwire.load_conversation(toolwire.dump_conversation([toolwire.ToolResult.of('c', 'n', [f])]), trust=['paths'])"
     )
     assert heavy_modules_loaded(after) == []
 

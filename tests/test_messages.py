@@ -83,10 +83,11 @@ def conversation() -> list:
 def test_a_conversation_round_trips_through_json_text_and_parsed_json():
     messages = conversation()
     text = dump_conversation(messages)
-    assert load_conversation(text) == messages
-    assert load_conversation(text.encode()) == messages
-    assert load_conversation(json.loads(text)) == messages
-    assert [m.role for m in load_conversation(text)] == [m.role for m in messages]
+    mine = ("paths",)  # its files are this machine's paths: trusted, as your own (foreign)
+    assert load_conversation(text, trust=mine) == messages
+    assert load_conversation(text.encode(), trust=mine) == messages
+    assert load_conversation(json.loads(text), trust=mine) == messages
+    assert [m.role for m in load_conversation(text, trust=mine)] == [m.role for m in messages]
 
 
 def test_message_and_tool_output_are_unions_a_program_can_test_and_validate_with():
@@ -372,8 +373,12 @@ def parts_of(message) -> tuple:
 
 REBUILT = {
     "from lists": lambda messages: messages,
-    "from JSON text": lambda messages: load_conversation(dump_conversation(messages)),
-    "from parsed JSON": lambda messages: load_conversation(json.loads(dump_conversation(messages))),
+    "from JSON text": lambda messages: load_conversation(
+        dump_conversation(messages), trust=("paths",)
+    ),
+    "from parsed JSON": lambda messages: load_conversation(
+        json.loads(dump_conversation(messages)), trust=("paths",)
+    ),
     "from each class's JSON": lambda messages: [
         type(m).model_validate_json(m.model_dump_json()) for m in messages
     ],

@@ -119,7 +119,7 @@ def test_a_stored_conversation_detects_a_changed_file_through_every_use(tmp_path
     file.read()
     stored = dump_conversation([User(["see", file]), ToolResult.of("c1", "read", [file])])
     path.write_bytes(PDF + b"\n% an incremental update\n")
-    user, result = load_conversation(stored)
+    user, result = load_conversation(stored, trust=("paths",))
     for use in (user.parts[1].read, user.parts[1].text_fallback, result.output.value[0].read):
         with pytest.raises(FileChangedError):
             use()

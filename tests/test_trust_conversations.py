@@ -6,6 +6,7 @@ unless the caller trusts that kind of source."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -86,3 +87,68 @@ def test_an_import_carries_cloud_objects_and_file_ids_only_when_trusted(
     assert mine.import_(exported, trust=(kind,)) == "s1"
     with pytest.raises(tw.StoreError, match="trust takes paths, cloud, file-ids, not everything"):
         mine.import_(exported, "s2", trust=("everything",))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", sorted(SECRETS))
+def test_load_conversation_refuses_what_it_was_not_told_to_trust(tmp_path: Path, kind: str) -> None:
+    """The Python API applies the CLI's and the store's rule (``foreign.check``): a shared
+    history.json cannot make ``tw.load_conversation`` hand back a File that reads
+    /etc/passwd, pulls an s3 object through Bedrock or names an uploaded file of yours."""
+    text = shared(tmp_path, SECRETS[kind](tmp_path)).read_text()
+    for data in (text, text.encode(), json.loads(text)):
+        with pytest.raises(
+            tw.UntrustedSourceError, match=rf"message 2, file .*trust=\('{kind}',\)"
+        ):
+            tw.load_conversation(data)
+    (_, _, result) = tw.load_conversation(text, trust=[kind])
+    assert isinstance(result, tw.ToolResult)
+    assert tw.load_conversation(text, trust=kind)[2] == result  # type: ignore[arg-type]
+    others = [k for k in SECRETS if k != kind]
+    with pytest.raises(tw.UntrustedSourceError, match=f"--trust {kind}"):
+        tw.load_conversation(text, trust=others)  # type: ignore[arg-type]
+    with pytest.raises(tw.ToolwireError, match="trust takes paths, cloud, file-ids, not all"):
+        tw.load_conversation(text, trust=["all"])  # type: ignore[list-item]
+
+
+def test_a_trusted_path_reads_and_inline_bytes_and_https_need_no_trust(tmp_path: Path) -> None:
+    path_file = SECRETS["paths"](tmp_path)
+    text = shared(tmp_path, path_file).read_text()
+    (_, _, result) = tw.load_conversation(text, trust=("paths",))
+    assert result.output.value[0].read() == b"MARKER-only-on-this-machine\n"  # type: ignore[union-attr]
+    inline = tw.File.from_bytes(b"MARKER", "text/plain")
+    remote = tw.File.from_url("https://example.com/a.png", "image/png")
+    messages = [tw.User(["see", inline, remote])]
+    assert tw.load_conversation(tw.dump_conversation(messages)) == messages
+    odd = json.loads(tw.dump_conversation([tw.User(["see", remote])]))
+    odd[0]["content"][1]["source"]["url"] = "ftp://example.com/a.png"
+    with pytest.raises(tw.UntrustedSourceError, match="a url source is refused"):
+        tw.load_conversation(odd, trust=("paths", "cloud", "file-ids"))
+
+
+def test_a_dumped_store_session_names_its_blob_root_so_it_reloads_only_as_trusted_paths(
+    tmp_path: Path,
+) -> None:
+    store = SessionStore(tmp_path / "store")
+    store.append("s1", tw.User(["Look:", tw.File.from_bytes(b"MARKER", "text/plain")]))
+    text = tw.dump_conversation(store.load("s1"))
+    with pytest.raises(tw.UntrustedSourceError, match="local path"):
+        tw.load_conversation(text)
+    (user,) = tw.load_conversation(text, trust=("paths",))
+    assert user.parts[1].read() == b"MARKER"  # type: ignore[union-attr]
+
+
+def test_there_is_one_trust_rule() -> None:
+    """The store's import, the CLI's loader and load_conversation call the same check."""
+    import inspect
+
+    from toolwire import foreign, messages
+    from toolwire.cli import render
+    from toolwire.store import trust
+
+    for module in (messages, render, trust):
+        assert "check(" in inspect.getsource(module), module.__name__
+    assert not hasattr(trust, "TRUST_CHOICES") and foreign.TRUST_CHOICES == (
+        "paths",
+        "cloud",
+        "file-ids",
+    )

@@ -30,6 +30,7 @@ _ERRORS = (
     "ToolwireWarning",
     "UnknownModelError",
     "UnsupportedContentError",
+    "UntrustedSourceError",
     "UploadError",
 )
 _MESSAGES = (
@@ -184,6 +185,7 @@ __all__ = [
     "UnknownModelError",
     "Unsupported",
     "UnsupportedContentError",
+    "UntrustedSourceError",
     "UploadError",
     "Uploads",
     "UrlSource",
@@ -258,6 +260,7 @@ if TYPE_CHECKING:
         UnknownModelError,
         Unsupported,
         UnsupportedContentError,
+        UntrustedSourceError,
         UploadError,
     )
     from .mcp import from_mcp

@@ -247,24 +247,32 @@ def within_budgets(
 
 
 class Bytes:
-    """The conversation's text bytes as sent (plan.budgets.text_bytes), against the target's
-    ``max_request_bytes`` (with the headroom encode keeps)."""
+    """The conversation's text bytes as the target's wire sends them (plan.budgets.text_bytes
+    in the wire's JSON style: a quote or a backslash takes two bytes, a control character six,
+    a non-ASCII one its UTF-8 or its ``\\u`` escapes), against its ``max_request_bytes``
+    (with the headroom encode keeps): what fit returns, encode does not refuse for its text."""
 
     def __init__(self, messages: list[Any], caps: Capabilities) -> None:
+        from .providers import wire_named
+
         limit = caps.budgets.max_request_bytes
         self.limit = limit - HEADROOM if limit else None
-        self.size = text_bytes(messages) if limit else 0
+        self.style = wire_named(caps.wire).size
+        self.size = self.of(messages) if limit else 0
+
+    def of(self, messages: list[Any]) -> int:
+        return text_bytes(messages, self.style)
 
     @property
     def fits(self) -> bool:
         return self.limit is None or self.size <= self.limit
 
     def shrinks(self, old: Any, new: Any) -> bool:
-        return not self.fits and text_bytes([new]) < text_bytes([old])
+        return not self.fits and self.of([new]) < self.of([old])
 
     def replace(self, old: Any, new: Any) -> None:
         if self.limit is not None:
-            self.size += text_bytes([new]) - text_bytes([old])
+            self.size += self.of([new]) - self.of([old])
 
 
 def _cut(message: Any) -> ToolResult | None:

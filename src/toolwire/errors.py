@@ -66,6 +66,11 @@ class DecodeError(ToolwireError, ValueError):
     """A provider response could not be turned into an Assistant message."""
 
 
+class UntrustedSourceError(ToolwireError):
+    """A conversation from elsewhere holds a File read with the caller's own access (a local
+    path, a cloud object, a provider file id) that the caller did not trust (``foreign``)."""
+
+
 class StoreError(ToolwireError):
     """The session store is unreadable, corrupt, or was given something it cannot keep."""
 

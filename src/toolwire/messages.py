@@ -10,7 +10,7 @@ it is made: the encoder's caches (``memo``) rely on that. Build a new message in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 from .content import File, Json, JsonValue, ProviderPart, Text, Thinking, ToolCall, json_data
 from .digest import Digested
 from .errors import ToolwireError
+from .foreign import Trust, check
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
 
@@ -315,8 +316,25 @@ TaggedMessage = Annotated[Message, Field(discriminator="role")]
 _conversation: TypeAdapter[list[Message]] = TypeAdapter(list[TaggedMessage])
 
 
-def load_conversation(data: str | bytes | Sequence[object]) -> list[Message]:
-    """A conversation from its JSON text (or already-parsed JSON data)."""
+def load_conversation(
+    data: str | bytes | Sequence[object], *, trust: Collection[Trust] = ()
+) -> list[Message]:
+    """A conversation from its JSON text (or already-parsed JSON data).
+
+    It is data from elsewhere: a File whose source is read with *your* access — a local path
+    or blob root, a cloud object (s3://, gs://), a provider file id — is refused
+    (UntrustedSourceError naming the message and file) unless ``trust`` names that kind:
+    ``trust=("paths",)`` to reload a conversation you dumped with ``File.from_path`` files
+    (``foreign`` is the rule, the same as ``SessionStore.import_`` and the CLI's ``--trust``).
+    """
+    messages = conversation(data)
+    check(messages, "the conversation", trust)
+    return messages
+
+
+def conversation(data: str | bytes | Sequence[object]) -> list[Message]:
+    """The messages ``data`` holds, validated, with no trust rule applied (``foreign.check``
+    is the caller's to apply)."""
     if isinstance(data, str | bytes):
         return _conversation.validate_json(data)
     return _conversation.validate_python(data)

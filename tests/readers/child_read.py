@@ -50,6 +50,7 @@ with open("/proc/self/status") as status:
 own_usage = resource.getrusage(resource.RUSAGE_SELF)
 workers = resource.getrusage(resource.RUSAGE_CHILDREN)
 result["peak_kb"] = max(own, workers.ru_maxrss)
+result["host_kb"] = own
 result["cpu"] = sum(u.ru_utime + u.ru_stime for u in (own_usage, workers))
 print(json.dumps(result))
 """
@@ -65,6 +66,7 @@ class ChildRead:
     cpu_seconds: float
     peak_mb: float
     stderr: str
+    host_mb: float = float("inf")  # the child's own peak: the host's, without its worker's
 
     @property
     def message(self) -> str:
@@ -97,8 +99,9 @@ def read_in_child(
         stderr = err.read().decode("utf-8", "replace")
     result = json.loads(lines[-1]) if lines and lines[-1].startswith("{") else {}
     peak_mb = result.pop("peak_kb", float("inf")) / 1024
+    host_mb = result.pop("host_kb", float("inf")) / 1024
     cpu_seconds = result.pop("cpu", float("inf"))
-    return ChildRead(result, status, seconds, cpu_seconds, peak_mb, stderr)
+    return ChildRead(result, status, seconds, cpu_seconds, peak_mb, stderr, host_mb)
 
 
 def _wait(process: subprocess.Popen[bytes], deadline: float) -> int:

@@ -31,6 +31,8 @@ DEADLINE = 90.0
 #: Peak resident memory of the child (and of the read worker it waits for), in MB. An
 #: ordinary read peaks near 70 MB; the undefended readers reach gigabytes.
 PEAK_MB = 500.0
+#: Peak resident memory of the child alone: the host, which never decodes the file (issue 33).
+HOST_PEAK_MB = 300.0
 MB = 1024 * 1024
 GB = 1024 * MB
 
@@ -207,6 +209,7 @@ def test_hostile_file_ends_in_a_named_error_within_time_and_memory(
     assert "Traceback" not in read.stderr
     assert read.cpu_seconds < CPU_SECONDS, f"{read.cpu_seconds:.1f} s of CPU"
     assert read.peak_mb < PEAK_MB, f"peak memory {read.peak_mb:.0f} MB"
+    assert read.host_mb < HOST_PEAK_MB, f"host peak memory {read.host_mb:.0f} MB"
     assert read.result.get("error") == case.error, read.result
     assert read.message.startswith(case.name), read.message
     assert re.search(case.expect, read.message), read.message
@@ -227,6 +230,7 @@ def test_hostile_svg_is_returned_as_source_without_a_png_within_time_and_memory(
     assert "Traceback" not in read.stderr
     assert read.cpu_seconds < CPU_SECONDS, f"{read.cpu_seconds:.1f} s of CPU"
     assert read.peak_mb < PEAK_MB, f"peak memory {read.peak_mb:.0f} MB"
+    assert read.host_mb < HOST_PEAK_MB, f"host peak memory {read.host_mb:.0f} MB"
     assert "error" not in read.result, read.result
     assert read.message.startswith(f"{case.name}: SVG image, "), read.message
     assert re.search(case.expect, read.message), read.message

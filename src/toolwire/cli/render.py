@@ -184,12 +184,13 @@ def _report(
 def load(path: Path, trust: list[str] | None = None) -> list[Any]:
     """A stored conversation; unreadable or invalid JSON is a ToolwireError naming the file.
     It is data from elsewhere: a file whose source is a local path, a cloud object or a
-    provider file id is refused unless ``trust`` names that kind (``store.trust.foreign``)."""
+    provider file id is refused unless ``trust`` names that kind (``foreign.check``)."""
     from pydantic import ValidationError
 
     from ..errors import ToolwireError
-    from ..messages import load_conversation
-    from ..store.trust import MAX_JSON_VALUES, foreign, values
+    from ..foreign import check
+    from ..messages import conversation
+    from ..store.trust import MAX_JSON_VALUES, values
 
     try:
         data = path.read_bytes()
@@ -198,7 +199,9 @@ def load(path: Path, trust: list[str] | None = None) -> list[Any]:
                 f"{path}: holds more than {MAX_JSON_VALUES:,} JSON values; parsed, it would take "
                 "far more memory than its text, so it is refused"
             )
-        return foreign(load_conversation(data), str(path), trust or [])
+        messages = conversation(data)
+        check(messages, str(path), trust or [])
+        return messages
     except OSError as exc:
         raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc
     except ValidationError as exc:

@@ -12,6 +12,7 @@ histories), so an agent re-encoding its history measures only the new turns.
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 from collections.abc import Callable, Collection, Container, Sequence
@@ -39,7 +40,7 @@ from ..routes import Fetcher, route
 from ..sources import BytesSource, UrlSource
 from ..token_measures import pdf_pages
 from ..turns import output_parts
-from ..wire_size import b64_length
+from ..wire_size import Style, b64_length, string_bytes
 from .convert import measure as conversion_cost
 from .files import Policy
 
@@ -53,6 +54,8 @@ PER_PART = 64
 SLACK = 4096
 
 Fit = Callable[[File, Cell], tuple[File, str | None]]
+#: How a text is measured: ``len`` (characters), or as a wire sends it (``text_bytes``).
+Length = Callable[[str], int]
 
 
 @dataclass(frozen=True)
@@ -242,40 +245,43 @@ def _converted(file: File, sizes: tuple[int, ...], text: int) -> Medium:
     return Medium(file, len(sizes), 0, 0, size, 0, 12 * size, sizes, converted=True)
 
 
-def _text_about(message: Any) -> int:
+def _text_about(message: Any, length: Length = len) -> int:
     """A message's text, calls and JSON as sent, about (``text_bytes``)."""
-    about, parts = head_sizes(message)
-    return about + sum(part_sizes(part)[0] for part in parts)
+    about, parts = head_sizes(message, length)
+    return about + sum(part_sizes(part, length)[0] for part in parts)
 
 
-def head_sizes(message: Any) -> tuple[int, Sequence[Any]]:
-    """What a message holds outside its parts, as sent, about; and its parts."""
+def head_sizes(message: Any, length: Length = len) -> tuple[int, Sequence[Any]]:
+    """What a message holds outside its parts, as sent, about (each text as ``length``
+    measures it: ``text_bytes``); and its parts."""
     match message:
         case ToolResult(output=ContentOutput(value=parts)):
             return PER_MESSAGE, parts
         case ToolResult(output=TextOutput(value=text) | ErrorTextOutput(value=text)):
-            return PER_MESSAGE + len(text), ()
+            return PER_MESSAGE + length(text), ()
         case ToolResult(output=JsonOutput(value=value) | ErrorJsonOutput(value=value)):
-            return PER_MESSAGE + _json_chars(value)[0], ()
+            return PER_MESSAGE + _json_chars(value, length=length)[0], ()
         case User(content=str() as text) | System(text=text):
-            return PER_MESSAGE + len(text), ()
+            return PER_MESSAGE + length(text), ()
         case User(content=parts) | Assistant(content=parts):
             return PER_MESSAGE, parts
         case _:
             return PER_MESSAGE, ()
 
 
-def part_sizes(part: Any) -> tuple[int, int, bool]:
-    """One part's text as sent (about), at most its characters of JSON (plan.tally.Tally.text's
-    rule), and whether its strings are all ASCII (False where not known)."""
+def part_sizes(part: Any, length: Length = len) -> tuple[int, int, bool]:
+    """One part's text as sent (about; its texts as ``length`` measures them), at most its
+    characters of JSON (plan.tally.Tally.text's rule), and whether its strings are all ASCII
+    (False where not known)."""
     match part:
         case Text(text=text):
-            return len(text), len(text) + PER_PART, text.isascii()
+            return length(text), len(text) + PER_PART, text.isascii()
         case ToolCall():
-            return call_sizes(part)
+            return call_sizes(part, length)
         case Json(value=value):
             size, plain = _json_chars(value)
-            return size, size + PER_PART, plain
+            sent = size if length is len else _json_chars(value, length=length)[0]
+            return sent, size + PER_PART, plain
         case File():
             return 0, 0, plain_file(part)
         case _:
@@ -308,35 +314,39 @@ def text_size(message: Any) -> tuple[int, bool]:
     return chars, plain
 
 
-def call_sizes(call: ToolCall) -> tuple[int, int, bool]:
+def call_sizes(call: ToolCall, length: Length = len) -> tuple[int, int, bool]:
     """``part_sizes`` of a tool call (the layout measures each assistant's calls with it):
     its arguments as spaced JSON, its id and name; signature, provider and invalid arguments
     count toward the characters only (they are not text the model reads)."""
     arguments, plain = _json_chars(call.arguments, spaced=True)
     call_id, name = call.id, call.name
     strings = len(call_id) + len(name)
+    sent = arguments + strings
+    if length is not len:  # the arguments' JSON as a string (as OpenAI's), at most
+        sent = _json_chars(call.arguments, True, length)[0] + length(call_id) + length(name)
     extra = 0
     for value in (call.signature, call.provider, call.invalid_arguments):
         if value:
             extra += len(value)
             plain = plain and value.isascii()
     plain = plain and call_id.isascii() and name.isascii()
-    return arguments + strings, arguments + strings + extra + PER_PART, plain
+    return sent, arguments + strings + extra + PER_PART, plain
 
 
-def _json_chars(value: Any, spaced: bool = False) -> tuple[int, bool]:
-    """Characters of ``value`` as compact JSON (its repr's where it is not JSON); ``spaced``:
-    as tool-call arguments at their longest (ASCII escapes, ", " and ": "). And whether every
-    string in it (keys too) is ASCII: no escape in the ASCII-escaped text, or the other text
-    all ASCII (False where not known: read by repr)."""
+def _json_chars(value: Any, spaced: bool = False, length: Length = len) -> tuple[int, bool]:
+    """Characters of ``value`` as compact JSON (its repr's where it is not JSON; ``length``:
+    that text measured so, ``text_bytes``); ``spaced``: as tool-call arguments at their
+    longest (ASCII escapes, ", " and ": "). And whether every string in it (keys too) is
+    ASCII: no escape in the ASCII-escaped text, or the other text all ASCII (False where not
+    known: read by repr)."""
     try:
         if spaced:
             text = json.dumps(value, ensure_ascii=True)
-            return len(text), "\\u" not in text
+            return length(text), "\\u" not in text
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-        return len(text), text.isascii()
+        return length(text), text.isascii()
     except (TypeError, ValueError, RecursionError):  # not JSON, or a cycle
-        return len(repr(value)), False
+        return length(repr(value)), False
 
 
 def _parts(message: Any) -> Sequence[Any]:
@@ -426,6 +436,16 @@ def _read(file: File) -> bytes:
     return file.read()
 
 
-def text_bytes(messages: Sequence[Any]) -> int:
-    """The conversation's text, tool calls and JSON, about as many bytes as they take sent."""
-    return sum(map(_text_about, messages))
+def text_bytes(messages: Sequence[Any], style: Style | None = None) -> int:
+    """The conversation's text, tool calls and JSON, about as many bytes as they take sent:
+    each text by its characters, or with ``style`` (the target wire's JSON spelling) by its
+    bytes as that wire sends it (``wire_size.string_bytes``: escaped quotes, backslashes and
+    control characters, non-ASCII as UTF-8 or as ``\\u`` escapes), as ``fit`` measures."""
+    if style is None:
+        return sum(map(_text_about, messages))
+    return sum(_text_about(m, functools.partial(_sent_length, style=style)) for m in messages)
+
+
+def _sent_length(text: str, style: Style) -> int:
+    """``text``'s bytes as a JSON string's content in ``style`` (its quotes are framing)."""
+    return string_bytes(text, style) - 2

@@ -54,17 +54,34 @@ def serve(memory_bytes: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
     _limit_memory(memory_bytes)
     if os.environ.get("TOOLWIRE_READ_SANDBOX", "1").lower() not in ("0", "false", "no", "off"):
-        from .sandbox import confine, preload
+        from .sandbox import confine, isolate_network, preload
 
+        shared = isolate_network()  # first: while single-threaded, before Landlock
+        if shared is not None:
+            os.environ["TOOLWIRE_READ_SHARED_NETWORK"] = shared
         preload()
-        unconfined = confine()  # Linux Landlock: read only the code it runs (readers.sandbox)
+        unconfined = confine()  # Landlock and seccomp: read only the code it runs (sandbox)
         if unconfined is not None:
             os.environ["TOOLWIRE_READ_UNCONFINED"] = unconfined
     write_frame(replies, READY)
     while (request := read_frame(requests)) is not None:
-        reader, job, caps = pickle.loads(request)
+        try:
+            reader, job, caps = pickle.loads(request)
+        except Exception as exc:  # a reader it cannot import (the sandbox reads only some)
+            write_frame(replies, pickle.dumps(("error", _unloadable(exc), "")))
+            continue
         vars(limits).update(caps)
         write_frame(replies, _reply(reader, job))
+
+
+def _unloadable(exc: Exception) -> ToolwireError:
+    """The error for a request whose reader the worker cannot import."""
+    return ToolwireError(
+        f"the read worker could not load its reader ({type(exc).__name__}: {exc}). Confined, "
+        "it imports only from the interpreter, site-packages and toolwire's own directory "
+        "(readers.sandbox); name the directory a reader of your own comes from in "
+        "TOOLWIRE_READ_PATHS"
+    )
 
 
 class Worker:

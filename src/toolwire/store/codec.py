@@ -24,8 +24,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..content import File
 from ..errors import StoreError, ToolwireError
+from ..foreign import files_of as files_of  # the one walk and label, the store's too
+from ..foreign import label as label
 from ..messages import ContentOutput, TaggedMessage, ToolResult, User
-from ..sources import BlobSource, BytesSource, PathSource
+from ..sources import BlobSource, BytesSource
 
 _message: TypeAdapter[Any] = TypeAdapter(TaggedMessage)
 _DIGEST = re.compile(r"[0-9a-f]{64}")
@@ -150,27 +152,6 @@ def read(file: File, where: str) -> bytes:
         return file.read()
     except ToolwireError as exc:
         raise type(exc)(f"{where}, file {label(file)}: {exc}") from exc
-
-
-def label(file: File) -> str:
-    """How errors name a file without reading it: its name, path, or identifier."""
-    if file.name:
-        return file.name
-    if isinstance(file.source, PathSource):
-        return file.source.path
-    return file.identifier
-
-
-def files_of(message: Any) -> list[File]:
-    """The files of a message, in order."""
-    found: list[File] = []
-
-    def collect(file: File) -> File:
-        found.append(file)
-        return file
-
-    replace_files(message, collect)
-    return found
 
 
 def replace_files(message: Any, swap: Callable[[File], File]) -> Any:

@@ -17,8 +17,8 @@ a collection can never remove a blob an append is about to reference.
 
 Loaded files hold ``BlobSource(sha256, root=<this store's blob location>, size)``. With a
 directory, ``tw.dump_conversation(store.load(id))`` writes the directory's absolute path and
-``tw.load_conversation`` of that text gives files that read as long as the store stays where
-it is; object-storage blobs are fetched and checked by ``load`` (with ``verify=False``, on a
+``tw.load_conversation(text, trust=("paths",))`` of that text gives files that read as long as
+the store stays where it is (a blob root is a local path: ``foreign``); object-storage blobs are fetched and checked by ``load`` (with ``verify=False``, on a
 File's first read, through this store's object-store client). For JSON that reads
 anywhere, use ``export`` (bytes inlined as base64) and ``import_``. Rows and exports are
 untrusted data: ``trust`` says which File sources they may hold (never a local path) and how
@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 
 from ..content import File
 from ..errors import ConflictError, StoreError, ToolwireError
+from ..foreign import Trust
 from ..messages import Message
 from ..sources import MAX_FILE_BYTES, BlobSource
 from . import codec, trust
@@ -46,7 +47,7 @@ from .blobs import BlobStore
 from .objects import ObjectBlobs, is_object_url
 from .rows import Rows
 from .sqlite import BUSY_TIMEOUT_S, SqliteRows
-from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES, MAX_JSON_VALUES, Trust
+from .trust import EXPORT_FORMAT, MAX_IMPORT_BYTES, MAX_JSON_VALUES
 
 __all__ = ["BUSY_TIMEOUT_S", "SessionInfo", "SessionStore"]
 

@@ -24,15 +24,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Mapping
-from typing import Any, Literal
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from ..content import File
 from ..errors import StoreError, ToolwireError
-from ..messages import load_conversation
-from ..sources import BlobSource, BytesSource, PathSource, ProviderFileSource, UrlSource
+from ..foreign import check, shown
+from ..messages import conversation
+from ..sources import BlobSource, BytesSource, ProviderFileSource, UrlSource
 from . import codec
 
 EXPORT_FORMAT = "toolwire.session"
@@ -47,13 +48,6 @@ MAX_JSON_VALUES = 1_000_000
 #: A stored row (one message, files by reference) larger than this is refused by ``load``.
 MAX_ROW_BYTES = 64 * 1024 * 1024
 URL_SCHEMES = frozenset({"http", "https", "s3", "gs"})
-#: Sources a conversation from elsewhere (an import, a conversation file) carries only when
-#: the caller trusts them: each is read with the *reader's* access — a local path on this
-#: machine, a cloud object (s3://, gs://) with this machine's credentials (Bedrock and Vertex
-#: read them for the caller), a provider file id of the caller's account.
-Trust = Literal["paths", "cloud", "file-ids"]
-TRUST_CHOICES: tuple[Trust, ...] = ("paths", "cloud", "file-ids")
-CLOUD_SCHEMES = frozenset({"s3", "gs"})
 #: What ``load_json`` turns into a StoreError: bad JSON, deep nesting, a non-text body.
 _MALFORMED = (ValueError, RecursionError, TypeError)
 
@@ -132,7 +126,7 @@ def export_messages(
     if not isinstance(items, list):
         raise StoreError(f"{where} has no list of messages")
     try:
-        messages = load_conversation(items)
+        messages = conversation(items)
     except (*_MALFORMED, ToolwireError) as exc:
         raise StoreError(f"{where} is invalid: {reason(exc)}") from exc
     confined = [
@@ -171,7 +165,7 @@ def confine(message: Any, where: str, blob_root: str, sizes: Mapping[str, int] |
             return file
         raise StoreError(
             f"{where}, file {codec.label(file)}: a {source.type} source "
-            f"({_shown(file)}) is refused; {_ALLOWED}"
+            f"({shown(file)}) is refused; {_ALLOWED}"
         )
 
     return codec.replace_files(message, check)
@@ -198,13 +192,6 @@ def _blob(digest: str, where: str, blob_root: str, sizes: Mapping[str, int] | No
     return BlobSource(sha256=digest, root=blob_root, size=size)
 
 
-def _shown(file: File) -> str:
-    """The source's reference, never its bytes: a path, a URL or a length."""
-    if isinstance(file.source, BytesSource):
-        return f"{len(file.source.data)} inline bytes"
-    return file.source.describe()
-
-
 def _inline_size(file: File) -> int:
     return len(file.source.data) if isinstance(file.source, BytesSource) else 0
 
@@ -222,45 +209,10 @@ def reason(exc: BaseException) -> str:
 
 
 def foreign(messages: list[Any], where: str, trusted: Collection[str] = ()) -> list[Any]:
-    """``messages`` from elsewhere, as they are, when every File's source is one the reader
-    may follow for its writer: inline bytes, an http(s) URL, and what ``trusted`` names
-    (``Trust``); else a StoreError naming the message, the file and the setting to pass."""
-    unknown = set(trusted) - set(TRUST_CHOICES)
-    if unknown:
-        raise StoreError(
-            f"trust takes {', '.join(TRUST_CHOICES)}, not {', '.join(sorted(unknown))}"
-        )
-
-    def check(file: File, at: str) -> None:
-        source, needs = file.source, None
-        if isinstance(source, PathSource | BlobSource):
-            needs = "paths"
-        elif isinstance(source, UrlSource):
-            scheme = urlsplit(source.url).scheme.lower()
-            if scheme in CLOUD_SCHEMES:
-                needs = "cloud"
-            elif scheme not in ("http", "https"):
-                needs = "refused"
-        elif isinstance(source, ProviderFileSource):
-            needs = "file-ids"
-        if needs is None or needs in trusted:
-            return
-        if needs == "refused":
-            raise StoreError(f"{at}, file {codec.label(file)}: a {source.type} source is refused")
-        raise StoreError(
-            f"{at}, file {codec.label(file)}: a {_WHAT[needs]} ({_shown(file)}) is read with "
-            f"your own access, so a conversation from elsewhere may not carry one unless you "
-            f"trust it: pass trust=({needs!r},) (the CLI: --trust {needs})"
-        )
-
-    for k, message in enumerate(messages):
-        for file in codec.files_of(message):
-            check(file, f"{where}, message {k}")
+    """``messages`` as they are when ``foreign.check`` (the one rule for data from elsewhere)
+    admits them; else its error as a StoreError."""
+    try:
+        check(messages, where, trusted)
+    except ToolwireError as exc:
+        raise StoreError(str(exc)) from exc
     return messages
-
-
-_WHAT = {
-    "paths": "local path",
-    "cloud": "cloud object URL",
-    "file-ids": "provider file id",
-}

@@ -22,7 +22,7 @@ from .account import account_of
 from .cache import Cache, Key, open_cache
 from .sync import Context, Job, Outcome, arun, run
 from .transfer import Progress, Settings
-from .wanted import conversation, files, id_cell, replace_files, upload_form
+from .wanted import as_messages, files, id_cell, replace_files, upload_form
 
 if TYPE_CHECKING:
     from ..store import SessionStore
@@ -149,7 +149,7 @@ class Uploads:
         overrides given to ``encode``, if any.
         """
         caps, _ = _target(model, capabilities)
-        found = conversation(messages)
+        found = as_messages(messages)
         replaced: dict[int, File] = {}
         touched: dict[int, list[str]] = {}
         for index, in_tool_result, file in files(found):
@@ -225,7 +225,7 @@ class Uploads:
         self, messages: Sequence[Any], caps: Capabilities, account: str, min_bytes: int
     ) -> list[Job]:
         jobs: dict[Key, Job] = {}
-        for _, in_tool_result, file in files(conversation(messages)):
+        for _, in_tool_result, file in files(as_messages(messages)):
             cell = id_cell(file, in_tool_result, caps)
             if cell is None:
                 continue

@@ -17,14 +17,14 @@ from pydantic import BaseModel
 
 from ..capability import Capabilities, Cell
 from ..content import File
-from ..messages import ContentOutput, ToolResult, User, load_conversation
+from ..messages import ContentOutput, ToolResult, User, conversation
 
 
-def conversation(messages: Sequence[Any]) -> list[Any]:
+def as_messages(messages: Sequence[Any]) -> list[Any]:
     """The messages as toolwire models (dicts, e.g. a loaded JSON file, are validated)."""
     if all(isinstance(m, BaseModel) for m in messages):
         return list(messages)
-    return load_conversation(list(messages))
+    return conversation(list(messages))
 
 
 def files(messages: Sequence[Any]) -> Iterator[tuple[int, bool, File]]:

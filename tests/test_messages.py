@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from toolwire.content import File, Json, Text, Thinking, ToolCall
-from toolwire.errors import ToolwireError
+from toolwire.errors import ConversationError, ToolwireError
 from toolwire.messages import (
     Assistant,
     ContentOutput,
@@ -318,7 +318,7 @@ def test_legacy_raw_outputs_load_by_coercion(raw, expected):
 
 def test_a_tagged_output_with_a_broken_value_is_an_error_not_silently_json():
     stored = '[{"role": "tool", "call_id": "c", "name": "n", "output": {"type": "content", "value": "x"}}]'
-    with pytest.raises(ValidationError, match="output.content.value"):
+    with pytest.raises(ConversationError, match="message 0, field output.value: Input should be"):
         load_conversation(stored)
 
 
@@ -327,7 +327,9 @@ def test_a_stored_file_whose_bytes_contradict_its_type_is_an_error_not_silently_
     file = {"type": "file", "source": {"type": "bytes", "data": pdf}, "media_type": "image/png"}
     output = {"type": "content", "value": [file]}
     stored = json.dumps([{"role": "tool", "call_id": "c", "name": "n", "output": output}])
-    with pytest.raises(ValidationError, match="declared image/png, but the bytes are application"):
+    with pytest.raises(
+        ConversationError, match="declared image/png, but the bytes are application"
+    ):
         load_conversation(stored)
 
 
@@ -427,3 +429,22 @@ def test_a_copy_with_new_parts_holds_them_in_a_tuple_checked_as_the_constructor_
     assert user.model_copy() == user and user.model_copy(deep=True) == user
     with pytest.raises(ValidationError):
         user.model_copy(update={"content": [ToolCall(id="c1", name="f", arguments={})]})
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [
+        ("nope", "Invalid JSON"),
+        ('[{"role": "user", "content": 5}]', "message 0, field content"),
+        ('[{"role": "robot"}]', "message 0: Input tag 'robot'"),
+        ({"role": "user"}, "a JSON list of messages"),
+    ],
+)
+def test_a_conversation_that_is_not_one_is_a_conversation_error_in_one_line(
+    stored: object, said: str
+) -> None:
+    """Bad input is a ToolwireError naming where it is wrong (the first message and field),
+    never pydantic's own many-line ValidationError."""
+    with pytest.raises(ConversationError, match=said) as caught:
+        load_conversation(stored)  # type: ignore[arg-type]
+    assert "\n" not in str(caught.value)

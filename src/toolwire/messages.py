@@ -10,14 +10,15 @@ it is made: the encoder's caches (``memo``) rely on that. Build a new message in
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
 from .content import File, Json, JsonValue, ProviderPart, Text, Thinking, ToolCall, json_data
 from .digest import Digested
-from .errors import ToolwireError
+from .errors import ConversationError, ToolwireError
 from .foreign import Trust, check
 
 _FROZEN = ConfigDict(frozen=True, ser_json_bytes="base64", val_json_bytes="base64")
@@ -327,7 +328,10 @@ def load_conversation(
     ``trust=("paths",)`` to reload a conversation you dumped with ``File.from_path`` files
     (``foreign`` is the rule, the same as ``SessionStore.import_`` and the CLI's ``--trust``).
     """
-    messages = conversation(data)
+    try:
+        messages = conversation(data)
+    except ValidationError as exc:
+        raise ConversationError(first_problem(exc, data)) from exc
     check(messages, "the conversation", trust)
     return messages
 
@@ -338,6 +342,38 @@ def conversation(data: str | bytes | Sequence[object]) -> list[Message]:
     if isinstance(data, str | bytes):
         return _conversation.validate_json(data)
     return _conversation.validate_python(data)
+
+
+def first_problem(exc: ValidationError, data: str | bytes | Sequence[object]) -> str:
+    """One line: where the most specific error of a conversation's validation is (message
+    index and field) and what it is."""
+    errors = exc.errors(include_url=False)
+    error = max(errors, key=lambda e: len(e["loc"]))
+    more = len(errors) - 1
+    tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
+    if error["type"] == "json_invalid":
+        return f"{error['msg']}{tail}"
+    loc = error["loc"]
+    if not loc:
+        return f"not a toolwire conversation (a JSON list of messages): {error['msg']}{tail}"
+    field = _field(data, loc, missing=error["type"] == "missing")
+    where = f"message {loc[0]}" + (f", field {field}" if field else "")
+    return f"not a toolwire conversation: {where}: {error['msg']}{tail}"
+
+
+def _field(data: str | bytes | Sequence[object], loc: tuple[Any, ...], missing: bool) -> str:
+    """``content[0].source.data``: the loc's keys that are places in the file, without the
+    union tags pydantic puts between them (and with the key of a missing field)."""
+    node: Any = (json.loads(data) if isinstance(data, str | bytes) else data)[loc[0]]
+    path = ""
+    for position, key in enumerate(loc[1:], start=2):
+        if isinstance(node, list) and isinstance(key, int) and key < len(node):
+            path, node = f"{path}[{key}]", node[key]
+        elif isinstance(node, dict) and key in node:
+            path, node = f"{path}.{key}", node[key]
+        elif missing and position == len(loc):
+            path += f".{key}"
+    return path.lstrip(".")
 
 
 def dump_conversation(messages: Sequence[Message], *, indent: int | None = None) -> str:

@@ -189,7 +189,7 @@ def load(path: Path, trust: list[str] | None = None) -> list[Any]:
 
     from ..errors import ToolwireError
     from ..foreign import check
-    from ..messages import conversation
+    from ..messages import conversation, first_problem
     from ..store.trust import MAX_JSON_VALUES, values
 
     try:
@@ -205,38 +205,7 @@ def load(path: Path, trust: list[str] | None = None) -> list[Any]:
     except OSError as exc:
         raise ToolwireError(f"{path}: cannot read ({exc.strerror})") from exc
     except ValidationError as exc:
-        raise ToolwireError(f"{path}: {_first_problem(exc, data)}") from exc
-
-
-def _first_problem(exc: Any, data: bytes) -> str:
-    """One line: where the most specific error is (message index and field) and what it is."""
-    errors = exc.errors(include_url=False)
-    error = max(errors, key=lambda e: len(e["loc"]))
-    more = len(errors) - 1
-    tail = f" (and {more} more error{'s' if more > 1 else ''})" if more else ""
-    if error["type"] == "json_invalid":
-        return f"{error['msg']}{tail}"
-    loc = error["loc"]
-    if not loc:
-        return f"not a toolwire conversation (a JSON list of messages): {error['msg']}{tail}"
-    field = _field(data, loc, missing=error["type"] == "missing")
-    where = f"message {loc[0]}" + (f", field {field}" if field else "")
-    return f"not a toolwire conversation: {where}: {error['msg']}{tail}"
-
-
-def _field(data: bytes, loc: tuple[Any, ...], missing: bool) -> str:
-    """``content[0].source.data``: the loc's keys that are places in the file, without the
-    union tags pydantic puts between them (and with the key of a missing field)."""
-    node: Any = json.loads(data)[loc[0]]
-    path = ""
-    for position, key in enumerate(loc[1:], start=2):
-        if isinstance(node, list) and isinstance(key, int) and key < len(node):
-            path, node = f"{path}[{key}]", node[key]
-        elif isinstance(node, dict) and key in node:
-            path, node = f"{path}.{key}", node[key]
-        elif missing and position == len(loc):
-            path += f".{key}"
-    return path.lstrip(".")
+        raise ToolwireError(f"{path}: {first_problem(exc, data)}") from exc
 
 
 def conversation(paths: list[Path]) -> list[Any]:

@@ -283,6 +283,13 @@ class SessionStore:
         """Every session, oldest first."""
         return [SessionInfo(*row) for row in self._rows.sessions()]
 
+    def count(self, session_id: str) -> int:
+        """How many messages ``session_id`` holds, in one small query (no rows, no blobs):
+        what a reader that follows a session polls. StoreError (with the closest ids) if the
+        store has no such session."""
+        _check_id(session_id)
+        return self._rows.count(session_id)
+
     def export(self, session_id: str) -> str:
         """The session as self-contained JSON (file bytes inlined as base64) for ``import_``."""
         messages = [codec.portable(m) for m in self.load(session_id)]

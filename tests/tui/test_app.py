@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolwire.tui import SessionApp
-from toolwire.tui.app import FileView, PictureView
+from toolwire.tui.app import FileView, PictureView, TurnView
 from toolwire.tui.halfblocks import HalfBlocks
+from toolwire.tui.window import PAGE, Window
 
 from .screens import ANTHROPIC, GROQ, opened, screen_text, session
 
@@ -27,7 +30,7 @@ async def test_each_file_has_its_preview_and_decision_on_the_first_target() -> N
         assert "[Image: photo.png, 640x480, 245 KB]  · native" in titles
         assert "[PDF: report.pdf, 3 pages, 35 KB]  · native" in titles
         assert sum("shot-" in t and t.endswith("· native") for t in titles) == 6
-        app.action_top()
+        await app.action_top()
         await pilot.pause()
         text = screen_text(app)
         assert "target 1/2 anthropic:claude-sonnet-4-5 (anthropic)" in text
@@ -45,7 +48,7 @@ async def test_thinking_is_folded_and_opens_where_the_target_receives_it() -> No
         assert "Read both files first" not in text
         await pilot.press("e")
         await pilot.pause()
-        app.action_top()
+        await app.action_top()
         await pilot.pause()
         assert "Read both files first, then compare." in screen_text(app)
         await pilot.press("t")
@@ -66,7 +69,7 @@ async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
         assert evicted in text
         assert "budgets bound: max_images_per_request = 5" in text  # the status bar
         assert "[Image: photo.png, 640x480, 245 KB — left out of this request for size]" in text
-        app.action_bottom()
+        await app.action_bottom()
         await pilot.pause()
         text = screen_text(app)
         assert "in a user message of its own" in text  # shot-3..5 travel after the results
@@ -182,3 +185,48 @@ def test_no_model_is_a_clear_error() -> None:
 
     with pytest.raises(ToolwireError, match="at least one model"):
         SessionApp.for_messages(session(), [])
+
+
+def long_session(turns: int) -> list[Any]:
+    """``turns`` turns: a tool call and its result each."""
+    from toolwire import Assistant, ToolCall, ToolResult
+
+    messages: list[Any] = []
+    for index in range(turns // 2):
+        call = ToolCall(id=f"c{index}", name="look", arguments={"n": index})
+        messages += [Assistant([call]), ToolResult.of(call.id, call.name, [f"result {index}"])]
+    return messages
+
+
+@pytest.mark.slow
+async def test_a_thousand_turns_mount_one_page_and_the_keys_reach_every_turn() -> None:
+    app = SessionApp.for_messages(long_session(1000), [ANTHROPIC])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert [v.index for v in app.query(TurnView)] == list(range(PAGE))
+        assert len(app.query("*")) < 4 * PAGE  # widgets per page, not per session
+        text = screen_text(app)
+        assert "turn 1 · message 0" in text and "▲" not in text
+        await pilot.press("G")
+        await pilot.pause()
+        assert [v.index for v in app.query(TurnView)] == list(range(1000 - PAGE, 1000))
+        assert '"result 499"' in screen_text(app)
+        await pilot.press("[")
+        await pilot.pause()
+        assert app.window == Window(900, 950, 1000)
+        text = screen_text(app)  # read backwards: the page opens at its end
+        assert "turn 950 · message 949" in text
+        await pilot.press("home")
+        await pilot.pause()
+        assert "▲ turns 1–900 not shown · [ earlier · g first" in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "▼ turns 951–1,000 not shown · ] later · G last" in screen_text(app)
+        await pilot.press("]")
+        await pilot.pause()
+        assert app.window == Window(950, 1000, 1000)
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.window == Window(0, PAGE, 1000)
+        assert "turn 1 · message 0" in screen_text(app)
+        assert len(app.query(TurnView)) == PAGE

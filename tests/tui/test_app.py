@@ -230,3 +230,52 @@ async def test_a_thousand_turns_mount_one_page_and_the_keys_reach_every_turn() -
         assert app.window == Window(0, PAGE, 1000)
         assert "turn 1 · message 0" in screen_text(app)
         assert len(app.query(TurnView)) == PAGE
+
+
+def fetched(*outputs: Any) -> list[Any]:
+    """One tool turn per file, oldest first."""
+    from toolwire import Assistant, ToolCall, ToolResult, User
+
+    messages: list[Any] = [User("Go.")]
+    for n, file in enumerate(outputs):
+        call = ToolCall(id=f"c{n}", name="fetch", arguments={"n": n})
+        messages += [Assistant([call]), ToolResult.of(call.id, call.name, [file])]
+    return messages
+
+
+async def test_each_converted_page_has_a_verdict_line_naming_its_pdf() -> None:
+    from convert import files
+
+    from toolwire import File
+
+    pages = files.pdf([f"page {n} of the report" for n in range(1, 8)])
+    messages = fetched(File.from_bytes(pages, "application/pdf", name="long.pdf"))
+    app = SessionApp.for_messages(messages, [GROQ], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)) as pilot:
+        title = str(file_view(app, "long-p2.png").title)
+        assert title.startswith("[Image: long-p2.png, 1037x1344, ")
+        assert title.endswith(
+            "]  · page 2 of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered), → user message"
+        )
+        view = file_view(app, "long-p2.png")
+        await expand(pilot, view)
+        detail = str(view.query_one(".detail").render())
+        made = "page 2 of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered)"
+        assert f"{made} · application/pdf" in detail
+        assert "decision: converted: rendered pages 1-5 of 7" in detail
+        assert "tokens" not in detail  # the tokens are the PDF's, not each page's
+
+
+async def test_frames_a_budget_shrank_name_the_budget() -> None:
+    from convert import files
+
+    from toolwire import File
+
+    clip = files.video(2)
+    messages = fetched(*(File.from_bytes(clip, "video/mp4", name=f"{n}.mp4") for n in "abc"))
+    bedrock = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"  # 20 images a request
+    app = SessionApp.for_messages(messages, [bedrock], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)):
+        titles = [str(v.title).split("]  ", 1)[1] for v in app.query(FileView)]
+        assert titles[0] == "· frame 1 of 2 taken from b.mp4, max_count = 20 binds, repeats a.mp4"
+        assert titles[-1] == "· frame 8 of 8 taken from c.mp4, repeats a.mp4"

@@ -23,6 +23,7 @@ from textual.widgets import Collapsible, Static
 
 from ..content import File, Thinking
 from ..plan import Decision
+from ..viewer.html import made_from
 from ..viewer.layout import Shown, Step, Turn
 from ..viewer.targets import Target
 from . import lines, pixels
@@ -96,8 +97,9 @@ class TurnView(Vertical):
                 Static(RichText(f"({tag})"), classes="tag"), _text(part), classes="tagged"
             )
         if isinstance(part, File):
+            made = made_from(shown)  # its Decision (and tokens) are the converted file's
             tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
-            return FileView(part, shown.decision, tokens, self.images)
+            return FileView(part, shown.decision, None if made else tokens, self.images, made)
         if isinstance(part, Thinking):
             body = Static(RichText(lines.thinking_body(part)), classes="detail")
             return Collapsible(
@@ -128,15 +130,21 @@ class FileView(Collapsible):
     when the section first opens (a long session mounts one line per file, not a dozen)."""
 
     def __init__(
-        self, file: File, decision: Decision | None, tokens: int | None, images: Images
+        self,
+        file: File,
+        decision: Decision | None,
+        tokens: int | None,
+        images: Images,
+        made: str = "",
     ) -> None:
         self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
+        self.made = made  # an image a conversion made: which (viewer.html.made_from)
         self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
         self.page, self.pages, self.loaded = 0, 0, False
-        super().__init__(title=plain_title(lines.preview(file, decision)), collapsed=True)
+        super().__init__(title=plain_title(lines.preview(file, decision, made)), collapsed=True)
 
     def _body(self) -> list[Widget]:
-        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens))
+        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens, self.made))
         body: list[Widget] = [Static(RichText(facts), classes="detail")]
         if self._has_picture():
             body.append(PictureView(self.images))

@@ -13,6 +13,8 @@ from toolwire.tui.window import PAGE, Window
 
 from .screens import ANTHROPIC, GROQ, opened, screen_text, session
 
+pytestmark = pytest.mark.anyio  # the async tests run on asyncio (anyio_backend)
+
 GEMINI = "google:gemini-2.5-pro"
 
 

@@ -16,6 +16,8 @@ from toolwire.tui.app import TurnView
 
 from .screens import ANTHROPIC, screen_text, session
 
+pytestmark = pytest.mark.anyio  # the async tests run on asyncio (anyio_backend)
+
 
 async def follow_sees_appends(store: SessionStore) -> None:
     messages = session()

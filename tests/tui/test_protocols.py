@@ -18,6 +18,8 @@ from toolwire.tui.halfblocks import HalfBlocks
 
 from .screens import ANTHROPIC, opened, screen_text, session
 
+pytestmark = pytest.mark.anyio  # the async tests run on asyncio (anyio_backend)
+
 #: Kitty's graphics protocol: an APC command (ESC _ G … ESC \\); Unicode placeholders
 #: (U+10EEEE) mark the cells the image covers (textual-image's TGP renderable).
 KITTY_COMMAND, KITTY_PLACEHOLDER = "\x1b_G", chr(0x10EEEE)

@@ -43,7 +43,10 @@ class SessionApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # every action has its key in the footer
     CSS = """
     #conversation { height: 1fr; }
-    #status { height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
+    #status {
+        height: 3; background: $panel; color: $text; padding: 0 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     .more { color: $text-muted; text-style: italic; padding: 0 1; }
     TurnView { height: auto; margin: 0 0 1 0; border-top: solid $primary; }
     .part { padding-left: 2; }

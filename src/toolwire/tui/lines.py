@@ -147,7 +147,9 @@ def turn_heading(target: Target, index: int, so_far: tuple[int, int]) -> str:
 
 
 def status(target: Target, position: int, count: int, following: str) -> str:
-    """The status bar: the target, its totals against its window, and what is followed."""
+    """The status bar, three short lines (each cut with … where the terminal is narrower):
+    the target; its totals against its window and what is followed; its files and the
+    budgets that bound them."""
     window = f" of {target.context_window:,}" if target.context_window else ""
     modes: dict[str, int] = {}
     for turn in target.turns:
@@ -162,8 +164,10 @@ def status(target: Target, position: int, count: int, following: str) -> str:
         if d.limit is not None
     }
     bound = f" · budgets bound: {', '.join(sorted(limits))}" if limits else ""
+    turns = f"{len(target.turns):,} turn{'s' if len(target.turns) != 1 else ''}"
     return (
-        f"{where} {plain(target.model)} ({target.caps.wire}) · ≈ {target.total_tokens:,} tokens"
-        f"{window} · request {human_size(target.request_bytes)}\n"
-        f"{len(target.turns)} turns · files: {files}{bound}{following}"
+        f"{where} {plain(target.model)} ({target.caps.wire})\n"
+        f"≈ {target.total_tokens:,} tokens{window} · request {human_size(target.request_bytes)}"
+        f" · {turns}{following}\n"
+        f"files: {files}{bound}"
     )

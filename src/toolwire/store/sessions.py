@@ -95,9 +95,9 @@ class SessionStore:
     Opening fails fast with the cause: ``connect_timeout`` seconds for PostgreSQL to answer
     (default: the URL's ``connect_timeout``, else 5), and a missing bucket is a StoreError
     when the store opens, not at the first append.
-    Sessions are created by their first append; ``list_sessions``, ``delete``, ``export``,
-    ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a process
-    killed mid-append. Example::
+    Sessions are created by their first append; ``list_sessions``, ``count``, ``delete``,
+    ``export``, ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a
+    process killed mid-append. Example::
 
         store = tw.SessionStore("agent-store")
         store.append("s1", tw.User("What is on the screen?"))

@@ -115,3 +115,32 @@ async def test_a_session_deleted_while_followed_is_said_and_kept_on_screen(tmp_p
         assert "follow: no session 's1' in this store. (retrying)" in text
         assert "hello" in text
     store.close()
+
+
+async def test_a_long_followed_session_opens_on_its_last_page_and_keeps_one_page(
+    tmp_path: Path,
+) -> None:
+    from toolwire.tui.window import PAGE, Window
+
+    store = SessionStore(tmp_path / "store")
+    store.extend("s1", [User(f"message {n}") for n in range(PAGE + 10)])
+    app = SessionApp(StoredSession(store, "s1"), [ANTHROPIC], follow=True, interval=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert app.window == Window(10, PAGE + 10, PAGE + 10)
+        store.extend("s1", [User("one more"), User("and the last")])
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if app.window.total == PAGE + 12:
+                break
+        assert app.window == Window(12, PAGE + 12, PAGE + 12)
+        assert [v.index for v in app.query(TurnView)] == list(range(12, PAGE + 12))
+        for _ in range(40):
+            await pilot.pause(0.05)
+            if "and the last" in screen_text(app):
+                break
+        assert "and the last" in screen_text(app)
+        earlier = app.query_one("#earlier")
+        assert earlier.display and str(earlier.render()) == (
+            "▲ turns 1–12 not shown · [ earlier · g first"
+        )
+    store.close()

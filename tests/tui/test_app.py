@@ -281,3 +281,15 @@ async def test_frames_a_budget_shrank_name_the_budget() -> None:
         titles = [str(v.title).split("]  ", 1)[1] for v in app.query(FileView)]
         assert titles[0] == "· frame 1 of 2 taken from b.mp4, max_count = 20 binds, repeats a.mp4"
         assert titles[-1] == "· frame 8 of 8 taken from c.mp4, repeats a.mp4"
+
+
+async def test_switching_targets_keeps_the_page_of_turns_shown() -> None:
+    app = SessionApp.for_messages(long_session(120), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        assert app.window == Window(70, 120, 120)
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.target.model == GROQ and app.window == Window(70, 120, 120)
+        assert [v.index for v in app.query(TurnView)] == list(range(70, 120))

@@ -181,7 +181,10 @@ class SessionApp(App[None]):
             self.notify("one target: give --model again to compare", timeout=3)
             return
         self.position = (self.position + step) % len(self.models)
-        await self._show(self._opening(len(self.target.turns)), at_end=self.follow)
+        window = self.window  # every target groups the same messages: the same turns
+        if window.total != len(self.target.turns):
+            window = self._opening(len(self.target.turns))
+        await self._show(window, at_end=self.follow)
         self._update_status()
 
     def action_expand_all(self, expand: bool) -> None:

@@ -191,8 +191,10 @@ def _in_place(sent: Sequence[Any], before: Sequence[Any], queues: _Queues) -> li
             at += len(made)
             _note_images(queues, made, decision, was)
             for position, part in enumerate(made):
-                if position > 0 or isinstance(part, File):
-                    shown.append(_one(part, queues))  # an image: "page k of n of …"
+                if isinstance(part, File):  # an image it made: "page k of n of …"
+                    shown.append(queues.made[part.identifier])
+                elif position > 0:
+                    shown.append(_one(part, queues))
                 else:
                     shown.append(Shown(part, "converted", decision, was))
         else:

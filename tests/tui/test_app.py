@@ -293,3 +293,33 @@ async def test_switching_targets_keeps_the_page_of_turns_shown() -> None:
         await pilot.pause()
         assert app.target.model == GROQ and app.window == Window(70, 120, 120)
         assert [v.index for v in app.query(TurnView)] == list(range(70, 120))
+
+
+async def test_the_footer_lists_every_key_within_80_columns() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = screen_text(app).splitlines()[-1]
+        expected = "q Quit  t T Target  o e c Open/close  n p Page  [ ] Turns  g G Ends  d Theme"
+        assert footer.strip() == expected
+        await pilot.press("tab")  # a section's title has the focus: the footer stays
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].strip() == expected
+    assert all(binding.show for binding in SessionApp.BINDINGS)  # type: ignore[union-attr]
+
+
+async def test_o_opens_and_closes_the_focused_section() -> None:
+    from textual.widgets import Collapsible
+
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")  # nothing focused but the conversation: it says what to do
+        await pilot.pause()
+        said = [n.message for n in app._notifications]  # the toast's text
+        assert said == ["Tab to a file or a folded section, then o (or Enter) opens it"]
+        await pilot.press("tab")
+        section = app.focused.parent if app.focused else None
+        assert isinstance(section, Collapsible) and section.collapsed
+        await pilot.press("o")
+        assert not section.collapsed
+        await pilot.press("o")
+        assert section.collapsed

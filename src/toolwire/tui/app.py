@@ -59,19 +59,21 @@ class SessionApp(App[None]):
     PictureView { height: auto; }
     PictureView > .picture { width: auto; height: auto; max-width: 64; }
     """
-    #: Every action in the footer, paired keys under one word (it fits 80 columns).
+    #: Every action in the footer, paired keys under one word (it fits 80 columns). A
+    #: focused section's title also opens with Enter (Textual's own, not listed).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
         Binding("t", "switch_target(1)", "next target", group=Binding.Group("Target")),
         Binding("T", "switch_target(-1)", "previous target", group=Binding.Group("Target")),
+        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Open/close")),
         Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Open/close")),
         Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Open/close")),
         Binding("n", "page(1)", "next PDF page", group=Binding.Group("Page")),
         Binding("p", "page(-1)", "previous PDF page", group=Binding.Group("Page")),
         Binding("[", "turns(-1)", "earlier turns", group=Binding.Group("Turns")),
         Binding("]", "turns(1)", "later turns", group=Binding.Group("Turns")),
-        Binding("g", "top", "first turn", group=Binding.Group("Top/end")),
-        Binding("G", "bottom", "last turn", group=Binding.Group("Top/end")),
+        Binding("g", "top", "first turn", group=Binding.Group("Ends")),
+        Binding("G", "bottom", "last turn", group=Binding.Group("Ends")),
         Binding("d", "light_dark", "Theme"),
     ]
 
@@ -186,6 +188,16 @@ class SessionApp(App[None]):
             window = self._opening(len(self.target.turns))
         await self._show(window, at_end=self.follow)
         self._update_status()
+
+    def action_toggle_section(self) -> None:
+        """Open or close the section whose title has the focus (``Tab`` moves between them)."""
+        node: Any = self.focused
+        while node is not None and not isinstance(node, Collapsible):
+            node = node.parent
+        if node is None:
+            self.notify("Tab to a file or a folded section, then o (or Enter) opens it", timeout=3)
+            return
+        node.collapsed = not node.collapsed
 
     def action_expand_all(self, expand: bool) -> None:
         for section in self.query(Collapsible):

@@ -108,6 +108,26 @@ def test_append_with_expect_adds_only_at_the_count_it_names(backend: Backend) ->
         assert [len(store.load("s1"))] == [3]
 
 
+def test_count_is_one_sessions_message_count_and_an_unknown_id_is_a_store_error(
+    backend: Backend,
+) -> None:
+    with backend.open() as store:
+        store.extend("s1", [tw.User("a"), tw.User("b")])
+        store.append("s2", tw.User("other"))
+        assert (store.count("s1"), store.count("s2")) == (2, 1)
+        store.append("s1", tw.User("c"))
+        assert store.count("s1") == 3
+        with pytest.raises(
+            tw.StoreError, match=r"no session 's11' in this store. Did you mean 's1'"
+        ):
+            store.count("s11")
+        store.delete("s2")
+        with pytest.raises(tw.StoreError, match="no session 's2'"):
+            store.count("s2")
+        with pytest.raises(tw.StoreError, match="non-empty string"):
+            store.count("")
+
+
 def test_a_tampered_blob_is_refused_naming_session_file_and_hash(backend: Backend) -> None:
     photo = tw.File.from_path(PHOTO, name="photo.png")
     digest = photo.source.sha256()

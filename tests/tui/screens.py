@@ -45,6 +45,20 @@ async def opened(pilot: Any, view: Any) -> None:
         notes = view.query(".picture-note")
         if view.loaded and not (notes and str(notes.first().render()) == "loading…"):
             break
-    await pilot.pause()
+    await settled(pilot)  # then scroll, from where everything is once laid out
     view.scroll_visible(animate=False, top=True)
-    await pilot.pause()
+    await settled(pilot)
+
+
+async def settled(pilot: Any) -> None:
+    """Wait until the conversation's size and scroll position stop moving: a picture or text
+    that arrives from a worker lays the column out again a frame or two later, and the
+    scrollbar's thumb follows it."""
+    column = pilot.app.query_one("#conversation")
+    last = None
+    for _ in range(100):
+        await pilot.pause(0.02)
+        now = (column.virtual_size, column.scroll_y, column.max_scroll_y, column.size)
+        if now == last:
+            return
+        last = now

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from toolwire.tui import SessionApp
-from toolwire.tui.app import FileView, PictureView
+from toolwire.tui.app import FileView, PictureView, TurnView
 from toolwire.tui.halfblocks import HalfBlocks
+from toolwire.tui.window import PAGE, Window
 
 from .screens import ANTHROPIC, GROQ, opened, screen_text, session
+
+pytestmark = pytest.mark.anyio  # the async tests run on asyncio (anyio_backend)
 
 GEMINI = "google:gemini-2.5-pro"
 
@@ -27,7 +32,7 @@ async def test_each_file_has_its_preview_and_decision_on_the_first_target() -> N
         assert "[Image: photo.png, 640x480, 245 KB]  · native" in titles
         assert "[PDF: report.pdf, 3 pages, 35 KB]  · native" in titles
         assert sum("shot-" in t and t.endswith("· native") for t in titles) == 6
-        app.action_top()
+        await app.action_top()
         await pilot.pause()
         text = screen_text(app)
         assert "target 1/2 anthropic:claude-sonnet-4-5 (anthropic)" in text
@@ -45,7 +50,7 @@ async def test_thinking_is_folded_and_opens_where_the_target_receives_it() -> No
         assert "Read both files first" not in text
         await pilot.press("e")
         await pilot.pause()
-        app.action_top()
+        await app.action_top()
         await pilot.pause()
         assert "Read both files first, then compare." in screen_text(app)
         await pilot.press("t")
@@ -66,7 +71,7 @@ async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
         assert evicted in text
         assert "budgets bound: max_images_per_request = 5" in text  # the status bar
         assert "[Image: photo.png, 640x480, 245 KB — left out of this request for size]" in text
-        app.action_bottom()
+        await app.action_bottom()
         await pilot.pause()
         text = screen_text(app)
         assert "in a user message of its own" in text  # shot-3..5 travel after the results
@@ -182,3 +187,139 @@ def test_no_model_is_a_clear_error() -> None:
 
     with pytest.raises(ToolwireError, match="at least one model"):
         SessionApp.for_messages(session(), [])
+
+
+def long_session(turns: int) -> list[Any]:
+    """``turns`` turns: a tool call and its result each."""
+    from toolwire import Assistant, ToolCall, ToolResult
+
+    messages: list[Any] = []
+    for index in range(turns // 2):
+        call = ToolCall(id=f"c{index}", name="look", arguments={"n": index})
+        messages += [Assistant([call]), ToolResult.of(call.id, call.name, [f"result {index}"])]
+    return messages
+
+
+@pytest.mark.slow
+async def test_a_thousand_turns_mount_one_page_and_the_keys_reach_every_turn() -> None:
+    app = SessionApp.for_messages(long_session(1000), [ANTHROPIC])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        assert [v.index for v in app.query(TurnView)] == list(range(PAGE))
+        assert len(app.query("*")) < 4 * PAGE  # widgets per page, not per session
+        text = screen_text(app)
+        assert "turn 1 · message 0" in text and "▲" not in text
+        await pilot.press("G")
+        await pilot.pause()
+        assert [v.index for v in app.query(TurnView)] == list(range(1000 - PAGE, 1000))
+        assert '"result 499"' in screen_text(app)
+        await pilot.press("[")
+        await pilot.pause()
+        assert app.window == Window(900, 950, 1000)
+        text = screen_text(app)  # read backwards: the page opens at its end
+        assert "turn 950 · message 949" in text
+        await pilot.press("home")
+        await pilot.pause()
+        assert "▲ turns 1–900 not shown · [ earlier · g first" in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        assert "▼ turns 951–1,000 not shown · ] later · G last" in screen_text(app)
+        await pilot.press("]")
+        await pilot.pause()
+        assert app.window == Window(950, 1000, 1000)
+        await pilot.press("g")
+        await pilot.pause()
+        assert app.window == Window(0, PAGE, 1000)
+        assert "turn 1 · message 0" in screen_text(app)
+        assert len(app.query(TurnView)) == PAGE
+
+
+def fetched(*outputs: Any) -> list[Any]:
+    """One tool turn per file, oldest first."""
+    from toolwire import Assistant, ToolCall, ToolResult, User
+
+    messages: list[Any] = [User("Go.")]
+    for n, file in enumerate(outputs):
+        call = ToolCall(id=f"c{n}", name="fetch", arguments={"n": n})
+        messages += [Assistant([call]), ToolResult.of(call.id, call.name, [file])]
+    return messages
+
+
+async def test_each_converted_page_has_a_verdict_line_naming_its_pdf() -> None:
+    from convert import files
+
+    from toolwire import File
+
+    pages = files.pdf([f"page {n} of the report" for n in range(1, 8)])
+    messages = fetched(File.from_bytes(pages, "application/pdf", name="long.pdf"))
+    app = SessionApp.for_messages(messages, [GROQ], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)) as pilot:
+        title = str(file_view(app, "long-p2.png").title)
+        assert title.startswith("[Image: long-p2.png, 1037x1344, ")
+        assert title.endswith(
+            "]  · page 2 of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered), → user message"
+        )
+        view = file_view(app, "long-p2.png")
+        await expand(pilot, view)
+        detail = str(view.query_one(".detail").render())
+        made = "page 2 of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered)"
+        assert f"{made} · application/pdf" in detail
+        assert "decision: converted: rendered pages 1-5 of 7" in detail
+        assert "tokens" not in detail  # the tokens are the PDF's, not each page's
+
+
+async def test_frames_a_budget_shrank_name_the_budget() -> None:
+    from convert import files
+
+    from toolwire import File
+
+    clip = files.video(2)
+    messages = fetched(*(File.from_bytes(clip, "video/mp4", name=f"{n}.mp4") for n in "abc"))
+    bedrock = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"  # 20 images a request
+    app = SessionApp.for_messages(messages, [bedrock], on_unsupported="convert")
+    async with app.run_test(size=(160, 48)):
+        titles = [str(v.title).split("]  ", 1)[1] for v in app.query(FileView)]
+        assert titles[0] == "· frame 1 of 2 taken from b.mp4, max_count = 20 binds, repeats a.mp4"
+        assert titles[-1] == "· frame 8 of 8 taken from c.mp4, repeats a.mp4"
+
+
+async def test_switching_targets_keeps_the_page_of_turns_shown() -> None:
+    app = SessionApp.for_messages(long_session(120), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("G")
+        await pilot.pause()
+        assert app.window == Window(70, 120, 120)
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.target.model == GROQ and app.window == Window(70, 120, 120)
+        assert [v.index for v in app.query(TurnView)] == list(range(70, 120))
+
+
+async def test_the_footer_lists_every_key_within_80_columns() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(80, 24)) as pilot:
+        footer = screen_text(app).splitlines()[-1]
+        expected = "q Quit  t T Target  o e c Open/close  n p Page  [ ] Turns  g G Ends  d Theme"
+        assert footer.strip() == expected
+        await pilot.press("tab")  # a section's title has the focus: the footer stays
+        await pilot.pause()
+        assert screen_text(app).splitlines()[-1].strip() == expected
+    assert all(binding.show for binding in SessionApp.BINDINGS)  # type: ignore[union-attr]
+
+
+async def test_o_opens_and_closes_the_focused_section() -> None:
+    from textual.widgets import Collapsible
+
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")  # nothing focused but the conversation: it says what to do
+        await pilot.pause()
+        said = [n.message for n in app._notifications]  # the toast's text
+        assert said == ["Tab to a file or a folded section, then o (or Enter) opens it"]
+        await pilot.press("tab")
+        section = app.focused.parent if app.focused else None
+        assert isinstance(section, Collapsible) and section.collapsed
+        await pilot.press("o")
+        assert not section.collapsed
+        await pilot.press("o")
+        assert section.collapsed

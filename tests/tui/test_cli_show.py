@@ -94,3 +94,26 @@ def test_a_conversation_file_that_is_not_there_is_one_line(
     assert result.output.strip().splitlines() == [
         f"{tmp_path / 'gone.json'}: no such conversation file"
     ]
+
+
+@pytest.mark.parametrize(
+    ("flags", "drawing"),
+    [([], "auto"), (["--images", "sixel"], "sixel"), (["--images", "kitty"], "kitty"),
+     (["--images", "halfblock"], "halfblock"), (["--images", "kitty", "--no-images"], "off")],
+)  # fmt: skip
+def test_images_picks_how_pictures_are_drawn(
+    tmp_path: Path, opened: list[Any], flags: list[str], drawing: str
+) -> None:
+    path = tmp_path / "history.json"
+    path.write_text(tw.dump_conversation(session()))
+    result = runner.invoke(app, ["show", str(path), "-m", ANTHROPIC, "--trust", "paths", *flags])
+    assert result.exit_code == 0, result.output
+    assert opened[0].images == drawing
+
+
+def test_an_unknown_way_of_drawing_is_refused(tmp_path: Path, opened: list[Any]) -> None:
+    path = tmp_path / "history.json"
+    path.write_text(tw.dump_conversation(session()))
+    result = runner.invoke(app, ["show", str(path), "-m", ANTHROPIC, "--images", "iterm"])
+    assert result.exit_code == 2 and not opened
+    assert "'iterm' is not one of" in result.output

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from viewer.conversations import png
 
 from toolwire import Assistant, Thinking, ToolCall, ToolResult, User
@@ -10,6 +11,8 @@ from toolwire.tui import SessionApp
 from toolwire.tui.lines import plain
 
 from .screens import ANTHROPIC, screen_text
+
+pytestmark = pytest.mark.anyio  # the async tests run on asyncio (anyio_backend)
 
 TITLE = "\x1b]0;pwned\x07"  # would retitle the terminal
 CLEAR = "\x1b[2J"  # would clear it

@@ -1,68 +1,54 @@
-"""The layout pinned at 80x24 and 160x48: the screen as text, against the files in
-snapshots/. pytest-textual-snapshot's syrupy pins pytest below 9, so the pins are plain text
-(what a terminal shows, without colours); after a deliberate change, rewrite them with
-``TOOLWIRE_UPDATE_SNAPSHOTS=1`` and read the diff."""
+"""The layout pinned at 80x24 and 160x48 (pytest-textual-snapshot): each screen as an SVG
+under __snapshots__/, compared whole, colours and all. The screens are fixed: a set size and
+theme, half blocks for pictures (no graphics protocol), no clock on screen. After a
+deliberate change, look at the report a failure writes (snapshot_report.html), then rewrite
+the pins with ``pytest tests/tui/test_snapshots.py --snapshot-update`` and read the diff."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
+from collections.abc import Callable
+from typing import Any
+
+import pytest
 
 from toolwire.tui import SessionApp
 from toolwire.tui.app import FileView
 
-from .screens import ANTHROPIC, GROQ, opened, screen_text, session
+from .screens import ANTHROPIC, GROQ, opened, session
 
-PINS = Path(__file__).parent / "snapshots"
-
-
-#: The glyphs a scrollbar's thumb ends are drawn with (eighths of a cell).
-THUMB = str.maketrans("▁▂▃▄▅▆▇█", "        ")
+SIZES = [(80, 24), (160, 48)]
+Compare = Callable[..., bool]
 
 
-def without_scrollbar(text: str) -> str:
-    """The screen with the scrollbar's two columns blanked: where its thumb ends depends on
-    the height of everything below, which settles a frame later than what is on screen."""
-    return "\n".join(line[:-2] + line[-2:].translate(THUMB) for line in text.split("\n"))
+def shown(models: list[str], theme: str = "textual-dark", **options: Any) -> SessionApp:
+    app = SessionApp.for_messages(session(), models, images="halfblock", **options)
+    app.theme = theme
+    return app
 
 
-def pinned(name: str, text: str) -> None:
-    text = without_scrollbar(text)
-    path = PINS / f"{name}.txt"
-    if os.environ.get("TOOLWIRE_UPDATE_SNAPSHOTS") == "1":
-        path.write_text(text, encoding="utf-8")
-    assert text == path.read_text(encoding="utf-8"), f"{name}: the screen changed"
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+def test_the_first_screen(snap_compare: Compare, size: tuple[int, int]) -> None:
+    assert snap_compare(shown([ANTHROPIC, GROQ]), terminal_size=size)
 
 
-async def first_screen(size: tuple[int, int]) -> None:
-    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ], images="halfblock")
-    async with app.run_test(size=size) as pilot:
-        await pilot.pause()
-        pinned(f"first-{size[0]}x{size[1]}", screen_text(app))
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "160x48"])
+def test_a_pdf_opened_on_the_second_target(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """Its detail, its first page in half blocks (few colours: a small pin) and its text."""
 
-
-async def image_on_the_second_target(size: tuple[int, int]) -> None:
-    app = SessionApp.for_messages(session(), [GROQ, ANTHROPIC], images="halfblock")
-    async with app.run_test(size=size) as pilot:
+    async def open_the_pdf(pilot: Any) -> None:
         await pilot.press("t")
         await pilot.pause()
-        view = next(v for v in app.query(FileView) if v.file.identifier == "photo.png")
+        view = next(v for v in pilot.app.query(FileView) if v.file.identifier == "report.pdf")
         await opened(pilot, view)
-        pinned(f"image-{size[0]}x{size[1]}", screen_text(app))
+
+    app = shown([GROQ, ANTHROPIC])
+    assert snap_compare(app, terminal_size=size, run_before=open_the_pdf)
 
 
-# (anyio's plugin parametrizes these tests by backend, so sizes are tests of their own)
-async def test_the_first_screen_at_80x24() -> None:
-    await first_screen((80, 24))
+def test_the_light_theme_at_80x24(snap_compare: Compare) -> None:
+    assert snap_compare(shown([ANTHROPIC], theme="textual-light"), terminal_size=(80, 24))
 
 
-async def test_the_first_screen_at_160x48() -> None:
-    await first_screen((160, 48))
-
-
-async def test_an_image_opened_on_the_second_target_at_80x24() -> None:
-    await image_on_the_second_target((80, 24))
-
-
-async def test_an_image_opened_on_the_second_target_at_160x48() -> None:
-    await image_on_the_second_target((160, 48))
+def test_the_end_of_a_session_at_80x24(snap_compare: Compare) -> None:
+    """The last turns (G), evicted images as text, the status bar with its budget bound."""
+    assert snap_compare(shown([GROQ]), terminal_size=(80, 24), press=["G"])

@@ -55,3 +55,39 @@ def test_render_html_takes_convert(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert out.read_text().count("<img ") == 3
+
+
+def seven_pages() -> list[object]:
+    """A 7-page PDF to Groq, which takes 5 images a request: pages 1-5 are rendered."""
+    from convert import files
+
+    data = files.pdf([f"page {n} of the report" for n in range(1, 8)])
+    long = tw.File.from_bytes(data, "application/pdf", name="long.pdf")
+    call = tw.ToolCall(id="c1", name="read", arguments={})
+    return [tw.User("read it"), tw.Assistant([call]), tw.ToolResult.of("c1", "read", long)]
+
+
+def test_each_page_image_is_tied_to_the_pdfs_decision_as_its_kth_of_n() -> None:
+    from toolwire.viewer.html import made_from
+
+    messages = seven_pages()
+    tool_turn = view_turns(messages, capabilities(GROQ), "convert")[2]
+    (decision,) = tool_turn.decisions
+    pages = [s for step in tool_turn.steps for b in step.blocks for s in b.parts if s.made]
+    assert [s.part.identifier for s in pages] == [f"long-p{k}.png" for k in range(1, 6)]
+    assert all(s.decision is decision and s.original.identifier == "long.pdf" for s in pages)
+    assert [s.made for s in pages] == [(k, 5) for k in range(1, 6)]
+    assert (
+        made_from(pages[1])
+        == "page 2 of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered)"
+    )
+
+
+def test_the_page_names_each_converted_image_and_not_the_whole_conversions_tokens() -> None:
+    page = tw.view(seven_pages(), GROQ, on_unsupported="convert")
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", page)
+    made = [c for c in captions if "rendered from long.pdf" in c]
+    assert len(made) == 5
+    for k, caption in enumerate(made, 1):
+        assert f"page {k} of the 5 rendered from long.pdf (pages 6–7 of 7 not rendered)" in caption
+        assert "≈" not in caption  # the tokens are the PDF's, in its turn's list of decisions

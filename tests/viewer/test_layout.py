@@ -149,7 +149,7 @@ def tagged(turn: Turn) -> dict[str, tuple[str, str]]:
         for step in turn.steps
         for block in step.blocks
         for s in block.parts
-        if s.original is not None
+        if s.original is not None and s.made is None  # a text, not an image a conversion made
     }
 
 
@@ -159,10 +159,13 @@ def test_a_conversion_of_several_parts_does_not_shift_the_files_after_it() -> No
     turn = view_turns(files_read(["clip.mp4", "data.csv", "report.pdf"]), CLAUDE, "convert")[2]
     assert tagged(turn) == {"clip.mp4": ("converted", "converted")}
     files = [s for s in parts(turn, 0) if s.role == "sent" and s.decision is not None]
-    assert [(s.part.identifier, s.decision.identifier) for s in files] == [
+    assert [(s.part.identifier, s.decision.identifier) for s in files if not s.made] == [
         ("data.csv", "data.csv"),
         ("report.pdf", "report.pdf"),
     ]
+    frames = [s for s in files if s.made]  # each frame is tied to the video it was taken from
+    assert {s.decision.identifier for s in frames} == {"clip.mp4"}
+    assert [s.made for s in frames] == [(k, len(frames)) for k in range(1, len(frames) + 1)]
 
 
 def test_a_file_converted_to_text_in_its_result_is_not_said_to_travel() -> None:

@@ -13,6 +13,9 @@ from .render import TrustOption, clean_errors, load, notice_defaults
 from .sessions import DEFAULT_STORE, Blobs, open_store
 from .view import ViewOnUnsupported
 
+#: ``--images``: how pictures are drawn (``toolwire.tui.widgets.Images`` less "off").
+Drawing = Literal["auto", "kitty", "sixel", "halfblock"]
+
 
 @app.command()
 def show(
@@ -45,13 +48,22 @@ def show(
     no_images: Annotated[
         bool, typer.Option("--no-images", help="Describe images and pages instead of drawing.")
     ] = False,
+    images: Annotated[
+        Drawing,
+        typer.Option(
+            "--images",
+            help="How to draw pictures: the terminal's graphics protocol if it has one (auto), "
+            "Kitty's or Sixel whatever it says (e.g. through tmux), or half blocks.",
+        ),
+    ] = "auto",
     on_unsupported: ViewOnUnsupported = "text",
     trust: TrustOption = [],  # noqa: B006 (typer reads the default; it is never changed)
 ) -> None:
     """Browse a conversation or a stored session as each MODEL receives it, in the terminal:
     messages, files with their decisions, thinking, tokens and bytes per turn (q quits)."""
     with clean_errors():
-        shown = _app(source, models, store, blobs, follow, no_images, on_unsupported, trust)
+        drawing = "off" if no_images else images
+        shown = _app(source, models, store, blobs, follow, drawing, on_unsupported, trust)
     shown.run()
 
 
@@ -61,7 +73,7 @@ def _app(
     store: str | None,
     blobs: str | None,
     follow: bool,
-    no_images: bool,
+    images: Literal["auto", "kitty", "sixel", "halfblock", "off"],
     on_unsupported: Literal["error", "convert", "text"],
     trust: list[str],
 ) -> Any:
@@ -87,5 +99,4 @@ def _app(
         feed = StoredSession(open_store(store or DEFAULT_STORE, blobs), source)
     for model in models:
         notice_defaults(model)
-    images: Literal["off", "auto"] = "off" if no_images else "auto"
     return SessionApp(feed, models, images=images, follow=follow, on_unsupported=on_unsupported)

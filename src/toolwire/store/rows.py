@@ -146,6 +146,16 @@ class Rows:
         with self._read() as cur:
             return [tuple(row) for row in cur.execute(_LIST_SQL).fetchall()]
 
+    def count(self, session_id: str) -> int:
+        """How many messages the session holds; StoreError if the store has no such session."""
+        with self._read() as cur:
+            (count,) = _one(
+                cur, "SELECT COUNT(*) FROM messages WHERE session_id = ?", (session_id,)
+            )
+            if count == 0 and not _exists(cur, session_id):
+                raise StoreError(self._unknown(cur, session_id))
+        return int(count)
+
     def exists(self, session_id: str) -> bool:
         with self._read() as cur:
             return _exists(cur, session_id)

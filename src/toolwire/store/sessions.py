@@ -96,9 +96,9 @@ class SessionStore:
     Opening fails fast with the cause: ``connect_timeout`` seconds for PostgreSQL to answer
     (default: the URL's ``connect_timeout``, else 5), and a missing bucket is a StoreError
     when the store opens, not at the first append.
-    Sessions are created by their first append; ``list_sessions``, ``delete``, ``export``,
-    ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a process
-    killed mid-append. Example::
+    Sessions are created by their first append; ``list_sessions``, ``count``, ``delete``,
+    ``export``, ``import_`` and ``copy_to`` manage them, and ``gc`` collects blobs left by a
+    process killed mid-append. Example::
 
         store = tw.SessionStore("agent-store")
         store.append("s1", tw.User("What is on the screen?"))
@@ -283,6 +283,13 @@ class SessionStore:
     def list_sessions(self) -> list[SessionInfo]:
         """Every session, oldest first."""
         return [SessionInfo(*row) for row in self._rows.sessions()]
+
+    def count(self, session_id: str) -> int:
+        """How many messages ``session_id`` holds, in one small query (no rows, no blobs):
+        what a reader that follows a session polls. StoreError (with the closest ids) if the
+        store has no such session."""
+        _check_id(session_id)
+        return self._rows.count(session_id)
 
     def export(self, session_id: str) -> str:
         """The session as self-contained JSON (file bytes inlined as base64) for ``import_``."""

@@ -1,6 +1,7 @@
 """The Textual application: one target's conversation at a time, a status bar, a footer.
 
-The conversation is a column of ``widgets.TurnView``, one per turn of the target's plan.
+The conversation is a column of ``widgets.TurnView``, one per turn of the target's plan, a
+page of them at a time (``window``: a long session mounts one page, ``[``/``]`` turn it).
 ``t`` plans the next target (once: plans are kept until the feed changes); ``--follow`` polls
 the feed in a thread and mounts only the turns that changed, the ones shown stay as they are.
 """
@@ -24,6 +25,7 @@ from ..viewer.targets import Target, target
 from . import lines
 from .feed import Conversation, Feed
 from .widgets import FileView, Images, PictureView, TurnView
+from .window import Window
 
 __all__ = ["FileView", "Images", "PictureView", "SessionApp", "TurnView"]
 
@@ -41,7 +43,11 @@ class SessionApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # every action has its key in the footer
     CSS = """
     #conversation { height: 1fr; }
-    #status { height: auto; max-height: 3; background: $panel; color: $text; padding: 0 1; }
+    #status {
+        height: 3; background: $panel; color: $text; padding: 0 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    .more { color: $text-muted; text-style: italic; padding: 0 1; }
     TurnView { height: auto; margin: 0 0 1 0; border-top: solid $primary; }
     .part { padding-left: 2; }
     .tag { padding-left: 2; color: $warning; }
@@ -53,17 +59,22 @@ class SessionApp(App[None]):
     PictureView { height: auto; }
     PictureView > .picture { width: auto; height: auto; max-width: 64; }
     """
+    #: Every action in the footer, paired keys under one word (it fits 80 columns). A
+    #: focused section's title also opens with Enter (Textual's own, not listed).
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit", "Quit"),
-        Binding("t", "switch_target(1)", "Target"),
-        Binding("T", "switch_target(-1)", "Previous target", show=False),
-        Binding("e", "expand_all(True)", "Expand"),
-        Binding("c", "expand_all(False)", "Collapse"),
-        Binding("n", "page(1)", "Page ›"),
-        Binding("p", "page(-1)", "‹ Page"),
-        Binding("g", "top", "Top", show=False),
-        Binding("G", "bottom", "End"),
-        Binding("d", "light_dark", "Light/dark"),
+        Binding("t", "switch_target(1)", "next target", group=Binding.Group("Target")),
+        Binding("T", "switch_target(-1)", "previous target", group=Binding.Group("Target")),
+        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Open/close")),
+        Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Open/close")),
+        Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Open/close")),
+        Binding("n", "page(1)", "next PDF page", group=Binding.Group("Page")),
+        Binding("p", "page(-1)", "previous PDF page", group=Binding.Group("Page")),
+        Binding("[", "turns(-1)", "earlier turns", group=Binding.Group("Turns")),
+        Binding("]", "turns(1)", "later turns", group=Binding.Group("Turns")),
+        Binding("g", "top", "first turn", group=Binding.Group("Ends")),
+        Binding("G", "bottom", "last turn", group=Binding.Group("Ends")),
+        Binding("d", "light_dark", "Theme"),
     ]
 
     def __init__(
@@ -85,6 +96,7 @@ class SessionApp(App[None]):
         self.messages: list[Message] = feed.messages()
         self.position = 0
         self._targets: dict[int, Target] = {0: self._plan(self.messages, 0)}
+        self.window = self._opening(len(self._targets[0].turns))
         self._follow_note = ""
 
     @classmethod
@@ -107,28 +119,52 @@ class SessionApp(App[None]):
     # --- layout ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield VerticalScroll(id="conversation")
+        with VerticalScroll(id="conversation"):
+            yield Static(id="earlier", classes="more")
+            yield Static(id="later", classes="more")
         yield Static(id="status")
         yield Footer()
 
     async def on_mount(self) -> None:
         self.sub_title = self.feed.name
-        await self._show_all()
+        await self._show(self.window, at_end=self.follow)
         if self.follow:
             self._follow_note = self._following
             self.set_interval(self.interval, self._poll)
         self._update_status()
 
-    async def _show_all(self) -> None:
-        conversation = self.query_one("#conversation", VerticalScroll)
-        await conversation.remove_children()
-        await conversation.mount_all(self._turn_views(self.target, 0))
+    def _opening(self, total: int) -> Window:
+        """The first page a target opens on; a followed session opens on its last, as
+        ``tail -f`` does."""
+        return Window.last(total) if self.follow else Window.first(total)
 
-    def _turn_views(self, shown: Target, start: int) -> list[TurnView]:
+    async def _show(self, window: Window, *, at_end: bool) -> None:
+        """Mount the turns of ``window`` (and only those), then scroll to its top or end."""
+        conversation = self.query_one("#conversation", VerticalScroll)
+        await conversation.remove_children(TurnView)
+        self.window = window
+        await conversation.mount_all(
+            self._turn_views(self.target, window.start, window.stop), before="#later"
+        )
+        self._update_notes()
+        scroll = conversation.scroll_end if at_end else conversation.scroll_home
+        conversation.call_after_refresh(scroll, animate=False)
+
+    def _update_notes(self) -> None:
+        """The lines above and below the page that count the turns not mounted."""
+        for name, note in (
+            ("#earlier", self.window.earlier_note()),
+            ("#later", self.window.later_note()),
+        ):
+            line = self.query_one(name, Static)
+            line.update(RichText(note))
+            line.display = bool(note)
+
+    def _turn_views(self, shown: Target, start: int, stop: int) -> list[TurnView]:
         tokens = sum(shown.turn_tokens[:start])
         size = sum(shown.turn_bytes[:start])
         views = []
-        for index in range(start, len(shown.turns)):
+        for index in range(start, stop):
             tokens += shown.turn_tokens[index]
             size += shown.turn_bytes[index]
             heading = lines.turn_heading(shown, index, (tokens, size))
@@ -147,8 +183,21 @@ class SessionApp(App[None]):
             self.notify("one target: give --model again to compare", timeout=3)
             return
         self.position = (self.position + step) % len(self.models)
-        await self._show_all()
+        window = self.window  # every target groups the same messages: the same turns
+        if window.total != len(self.target.turns):
+            window = self._opening(len(self.target.turns))
+        await self._show(window, at_end=self.follow)
         self._update_status()
+
+    def action_toggle_section(self) -> None:
+        """Open or close the section whose title has the focus (``Tab`` moves between them)."""
+        node: Any = self.focused
+        while node is not None and not isinstance(node, Collapsible):
+            node = node.parent
+        if node is None:
+            self.notify("Tab to a file or a folded section, then o (or Enter) opens it", timeout=3)
+            return
+        node.collapsed = not node.collapsed
 
     def action_expand_all(self, expand: bool) -> None:
         for section in self.query(Collapsible):
@@ -174,10 +223,24 @@ class SessionApp(App[None]):
         """Switch between Textual's light and dark themes (the colours are the theme's)."""
         self.theme = "textual-dark" if self.theme == "textual-light" else "textual-light"
 
-    def action_top(self) -> None:
+    async def action_turns(self, step: int) -> None:
+        """Show the page of turns before (``[``) or after (``]``) the one shown."""
+        window = self.window.earlier() if step < 0 else self.window.later()
+        if window == self.window:
+            self.notify("no earlier turns" if step < 0 else "no later turns", timeout=2)
+            return
+        await self._show(window, at_end=step < 0)  # reading back: from the page's end
+
+    async def action_top(self) -> None:
+        """The first turn (its page mounted if another is shown)."""
+        if self.window.start:
+            await self._show(Window.first(self.window.total), at_end=False)
         self.query_one("#conversation", VerticalScroll).scroll_home(animate=False)
 
-    def action_bottom(self) -> None:
+    async def action_bottom(self) -> None:
+        """The last turn (its page mounted if another is shown)."""
+        if not self.window.is_last:
+            await self._show(Window.last(self.window.total), at_end=True)
         self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
 
     # --- following ------------------------------------------------------------------------
@@ -203,11 +266,13 @@ class SessionApp(App[None]):
 
     async def _grown(self, messages: list[Message], position: int, planned: Target) -> None:
         """Mount the turns that changed; the ones already shown stay as they are."""
+        if not self.is_running:  # a poll that finished as the app closed
+            return
         old = self.target
         self.messages, self._targets = messages, {position: planned}
         self._follow_note = self._following
         if position != self.position:
-            await self._show_all()
+            await self._show(self._opening(len(planned.turns)), at_end=True)
             self._update_status()
             return
         same = 0
@@ -215,18 +280,28 @@ class SessionApp(App[None]):
             old, same
         ) == _signature(planned, same):
             same += 1
+        window = self.window.grown(len(planned.turns))
         conversation = self.query_one("#conversation", VerticalScroll)
         at_end = conversation.scroll_y >= conversation.max_scroll_y
         await conversation.remove_children(
-            [v for v in conversation.query(TurnView) if v.index >= same]
+            [
+                v
+                for v in conversation.query(TurnView)
+                if not window.start <= v.index < min(same, window.stop)
+            ]
         )
-        await conversation.mount_all(self._turn_views(planned, same))
+        self.window = window
+        mounted = self._turn_views(planned, max(same, window.start), window.stop)
+        await conversation.mount_all(mounted, before="#later")
+        self._update_notes()
         if at_end:
             conversation.call_after_refresh(conversation.scroll_end, animate=False)
         self._update_status()
 
     def _follow_failed(self, why: str) -> None:
         """Say what went wrong (once per cause) and keep polling: a store may come back."""
+        if not self.is_running:
+            return
         note = f" · follow: {why} (retrying)"
         if note != self._follow_note:
             self.notify(why, title="follow", severity="error")

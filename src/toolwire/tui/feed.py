@@ -1,9 +1,10 @@
 """Where the shown messages come from: a conversation given whole, or a stored session that
 may grow while it is shown (``--follow``).
 
-A stored session is polled by its message count (``list_sessions``, one small query) and
-loaded again only when the count moved; the load reads rows, not blobs (``verify=False``:
-a file's bytes are read and checked when the view first needs them).
+A stored session is polled by its own message count (``SessionStore.count``: one small
+query about that session, whatever else the store holds) and loaded again only when the
+count moved; the load reads rows, not blobs (``verify=False``: a file's bytes are read and
+checked when the view first needs them).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..errors import StoreError
 from ..messages import Message
 
 
@@ -42,8 +42,8 @@ class Conversation:
 
 @dataclass
 class StoredSession:
-    """A session of a ``SessionStore``; a session the store does not hold is the StoreError
-    ``load`` raises (it names the closest ids the store has)."""
+    """A session of a ``SessionStore``; a session the store does not hold (or no longer
+    holds) is the StoreError ``load`` and ``count`` raise (it names the closest ids)."""
 
     store: Any
     session_id: str
@@ -60,12 +60,7 @@ class StoredSession:
 
     def poll(self) -> list[Message] | None:
         """The session again if messages were appended since the last load, else None."""
-        count = next(
-            (info.messages for info in self.store.list_sessions() if info.id == self.session_id),
-            None,
-        )
-        if count is None:
-            raise StoreError(f"session {self.session_id!r} is no longer in the store")
+        count: int = self.store.count(self.session_id)  # StoreError once it was deleted
         if count == self._count:
             return None
         return self.messages()

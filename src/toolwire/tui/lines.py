@@ -31,17 +31,19 @@ def plain(text: str) -> str:
     )
 
 
-def preview(file: File, decision: Decision | None) -> str:
-    """One line: what the file is (``[Image: photo.png, 640x480, 24 KB]``), then its Decision."""
+def preview(file: File, decision: Decision | None, made: str = "") -> str:
+    """One line: what the file is (``[Image: photo.png, 640x480, 24 KB]``), then its Decision;
+    an image a conversion made says which (``made``: ``page 1 of 3 rendered from a.pdf``)."""
     line = plain(file.description())
-    return f"{line}  {verdict(decision)}" if decision is not None else line
+    return f"{line}  {verdict(decision, made)}" if decision is not None else line
 
 
-def verdict(d: Decision) -> str:
-    """The Decision in a few words: its mode, where it went, and the budget that bound it."""
+def verdict(d: Decision, made: str = "") -> str:
+    """The Decision in a few words: its mode, where it went, and the budget that bound it;
+    ``made`` first for an image its conversion made (the Decision is the converted file's)."""
     words = [_MODES.get(d.mode, d.mode)]
     if d.converted_to:
-        words = [f"converted to {d.converted_to}"]
+        words = [plain(made) if made else f"converted to {d.converted_to}"]
     if d.limit is not None and d.limit.left_out:
         words = [f"evicted by {d.limit.name} = {d.limit.value:,}"]
     elif d.limit is not None:
@@ -67,9 +69,14 @@ _MODES = {
 }
 
 
-def file_detail(file: File, decision: Decision | None, tokens: int | None) -> list[str]:
-    """The facts a file's section expands to: identity, size, travel, reason, tokens."""
+def file_detail(
+    file: File, decision: Decision | None, tokens: int | None, made: str = ""
+) -> list[str]:
+    """The facts a file's section expands to: identity, size, travel, reason, tokens (an
+    image a conversion made: what it is, and the converted file's reason)."""
     facts = [f"id {plain(file.identifier)} · {plain(file.media_type)}"]
+    if made and decision is not None:
+        facts.append(f"{plain(made)} · {plain(decision.media_type)}")
     if file.source.is_local:
         data = file.read()
         facts.append(f"size {human_size(len(data))}")
@@ -140,7 +147,9 @@ def turn_heading(target: Target, index: int, so_far: tuple[int, int]) -> str:
 
 
 def status(target: Target, position: int, count: int, following: str) -> str:
-    """The status bar: the target, its totals against its window, and what is followed."""
+    """The status bar, three short lines (each cut with … where the terminal is narrower):
+    the target; its totals against its window and what is followed; its files and the
+    budgets that bound them."""
     window = f" of {target.context_window:,}" if target.context_window else ""
     modes: dict[str, int] = {}
     for turn in target.turns:
@@ -155,8 +164,10 @@ def status(target: Target, position: int, count: int, following: str) -> str:
         if d.limit is not None
     }
     bound = f" · budgets bound: {', '.join(sorted(limits))}" if limits else ""
+    turns = f"{len(target.turns):,} turn{'s' if len(target.turns) != 1 else ''}"
     return (
-        f"{where} {plain(target.model)} ({target.caps.wire}) · ≈ {target.total_tokens:,} tokens"
-        f"{window} · request {human_size(target.request_bytes)}\n"
-        f"{len(target.turns)} turns · files: {files}{bound}{following}"
+        f"{where} {plain(target.model)} ({target.caps.wire})\n"
+        f"≈ {target.total_tokens:,} tokens{window} · request {human_size(target.request_bytes)}"
+        f" · {turns}{following}\n"
+        f"files: {files}{bound}"
     )

@@ -23,6 +23,7 @@ from textual.widgets import Collapsible, Static
 
 from ..content import File, Thinking
 from ..plan import Decision
+from ..viewer.html import made_from
 from ..viewer.layout import Shown, Step, Turn
 from ..viewer.targets import Target
 from . import lines, pixels
@@ -30,27 +31,30 @@ from .halfblocks import HalfBlocks
 from .text import file_text
 
 #: How pictures are drawn: the terminal's graphics protocol where it has one (else half
-#: blocks), half blocks always, or not at all (a text preview instead).
-Images = Literal["auto", "halfblock", "off"]
+#: blocks), Kitty's graphics protocol or Sixel whatever the terminal says (a terminal
+#: multiplexer may hide what it passes through), half blocks always, or not at all (a text
+#: preview instead).
+Images = Literal["auto", "kitty", "sixel", "halfblock", "off"]
 
 
-def _graphics() -> Any:
-    """textual-image's widget where the terminal speaks a graphics protocol (Kitty's, Sixel),
-    else None (half blocks). Importing it asks the terminal, which must happen before Textual
-    takes the terminal over; a terminal that answers oddly (no size) gets half blocks. A
-    terminal that does not answer makes textual-image log a traceback: with no logging set
-    up, Python would print it over the screen, so its logger gets a NullHandler."""
+def _protocols() -> tuple[dict[str, Any], str | None]:
+    """textual-image's widget for each graphics protocol ("kitty", "sixel"), and the one the
+    terminal speaks (None: half blocks). Importing textual-image asks the terminal, which
+    must happen before Textual takes the terminal over; a terminal that answers oddly (no
+    size) gets half blocks. A terminal that does not answer makes textual-image log a
+    traceback: with no logging set up, Python would print it over the screen, so its logger
+    gets a NullHandler."""
     logging.getLogger("textual_image").addHandler(logging.NullHandler())
     try:
-        from textual_image.renderable import Image as Detected
-        from textual_image.renderable import SixelImage, TGPImage
-        from textual_image.widget import Image as ProtocolImage
+        from textual_image import renderable
+        from textual_image.widget import SixelImage, TGPImage
     except Exception:  # textual-image raises what it meets (ZeroDivisionError for 0 columns)
-        return None
-    return ProtocolImage if Detected in (SixelImage, TGPImage) else None
+        return {}, None
+    spoken = {renderable.TGPImage: "kitty", renderable.SixelImage: "sixel"}
+    return {"kitty": TGPImage, "sixel": SixelImage}, spoken.get(renderable.Image)
 
 
-GRAPHICS = _graphics()
+PROTOCOLS, DETECTED = _protocols()
 
 
 class TurnView(Vertical):
@@ -96,8 +100,9 @@ class TurnView(Vertical):
                 Static(RichText(f"({tag})"), classes="tag"), _text(part), classes="tagged"
             )
         if isinstance(part, File):
+            made = made_from(shown)  # its Decision (and tokens) are the converted file's
             tokens = self.shown.decision_tokens.get(id(shown.decision)) if shown.decision else None
-            return FileView(part, shown.decision, tokens, self.images)
+            return FileView(part, shown.decision, None if made else tokens, self.images, made)
         if isinstance(part, Thinking):
             body = Static(RichText(lines.thinking_body(part)), classes="detail")
             return Collapsible(
@@ -128,15 +133,21 @@ class FileView(Collapsible):
     when the section first opens (a long session mounts one line per file, not a dozen)."""
 
     def __init__(
-        self, file: File, decision: Decision | None, tokens: int | None, images: Images
+        self,
+        file: File,
+        decision: Decision | None,
+        tokens: int | None,
+        images: Images,
+        made: str = "",
     ) -> None:
         self.file, self.decision, self.tokens, self.images = file, decision, tokens, images
+        self.made = made  # an image a conversion made: which (viewer.html.made_from)
         self.is_pdf = file.media_type == "application/pdf" and file.source.is_local
         self.page, self.pages, self.loaded = 0, 0, False
-        super().__init__(title=plain_title(lines.preview(file, decision)), collapsed=True)
+        super().__init__(title=plain_title(lines.preview(file, decision, made)), collapsed=True)
 
     def _body(self) -> list[Widget]:
-        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens))
+        facts = "\n".join(lines.file_detail(self.file, self.decision, self.tokens, self.made))
         body: list[Widget] = [Static(RichText(facts), classes="detail")]
         if self._has_picture():
             body.append(PictureView(self.images))
@@ -211,15 +222,18 @@ class PictureView(Vertical):
 
 
 def _terminal_image(found: pixels.Pixels, images: Images) -> Widget:
-    """The terminal's graphics protocol (textual-image: Kitty's, or Sixel) where it has one,
-    else half blocks; both over the worker's samples, no file format decoded here."""
-    if images == "auto" and GRAPHICS is not None:
-        from PIL import Image as PILImage
+    """A graphics protocol (textual-image: Kitty's, or Sixel) where one was asked for or the
+    terminal speaks one, else half blocks; both over the worker's samples (a picture made
+    from raw RGB, no file format decoded here)."""
+    name = DETECTED if images == "auto" else images
+    protocol = PROTOCOLS.get(name) if name else None
+    if protocol is None:
+        return HalfBlocks(found, classes="picture")
+    from PIL import Image as PILImage
 
-        picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
-        widget: Widget = GRAPHICS(picture, classes="picture")
-        return widget
-    return HalfBlocks(found, classes="picture")
+    picture = PILImage.frombytes("RGB", (found.width, found.height), found.rgb)
+    widget: Widget = protocol(picture, classes="picture")
+    return widget
 
 
 def plain_title(text: str) -> str:

@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from .. import __version__
+from .. import __version__, headers
 from ..content import File, Json, ProviderPart, Text, Thinking, ToolCall
 from ..headers import human_size
 from ..plan import Decision
@@ -147,7 +147,7 @@ def _shown(shown: Shown, target: Target) -> str:
         text = _text(part)[:PREVIEW_CHARS]
         return f'<div class="text"><span class="tag added">{esc(tag)}</span>{esc(text)}</div>'
     if isinstance(part, File):
-        return _file(part, shown.decision, target)
+        return _file(part, shown.decision, target, made_from(shown))
     return _part(part)
 
 
@@ -167,6 +167,29 @@ def standing_for(shown: Shown) -> str:
         to=converted_to,
     )
 
+
+def made_from(shown: Shown) -> str:
+    """What an image a conversion made is, from the converted file's Decision (the HTML
+    view's note and the terminal view's line): ``page 2 of 3 rendered from report.pdf``, and
+    the pages it did not render (a conversion renders the first ones); "" for any other part."""
+    if shown.made is None or shown.original is None or shown.decision is None:
+        return ""
+    (k, n), original = shown.made, shown.original
+    word, verb = _MADE.get(shown.decision.converted_to or "", ("image", "converted"))
+    if n == 1:
+        return f"{verb} from {original.identifier}"
+    local = word == "page" and original.source.is_local
+    total = headers.pdf_page_count(original.read()) if local else None
+    if total and total > n:
+        return (
+            f"{word} {k} of the {n} {verb} from {original.identifier} "
+            f"(pages {n + 1}–{total} of {total} not rendered)"
+        )
+    return f"{word} {k} of {n} {verb} from {original.identifier}"
+
+
+#: An image a conversion made, by the Decision's ``converted_to``: what it is, how it came.
+_MADE = {"pages": ("page", "rendered"), "frames": ("frame", "taken")}
 
 #: The tag on a text that stands for a file, by its role (layout.Shown).
 _TAGS = {
@@ -209,9 +232,12 @@ def _part(part: Any) -> str:
     return f"<pre>{esc(part)}</pre>"
 
 
-def _file(file: File, decision: Decision | None, target: Target) -> str:
+def _file(file: File, decision: Decision | None, target: Target, made: str = "") -> str:
     facts = [f"<b>{esc(file.identifier)}</b>", esc(file.media_type)]
-    if decision is not None and decision.media_type != file.media_type:
+    if made:  # the tokens and reason are the converted file's, told in its turn's list
+        facts.append(f'<span class="note">{esc(made)}</span>')
+        decision = None
+    elif decision is not None and decision.media_type != file.media_type:
         facts.append(f'<span class="note">converted from {esc(decision.media_type)}</span>')
     if not file.source.is_local:
         facts.append(f"sent by reference: {esc(file.source.describe())}")

@@ -10,14 +10,14 @@ turns line up side by side across models. A refactor of the planner changes this
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
 
 from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import System, ToolResult, User
-from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_this
+from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_see, label_this
 from ..plan.values import BRIDGE
 from ..turns import output_parts
 
@@ -35,6 +35,9 @@ class Shown:
     role: Role = "sent"
     decision: Decision | None = None
     original: File | None = None
+    #: For an image a conversion made (a rendered page, a video frame): ``(k, n)``, the
+    #: k-th of the n images made from ``original``, whose Decision ``decision`` is.
+    made: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -106,8 +109,9 @@ def _tool_group(
     queues = _queues(d for d in decisions if start <= d.message_index < end)
     originals = {m.call_id: m for m in messages[start:j]}
     turn: ToolTurn = steps[k]
-    shown = [_tool_step(turn, originals, queues)]
     rest = steps[k + 1 : k + 3]
+    _carried(queues, [*turn.extra, *(p for s in rest if isinstance(s, User) for p in s.parts)])
+    shown = [_tool_step(turn, originals, queues)]
     carried = caps.followup != "merge" and any(
         d.mode == "fallback" or (d.mode == "converted" and _labelled(rest))
         for d in decisions
@@ -125,6 +129,12 @@ def _tool_group(
     return end, 1, shown
 
 
+def _carried(queues: _Queues, parts: Sequence[Any]) -> None:
+    """Note the files the plan carries beside or after the results, by the ``See file …``
+    text each leaves in its tool result: a conversion's images are told by those texts."""
+    queues.carried = {label_see(p): p for p in parts if isinstance(p, File)}
+
+
 def _labelled(rest: list[Any]) -> bool:
     """Whether the next step is a user message the plan added to carry files: it opens with
     the plan's ``This is file …:`` label (converted parts placed after the results)."""
@@ -138,27 +148,21 @@ def _label_prefix() -> str:
     return label_this(File.from_bytes(b"x", "text/plain", "x")).text.removesuffix("x:")
 
 
-def _tool_step(
-    turn: ToolTurn, originals: dict[str, ToolResult], queues: dict[str, list[Decision]]
-) -> Step:
+def _tool_step(turn: ToolTurn, originals: dict[str, ToolResult], queues: _Queues) -> Step:
     blocks = [_result(r, originals.get(r.call_id), queues) for r in turn.results]
     if turn.extra:
         blocks.append(Block("in the same message, after the results", _parts(turn.extra, queues)))
     return Step("tool", tuple(blocks))
 
 
-def _result(
-    result: PlannedResult, original: ToolResult | None, queues: dict[str, list[Decision]]
-) -> Block:
+def _result(result: PlannedResult, original: ToolResult | None, queues: _Queues) -> Block:
     before: list[Any] = output_parts(original) if original is not None else []
     shown = _in_place(result.parts, before, queues)
     flag = "denied" if result.denied else "error" if result.is_error else ""
     return Block(f"result of {result.name} ({result.call_id})", tuple(shown), flag)
 
 
-def _in_place(
-    sent: Sequence[Any], before: Sequence[Any], queues: dict[str, list[Decision]]
-) -> list[Shown]:
+def _in_place(sent: Sequence[Any], before: Sequence[Any], queues: _Queues) -> list[Shown]:
     """The parts of a tool result or user message as sent, each file's read from its
     Decision: the file itself, the text standing for it (its text fallback, or a pointer to
     where it travels), or the ``Decision.parts`` parts its conversion left here."""
@@ -185,11 +189,12 @@ def _in_place(
             _take(queues, was.identifier)
             made = sent[at : at + decision.parts]
             at += len(made)
+            _note_images(queues, made, decision, was)
             for position, part in enumerate(made):
-                if position > 0:
+                if isinstance(part, File):  # an image it made: "page k of n of …"
+                    shown.append(queues.made[part.identifier])
+                elif position > 0:
                     shown.append(_one(part, queues))
-                elif isinstance(part, File):
-                    shown.append(Shown(part, "sent", decision))  # "converted from …"
                 else:
                     shown.append(Shown(part, "converted", decision, was))
         else:
@@ -210,18 +215,16 @@ def _plain(step: Any, message: Any, decisions: Sequence[Decision], index: int) -
     return Step("assistant", (Block("", _parts(step.content, queues)),))
 
 
-def _user_parts(
-    sent: Sequence[Any], before: Sequence[Any], queues: dict[str, list[Decision]]
-) -> tuple[Shown, ...]:
+def _user_parts(sent: Sequence[Any], before: Sequence[Any], queues: _Queues) -> tuple[Shown, ...]:
     """A user message's parts, each file's read from its Decision (``_in_place``)."""
     return tuple(_in_place(sent, before, queues))
 
 
-def _pending(step: Any, queues: dict[str, list[Decision]], why: str) -> Step:
+def _pending(step: Any, queues: _Queues, why: str) -> Step:
     return Step("user", (Block("", _parts(step.parts, queues)),), why)
 
 
-def _parts(parts: Sequence[Any], queues: dict[str, list[Decision]]) -> tuple[Shown, ...]:
+def _parts(parts: Sequence[Any], queues: _Queues) -> tuple[Shown, ...]:
     """Parts in order; the planner's ``This is file X:`` before file X is marked a label."""
     shown = []
     for position, part in enumerate(parts):
@@ -233,24 +236,50 @@ def _parts(parts: Sequence[Any], queues: dict[str, list[Decision]]) -> tuple[Sho
     return tuple(shown)
 
 
-def _one(part: Any, queues: dict[str, list[Decision]]) -> Shown:
+def _note_images(queues: _Queues, made: Sequence[Any], decision: Decision, was: File) -> None:
+    """The images among a conversion's parts (in place, or the ``See file …`` text of one
+    carried elsewhere), each tied to the converted file's Decision as its k-th of n."""
+    images = [
+        p if isinstance(p, File) else queues.carried[p]
+        for p in made
+        if isinstance(p, File) or (isinstance(p, Text) and p in queues.carried)
+    ]
+    for k, image in enumerate(images, 1):
+        queues.made[image.identifier] = Shown(image, "sent", decision, was, (k, len(images)))
+
+
+def _one(part: Any, queues: _Queues) -> Shown:
     if isinstance(part, File):
-        return Shown(part, "sent", _take(queues, part.identifier))
+        decision = _take(queues, part.identifier)
+        if decision is None and part.identifier in queues.made:
+            return queues.made[part.identifier]
+        return Shown(part, "sent", decision)
     return Shown(part)
 
 
-def _queues(decisions: Any) -> dict[str, list[Decision]]:
-    queues: dict[str, list[Decision]] = {}
+@dataclass
+class _Queues:
+    """A group's Decisions by file id, taken in order as its files are met; ``made``: the
+    images conversions made, by id; ``carried``: the files sent beside or after the results,
+    by the text each leaves in its result."""
+
+    decisions: dict[str, list[Decision]] = field(default_factory=dict)
+    made: dict[str, Shown] = field(default_factory=dict)
+    carried: dict[Text, File] = field(default_factory=dict)
+
+
+def _queues(decisions: Any) -> _Queues:
+    queues = _Queues()
     for d in decisions:
-        queues.setdefault(d.identifier, []).append(d)
+        queues.decisions.setdefault(d.identifier, []).append(d)
     return queues
 
 
-def _peek(queues: dict[str, list[Decision]], identifier: str) -> Decision | None:
-    queue = queues.get(identifier)
+def _peek(queues: _Queues, identifier: str) -> Decision | None:
+    queue = queues.decisions.get(identifier)
     return queue[0] if queue else None
 
 
-def _take(queues: dict[str, list[Decision]], identifier: str) -> Decision | None:
-    queue = queues.get(identifier)
+def _take(queues: _Queues, identifier: str) -> Decision | None:
+    queue = queues.decisions.get(identifier)
     return queue.pop(0) if queue else None

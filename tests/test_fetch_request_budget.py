@@ -74,8 +74,11 @@ def test_each_url_is_downloaded_once_where_a_byte_budget_binds() -> None:
     assert set(downloads.values()) == {1}
 
 
+@pytest.mark.parametrize("on_unsupported", ["text", "convert"])
 @pytest.mark.parametrize("byte_budget", [None, 16 * 1024 + 8 * 1400], ids=["counts", "and-bytes"])
-def test_files_a_count_budget_leaves_out_are_never_downloaded(byte_budget: int | None) -> None:
+def test_files_a_count_budget_leaves_out_are_never_downloaded(
+    byte_budget: int | None, on_unsupported: tw.OnUnsupported
+) -> None:
     """Bedrock takes 20 images a request: of 30 by URL, the oldest are left out by count
     before anything is routed or measured, so they are never downloaded (issue 33, audit 9),
     also where a byte budget binds besides and the files are measured exactly."""
@@ -89,7 +92,9 @@ def test_files_a_count_budget_leaves_out_are_never_downloaded(byte_budget: int |
 
     turns = [tw.User(["Look.", tw.File.from_url(u, "image/jpeg")]) for u in urls]
     overrides = {"max_request_bytes": byte_budget} if byte_budget else None
-    request = tw.encode(turns, BEDROCK, fetch_urls=counting, capabilities=overrides)
+    request = tw.encode(
+        turns, BEDROCK, fetch_urls=counting, capabilities=overrides, on_unsupported=on_unsupported
+    )
     counted = {
         d.message_index for d in request.decisions if d.limit and d.limit.name == "max_count"
     }
@@ -98,3 +103,47 @@ def test_files_a_count_budget_leaves_out_are_never_downloaded(byte_budget: int |
     assert set(downloads.values()) == {1}
     if byte_budget:
         assert request.budgets_bound.get("max_request_bytes")
+
+
+def test_the_count_and_byte_budgets_agree_on_results_given_out_of_call_order() -> None:
+    """The layout meets a tool turn's results in the order the calls were made; the byte
+    budget takes out of its scan the very files the count budget leaves out, so results
+    given out of that order are planned as in it (the audit's D1: it raised that the text
+    alone broke the byte budget)."""
+    import os
+
+    from PIL import Image
+
+    def png(side: int, seed: int) -> bytes:
+        buffer = io.BytesIO()
+        noise = Image.frombytes(
+            "RGB", (side, side), os.urandom(side * side * 3) if seed else bytes(side * side * 3)
+        )
+        noise.save(buffer, "PNG")
+        return buffer.getvalue()
+
+    small = tw.File.from_bytes(png(16, 0), "image/png", name="small.png")
+    big = tw.File.from_bytes(png(300, 1), "image/png", name="big.png")
+    one_image = {
+        "types": ["images"],
+        "tool_result": "native",
+        "user_sources": ["bytes"],
+        "max_count": 1,
+    }
+    overrides = {"max_request_bytes": 150_000, "media": [one_image]}
+    calls = tw.Assistant(
+        [tw.ToolCall(id="c1", name="a", arguments={}), tw.ToolCall(id="c2", name="b", arguments={})]
+    )
+    first, second = (
+        tw.ToolResult.of("c1", "a", ["one", small]),
+        tw.ToolResult.of("c2", "b", ["two", big]),
+    )
+    planned = []
+    for results in ([first, second], [second, first]):
+        request = tw.encode(
+            [tw.User("Look."), calls, *results], BEDROCK, capabilities=overrides, fit_images=False
+        )
+        planned.append([(d.identifier, d.limit and d.limit.name) for d in request.decisions])
+    assert (
+        planned[0] == planned[1] == [("small.png", "max_count"), ("big.png", "max_request_bytes")]
+    )

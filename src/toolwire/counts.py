@@ -9,12 +9,13 @@ routes the rest as usual.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .capability import Capabilities, Cell
 from .content import File
 from .messages import ContentOutput, ToolResult, User
+from .turns import in_call_order
 
 if TYPE_CHECKING:
     from .plan.values import Limit
@@ -59,10 +60,11 @@ def counted_out(
     messages: Sequence[Any], caps: Capabilities, excess: Mapping[Cell, int]
 ) -> set[tuple[int, int]]:
     """(message index, id(File)) of each file the count budgets leave out (``excess``, from
-    ``oldest_left_out``): of each cell, its oldest ``excess[cell]`` files."""
+    ``oldest_left_out``): of each cell, its oldest ``excess[cell]`` files, met in the order the
+    layout meets them (plan.files.Budget.counted_out counts them as it goes)."""
     left = {cell: n for cell, n in excess.items() if n}
     out: set[tuple[int, int]] = set()
-    for index, message in enumerate(messages):
+    for index, message in _in_layout_order(messages):
         if not left:
             break
         for part in _files(message):
@@ -73,6 +75,22 @@ def counted_out(
                 if not left[cell]:
                     del left[cell]
     return out
+
+
+def _in_layout_order(messages: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+    """Each message with its index as the layout meets them: a run of tool results in the
+    order the assistant before it made the calls (turns.in_call_order), the rest as given."""
+    i = 0
+    while i < len(messages):
+        if not isinstance(messages[i], ToolResult):
+            yield i, messages[i]
+            i += 1
+            continue
+        j = i + 1
+        while j < len(messages) and isinstance(messages[j], ToolResult):
+            j += 1
+        yield from in_call_order(messages, i, j)
+        i = j
 
 
 def _files(message: Any) -> list[File]:

@@ -108,6 +108,8 @@ def of_message(
         if isinstance(part, Text):
             about += len(part.text) if textual else 0
         elif isinstance(part, File):
+            if id(part) in unsent:  # left out by count: not sent, so neither fetched nor converted
+                continue
             made = conversion_cost(part, convert, in_result) if convert else None
             if made is not None:
                 media.append(_converted(part, *made))
@@ -116,8 +118,6 @@ def of_message(
             if cell is None or cell.tool_result == "error" and not cell.user_sources:
                 continue
             if fetch is not None and isinstance(part.source, UrlSource):
-                if id(part) in unsent:
-                    continue
                 sent = route(part, in_result, caps, fetch, fit).file
                 media.append(_medium(part, sent, caps.budgets, pages))
             else:

@@ -204,6 +204,9 @@ def test_json_inside_an_encoded_message_cannot_be_edited_in_place() -> None:
     for edit in edits:
         with pytest.raises(TypeError, match="read-only"):
             edit()
-    messages[1] = Assistant([ToolCall(id="c1", name="look", arguments={"at": {"x": 2}}), other])
+    copied = call.model_copy(update={"arguments": {"at": {"x": 2}}})  # no validator runs there
+    with pytest.raises(TypeError, match="read-only"):
+        copied.arguments["at"]["x"] = 3  # type: ignore[index]
+    messages[1] = Assistant([copied, other])
     sent = encode(messages, CLAUDE).kwargs["messages"]
     assert sent[1]["content"][0]["input"] == {"at": {"x": 2}}

@@ -424,3 +424,21 @@ def test_anthropic_is_given_no_text_of_white_space_only() -> None:
     messages = [User("Hi."), Assistant([Text(text=" \n"), Text(text="Yes.")]), User("\t")]
     steps = plan(messages, CLAUDE).steps
     assert [s.content for s in steps] == ["Hi.", (Text(text="Yes."),)]
+
+
+def test_citations_on_a_blank_text_left_out_go_with_it() -> None:
+    """Anthropic's citations come as a provider part right after the text they annotate; the
+    encoder puts them back on the text block before them. Where that text is white space
+    (left out: Anthropic refuses it), its citations are left out too, not put on the text
+    before it (the audit's D5)."""
+
+    def cited(text: str) -> ProviderPart:
+        where = {"type": "char_location", "cited_text": text, "document_index": 0,
+                 "document_title": "d", "start_char_index": 0, "end_char_index": len(text)}  # fmt: skip
+        return ProviderPart(provider=CLAUDE.issuer, wire="anthropic", kind="citations",
+                            data={"citations": [where]})  # fmt: skip
+
+    sky, grass = cited("sky blue"), cited("grass green")
+    answer = Assistant([Text(text="The sky is blue."), sky, Text(text="\n\n"), grass])
+    steps = plan([User("Why?"), answer, User("More.")], CLAUDE).steps
+    assert steps[1].content == (Text(text="The sky is blue."), sky)

@@ -132,6 +132,7 @@ class Json(Digested):
     """
 
     model_config = _FROZEN
+    _json_fields: ClassVar[frozenset[str]] = frozenset(("value",))
     type: Literal["json"] = "json"
     value: JsonValue
 
@@ -173,6 +174,7 @@ class ToolCall(Digested):
     """
 
     model_config = _FROZEN
+    _json_fields: ClassVar[frozenset[str]] = frozenset(("arguments",))
     type: Literal["tool_call"] = "tool_call"
     id: str
     name: str
@@ -201,6 +203,7 @@ class ProviderPart(Digested):
     """
 
     model_config = _FROZEN
+    _json_fields: ClassVar[frozenset[str]] = frozenset(("data",))
     type: Literal["provider"] = "provider"
     provider: str
     wire: str

@@ -45,8 +45,21 @@ class Digested(BaseModel):
     #: Every field is JSON data (no File, no other Digested inside): its JSON is its content.
     _holds_only_json: ClassVar[bool] = True
 
+    #: The fields that hold JSON data, kept read-only (content.json_data) in a copy too.
+    _json_fields: ClassVar[frozenset[str]] = frozenset()
+
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        """pydantic's copy, without the original's digest where ``update`` changes a field."""
+        """pydantic's copy, without the original's digest where ``update`` changes a field;
+        JSON given for a JSON field is made read-only as the constructor makes it (pydantic's
+        copy runs no validator)."""
+        if update and not self._json_fields.isdisjoint(update):
+            from .content import json_data
+
+            name = type(self).__name__
+            update = {
+                key: json_data(value, f"{name}.{key}") if key in self._json_fields else value
+                for key, value in update.items()
+            }
         copied = super().model_copy(update=update, deep=deep)
         if update:
             with contextlib.suppress(AttributeError):  # not computed yet: nothing to forget

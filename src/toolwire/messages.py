@@ -53,6 +53,7 @@ class JsonOutput(Digested):
     """A tool returned structured data."""
 
     model_config = _FROZEN
+    _json_fields: ClassVar[frozenset[str]] = frozenset(("value",))
     type: Literal["json"] = "json"
     value: JsonValue
 
@@ -82,6 +83,7 @@ class ErrorJsonOutput(Digested):
     """A tool failed, with structured details."""
 
     model_config = _FROZEN
+    _json_fields: ClassVar[frozenset[str]] = frozenset(("value",))
     type: Literal["error-json"] = "error-json"
     value: JsonValue
 

@@ -61,3 +61,16 @@ def test_arguments_as_data_nested_too_deep_are_kept_as_text_or_a_note() -> None:
 def test_arguments_within_the_depth_are_data() -> None:
     (call,) = tw.decode(chat_reply(deep_text(MAX_ARGUMENT_DEPTH - 1)), "openai-chat:x").tool_calls
     assert call.invalid_arguments is None and "a" in call.arguments
+
+
+@pytest.mark.parametrize("text", ['{"x": NaN}', '{"x": Infinity}', '{"x": -1e999}'])
+def test_arguments_holding_a_number_json_cannot_carry_are_kept_as_text(text: str) -> None:
+    """Python's json reads NaN, Infinity and an overflowing number, but no wire can send them
+    back and a message's JSON refuses them: the call is flagged (``invalid_arguments``), as
+    decode does for any argument text that is not a JSON object, never an error."""
+    (call,) = tw.decode(chat_reply(text), "openai-chat:gpt-4.1").tool_calls
+    assert call.arguments == {} and call.invalid_arguments == text
+    (as_data,) = tw.decode(
+        claude_reply({"x": float("nan")}), "anthropic:claude-sonnet-4-6"
+    ).tool_calls
+    assert as_data.arguments == {} and as_data.invalid_arguments == '{"x": NaN}'

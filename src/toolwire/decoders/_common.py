@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 from typing import Any
 
 from ..content import ToolCall
-from ..errors import DecodeError
+from ..errors import DecodeError, ToolwireError
 
 #: The deepest tool-call arguments a decoded call keeps as data: deeper ones (no model writes
 #: them; a hostile server can) are kept as text in ``invalid_arguments``, since every later
@@ -24,24 +25,27 @@ def tool_call(
     provider: str | None = None,
 ) -> ToolCall:
     """A ToolCall; argument text that is not a JSON object (or nests deeper than
-    ``MAX_ARGUMENT_DEPTH``) is kept verbatim and flagged.
+    ``MAX_ARGUMENT_DEPTH``, or holds a number JSON cannot carry: NaN, Infinity, 1e999) is
+    kept verbatim and flagged.
 
     ``provider`` is recorded only with a signature (it says who can verify it).
     """
     issuer = provider if signature else None
     if isinstance(arguments, dict) and within_depth(arguments):
-        return ToolCall(
-            id=call_id, name=name, arguments=arguments, signature=signature, provider=issuer
-        )
+        with contextlib.suppress(ToolwireError):  # not JSON data: kept as text below
+            return ToolCall(
+                id=call_id, name=name, arguments=arguments, signature=signature, provider=issuer
+            )
     text = arguments if isinstance(arguments, str) else _text(arguments)
     try:
         parsed = json.loads(text) if text.strip() else {}
     except (ValueError, RecursionError):
         parsed = None
     if isinstance(parsed, dict) and within_depth(parsed):
-        return ToolCall(
-            id=call_id, name=name, arguments=parsed, signature=signature, provider=issuer
-        )
+        with contextlib.suppress(ToolwireError):
+            return ToolCall(
+                id=call_id, name=name, arguments=parsed, signature=signature, provider=issuer
+            )
     return ToolCall(
         id=call_id,
         name=name,

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from ..capability import Capabilities
-from ..content import File, Text, Thinking, text_part
+from ..content import File, ProviderPart, Text, Thinking, text_part
 from ..errors import CapabilityError, ConversationError
 from ..messages import Assistant, System, User
 from ..providers import Wire
@@ -96,7 +96,24 @@ def _result_without_blank(result: PlannedResult, white_space: bool) -> PlannedRe
 
 
 def _without_blank(parts: tuple[P, ...], white_space: bool) -> tuple[P, ...]:
-    return tuple(part for part in parts if not _is_blank(part, white_space))
+    """The parts without blank ones, and without the provider part that annotates a blank
+    text left out (``ANNOTATES_TEXT``: it would otherwise go on the text before)."""
+    kept: list[P] = []
+    dropped = False  # the part before was a blank text, left out
+    for part in parts:
+        if _is_blank(part, white_space):
+            dropped = isinstance(part, Text)
+            continue
+        if dropped and isinstance(part, ProviderPart) and part.kind in ANNOTATES_TEXT:
+            continue
+        dropped = False
+        kept.append(part)
+    return tuple(kept) if len(kept) < len(parts) else parts
+
+
+#: Kinds of provider parts that annotate the text right before them (decoders.anthropic's
+#: citations, decoders.openai_responses' annotations): their encoder puts them back on it.
+ANNOTATES_TEXT = frozenset(("citations", "annotations"))
 
 
 def _same(a: object, b: object) -> bool:

@@ -91,7 +91,8 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
 
 def _provider_block(blocks: list[dict[str, Any]], part: ProviderPart) -> None:
     """Anthropic's own block as it came; citations go back on the text block they followed
-    (decoders.anthropic), and are left out where that text was blank (not sent)."""
+    (decoders.anthropic); the plan left out those of a blank text it left out
+    (plan.wire_rules.ANNOTATES_TEXT)."""
     if part.kind != "citations":
         blocks.append(dict(part.data))
     elif blocks and blocks[-1]["type"] == "text":

@@ -114,8 +114,8 @@ def _assistant(message: Assistant, names: Spelling) -> list[dict[str, Any]]:
 
 def _provider_item(items: list[dict[str, Any]], part: ProviderPart) -> None:
     """OpenAI's own item as it came; annotations go back on the text they followed
-    (decoders.openai_responses) as the output message item it came in, and are left out
-    where that text was blank (not sent)."""
+    (decoders.openai_responses) as the output message item it came in; the plan left out
+    those of an empty text it left out (plan.wire_rules.ANNOTATES_TEXT)."""
     if part.kind != "annotations":
         items.append(dict(part.data))
         return

@@ -262,3 +262,10 @@ def test_valid_numeric_and_version_fields_are_accepted() -> None:
     assert cell is not None
     assert (cell.max_bytes, cell.max_edge, cell.fit_edge, cell.max_pixels) == (10, 20, 30, 40)
     assert capabilities("anthropic:claude-4-opus", overrides).error_status is True
+
+
+def test_overrides_with_keys_of_mixed_types_are_a_capability_error() -> None:
+    """Equal overrides give one Capabilities object (kept by their canonical JSON); overrides
+    that have none (keys JSON cannot sort) are not kept, and validation says what is wrong."""
+    with pytest.raises(CapabilityError):
+        capabilities("anthropic:claude-sonnet-4-6", {1: "x", "a": "y"})  # type: ignore[dict-item]

@@ -406,6 +406,7 @@ def test_no_wire_is_given_empty_text_or_an_empty_message(wire: str) -> None:
     non-empty"): the plan leaves them out on every wire, so no encoder has to."""
     caps = capabilities(_MODEL_ON[wire])
     messages = [
+        System(""),
         User("Hi."),
         Assistant([Text(text=""), Text(text="")]),
         User(""),
@@ -414,7 +415,7 @@ def test_no_wire_is_given_empty_text_or_an_empty_message(wire: str) -> None:
     ]
     steps = plan(messages, caps).steps
     texts = [p.text for s in steps for p in s.parts if isinstance(p, Text)]
-    assert "" not in texts and not any(isinstance(s, Assistant) for s in steps)
+    assert "" not in texts and not any(isinstance(s, Assistant | System) for s in steps)
     assert "Again." in texts
 
 

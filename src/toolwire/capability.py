@@ -12,6 +12,7 @@ TOML file named by TOOLWIRE_CAPABILITIES, both in the same shape as the package 
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import fnmatch
 import json
@@ -174,7 +175,7 @@ def _capabilities(model: str, overrides: Mapping[str, object] | None) -> Capabil
     passes the same ``capabilities=`` on each turn re-plans only what is new."""
     table = _table()
     key = (model, _overrides_key(overrides))
-    known = _resolved.get(key)
+    known = _resolved.get(key) if key[1] is not None else None
     if known is not None and known[0] is table:
         return known[1]
     provider, model_id = split_model(model)
@@ -185,17 +186,25 @@ def _capabilities(model: str, overrides: Mapping[str, object] | None) -> Capabil
         found = _resolve(provider, model_id, _merge_target(target, extra, where))
     else:
         found = _resolve(provider, model_id, target)
+    if key[1] is None:  # overrides with no canonical form: not kept
+        return found
     if len(_resolved) >= RESOLVED_LIMIT:
-        _resolved.pop(next(iter(_resolved)))  # the oldest
+        with contextlib.suppress(StopIteration, KeyError, RuntimeError):  # another thread's
+            del _resolved[next(iter(_resolved))]  # the oldest
     _resolved[key] = (table, found)
     return found
 
 
-def _overrides_key(overrides: Mapping[str, object] | None) -> str:
-    """The overrides as canonical JSON ("" for none): equal overrides, equal keys."""
+def _overrides_key(overrides: Mapping[str, object] | None) -> str | None:
+    """The overrides as canonical JSON ("" for none): equal overrides, equal keys; None
+    where they have no canonical form (keys of mixed types: validation then says what is
+    wrong)."""
     if not overrides:
         return ""
-    return json.dumps(overrides, sort_keys=True, default=repr, ensure_ascii=False)
+    try:
+        return json.dumps(overrides, sort_keys=True, default=repr, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return None
 
 
 #: Models already warned about in this process: one warning each, not one per encode.
@@ -234,7 +243,7 @@ def _dataset_version() -> str:
 #: row of the target. Checked against the table object so that reloading the table (a new
 #: TOOLWIRE_CAPABILITIES) never serves a stale answer. At most ``RESOLVED_LIMIT``, the oldest
 #: out first.
-_resolved: dict[tuple[str, str], tuple[dict[str, Target], Capabilities]] = {}
+_resolved: dict[tuple[str, str | None], tuple[dict[str, Target], Capabilities]] = {}
 RESOLVED_LIMIT = 1024
 
 

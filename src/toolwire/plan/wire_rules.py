@@ -64,7 +64,7 @@ def _step_without_blank(step: Step, white_space: bool) -> Step | None:
             if len(kept_extra) == len(extra) and all(map(_same, kept_results, results)):
                 return step
             return ToolTurn(kept_results, kept_extra)
-        case User(content=str() as text):
+        case User(content=str() as text) | System(text=text):
             return None if _blank(text, white_space) else step
         case User(content=tuple() as parts):
             user_parts = _without_blank(parts, white_space)

@@ -489,3 +489,21 @@ def test_google_genai_itself_forbids_unknown_fields_at_every_depth() -> None:
     bad = {"role": "user", "parts": [{"function_response": {"name": "f", "resp": {}}}]}
     with pytest.raises(pydantic.ValidationError, match="extra_forbidden"):
         types.Content.model_validate(bad)
+
+
+@pytest.mark.parametrize(
+    "after", [{"text": "Hi."}, {"function_call": {"id": "fc1", "name": "fetch", "args": {}}}]
+)
+def test_a_signature_on_an_empty_part_of_its_own_goes_back_on_its_own(
+    after: dict[str, Any],
+) -> None:
+    """Gemini may send a signature on an empty text part; the plan leaves empty text out on
+    every wire but this one's (Wire.signature_on_next_part), so the signature is not moved
+    onto the part after it (the audit's D6)."""
+    parts = [{"text": "", "thought_signature": b"sig-alone"}, after]
+    history = [User("Hi."), decode(gemini_response(parts), GEMINI_3)]
+    if "function_call" in after:
+        history.append(ToolResult.of("fc1", "fetch", "done"))
+    else:
+        history.append(User("Go on."))
+    assert encoded(history, GEMINI_3)["contents"][1]["parts"][0] == parts[0]

@@ -21,6 +21,7 @@ format for.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..capability import Capabilities
@@ -36,7 +37,7 @@ P = TypeVar("P")
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
     """``steps`` as the wire's rules want them (the module docstring)."""
-    steps = without_blank_text(steps, white_space=wire.rejects_blank_text)
+    steps = without_blank_text(steps, wire.rejects_blank_text, wire.signature_on_next_part)
     if wire.roles_alternate:
         steps = roles_merged(steps)
     if wire.documents_need_text:
@@ -47,32 +48,36 @@ def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
 # --- 1. blank text --------------------------------------------------------------------------
 
 
-def without_blank_text(steps: tuple[Step, ...], white_space: bool = True) -> tuple[Step, ...]:
+def without_blank_text(
+    steps: tuple[Step, ...], white_space: bool = True, signed_empty: bool = False
+) -> tuple[Step, ...]:
     """The steps without empty text (and, with ``white_space``, text of white space only)
     and thinking that carries nothing; a message left with nothing is left out, never sent
-    empty."""
-    kept = (_step_without_blank(step, white_space) for step in steps)
+    empty. ``signed_empty``: an empty text a signature stands on is kept
+    (``Wire.signature_on_next_part``)."""
+    blank = _Blank(white_space, signed_empty)
+    kept = (_step_without_blank(step, blank) for step in steps)
     return tuple(step for step in kept if step is not None)
 
 
-def _step_without_blank(step: Step, white_space: bool) -> Step | None:
+def _step_without_blank(step: Step, blank: _Blank) -> Step | None:
     """The step without its blank parts (itself where it has none); None where nothing is left."""
     match step:
         case ToolTurn(results=results, extra=extra):
-            kept_results = tuple(_result_without_blank(result, white_space) for result in results)
-            kept_extra = _without_blank(extra, white_space)
+            kept_results = tuple(_result_without_blank(result, blank) for result in results)
+            kept_extra = _without_blank(extra, blank)
             if len(kept_extra) == len(extra) and all(map(_same, kept_results, results)):
                 return step
             return ToolTurn(kept_results, kept_extra)
         case User(content=str() as text) | System(text=text):
-            return None if _blank(text, white_space) else step
+            return None if _blank(text, blank.white_space) else step
         case User(content=tuple() as parts):
-            user_parts = _without_blank(parts, white_space)
+            user_parts = _without_blank(parts, blank)
             if len(user_parts) == len(parts):
                 return step
             return User(content=user_parts) if user_parts else None
         case Assistant(content=content):
-            assistant_parts = _without_blank(content, white_space)
+            assistant_parts = _without_blank(content, blank)
             if len(assistant_parts) == len(content):
                 return step
             return Assistant(content=assistant_parts) if assistant_parts else None
@@ -80,9 +85,9 @@ def _step_without_blank(step: Step, white_space: bool) -> Step | None:
             return step
 
 
-def _result_without_blank(result: PlannedResult, white_space: bool) -> PlannedResult:
+def _result_without_blank(result: PlannedResult, blank: _Blank) -> PlannedResult:
     """The result without blank parts; ``(no output)`` where nothing is left."""
-    parts = _without_blank(result.parts, white_space)
+    parts = _without_blank(result.parts, blank)
     if len(parts) == len(result.parts):
         return result
     return PlannedResult(
@@ -95,20 +100,43 @@ def _result_without_blank(result: PlannedResult, white_space: bool) -> PlannedRe
     )
 
 
-def _without_blank(parts: tuple[P, ...], white_space: bool) -> tuple[P, ...]:
+def _without_blank(parts: tuple[P, ...], blank: _Blank) -> tuple[P, ...]:
     """The parts without blank ones, and without the provider part that annotates a blank
     text left out (``ANNOTATES_TEXT``: it would otherwise go on the text before)."""
     kept: list[P] = []
     dropped = False  # the part before was a blank text, left out
+    signed = False  # the part before was a signature with no thought
     for part in parts:
-        if _is_blank(part, white_space):
+        if _is_blank(part, blank.white_space) and not (signed and _is_text(part)):
             dropped = isinstance(part, Text)
+            signed = False
             continue
         if dropped and isinstance(part, ProviderPart) and part.kind in ANNOTATES_TEXT:
             continue
         dropped = False
+        signed = blank.signed_empty and _is_signature(part)
         kept.append(part)
     return tuple(kept) if len(kept) < len(parts) else parts
+
+
+@dataclass(frozen=True)
+class _Blank:
+    """What is blank on a wire: text of white space too (``Wire.rejects_blank_text``), and
+    whether an empty text a signature stands on is kept (``signature_on_next_part``)."""
+
+    white_space: bool
+    signed_empty: bool = False
+
+
+def _is_text(part: object) -> bool:
+    return isinstance(part, Text)
+
+
+def _is_signature(part: object) -> bool:
+    """A Thinking that is a signature alone: no text, not redacted."""
+    return (
+        isinstance(part, Thinking) and not part.text and not part.redacted and bool(part.signature)
+    )
 
 
 #: Kinds of provider parts that annotate the text right before them (decoders.anthropic's

@@ -218,4 +218,7 @@ WIRE = register(Wire(
     # Part.thought_signature is bytes, and a thought part goes back only with its own.
     thinking_needs_signature=True, base64_signatures=frozenset(("thinking", "redacted", "call")),
     base64_part_fields=(("thought_signature",), ("inline_data", "data")),  # Part's bytes fields
+    # decoders.google: a part's signature is a Thinking of no text before the part, which
+    # may be an empty text (Gemini sends {"text": "", "thought_signature": …} on its own).
+    signature_on_next_part=True,
 ))  # fmt: skip

@@ -178,6 +178,9 @@ class Wire:
     thinking_needs_text: bool = False
     #: Redacted thinking has a place of its own; where not, the plan leaves it out.
     takes_redacted_thinking: bool = True
+    #: A signature with no thought (a Thinking of no text) stands on the part after it, which
+    #: may be an empty text part of its own (Gemini's): the plan keeps that empty text.
+    signature_on_next_part: bool = False
     #: The signatures the wire sends as bytes, which toolwire keeps as base64 text: of
     #: "thinking", "call" (a tool call's) and "redacted" (redacted thinking's data). The plan
     #: refuses one that is not base64 (ConversationError), so spelling a signature never

@@ -31,6 +31,18 @@ def looking_at(urls: list[str]) -> list[Any]:
 BEDROCK = "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"  # takes no image URL
 
 
+def counting_fetcher(urls: list[str]) -> tuple[Any, Counter[str]]:
+    """A fetcher serving a JPEG per URL, and how often it downloaded each."""
+    data = {u: jpeg(i) for i, u in enumerate(urls)}
+    downloads: Counter[str] = Counter()
+
+    def counting(url: str) -> bytes:
+        downloads[url] += 1
+        return data[url]
+
+    return counting, downloads
+
+
 def test_the_bytes_a_request_downloads_in_all_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     urls = [f"https://example.test/{i}.jpg" for i in range(6)]
     data = {u: jpeg(i) for i, u in enumerate(urls)}
@@ -58,14 +70,9 @@ def test_each_url_is_downloaded_once_where_a_byte_budget_binds() -> None:
     """Where a byte budget binds, the conversation is laid out again (and, where the spelled
     body overshoots, planned again); every layout shares the request's downloads."""
     urls = [f"https://example.test/{i}.jpg" for i in range(4)]
-    data = {u: jpeg(i) for i, u in enumerate(urls)}
-    downloads: Counter[str] = Counter()
+    counting, downloads = counting_fetcher(urls)
 
-    def counting(url: str) -> bytes:
-        downloads[url] += 1
-        return data[url]
-
-    limit = 16 * 1024 + 2 * 4 * len(data[urls[0]])  # about two images with the headroom
+    limit = 16 * 1024 + 2 * 4 * len(jpeg(0))  # about two images with the headroom
     request = tw.encode(
         looking_at(urls), BEDROCK, fetch_urls=counting, on_unsupported="text",
         capabilities={"max_request_bytes": limit},
@@ -83,12 +90,7 @@ def test_files_a_count_budget_leaves_out_are_never_downloaded(
     before anything is routed or measured, so they are never downloaded (issue 33, audit 9),
     also where a byte budget binds besides and the files are measured exactly."""
     urls = [f"https://example.test/{i}.jpg" for i in range(30)]
-    data = {u: jpeg(i) for i, u in enumerate(urls)}
-    downloads: Counter[str] = Counter()
-
-    def counting(url: str) -> bytes:
-        downloads[url] += 1
-        return data[url]
+    counting, downloads = counting_fetcher(urls)
 
     turns = [tw.User(["Look.", tw.File.from_url(u, "image/jpeg")]) for u in urls]
     overrides = {"max_request_bytes": byte_budget} if byte_budget else None

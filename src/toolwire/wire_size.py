@@ -49,14 +49,14 @@ def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None)
     """The UTF-8 length of ``json.dumps(value)`` in ``style`` (bytes as base64 text);
     ``known``: the sizes of dicts and lists inside ``value`` measured before, by their id
     (while ``value`` holds them: ``Wire.spell``)."""
+    if known and isinstance(value, dict | list | tuple):
+        size = known.get(id(value))
+        if size is not None:
+            return size
     match value:
         case str():
             return string_bytes(value, style)
         case dict():
-            if known:
-                size = known.get(id(value))
-                if size is not None:
-                    return size
             if not value:
                 return 2
             size = 2 + len(style.item) * (len(value) - 1) + len(style.key) * len(value)
@@ -67,10 +67,6 @@ def wire_bytes(value: Any, style: Style, known: Mapping[int, int] | None = None)
                 size += wire_bytes(item, style, known)
             return size
         case list() | tuple():
-            if known:
-                size = known.get(id(value))
-                if size is not None:
-                    return size
             if not value:
                 return 2
             size = 2 + len(style.item) * (len(value) - 1)

@@ -98,6 +98,7 @@ class SessionApp(App[None]):
         self._targets: dict[int, Target] = {0: self._plan(self.messages, 0)}
         self.window = self._opening(len(self._targets[0].turns))
         self._follow_note = ""
+        self._ending = False  # a scroll to the end is waiting for the layout (_scroll_to_end)
 
     @classmethod
     def for_messages(
@@ -147,8 +148,21 @@ class SessionApp(App[None]):
             self._turn_views(self.target, window.start, window.stop), before="#later"
         )
         self._update_notes()
-        scroll = conversation.scroll_end if at_end else conversation.scroll_home
-        conversation.call_after_refresh(scroll, animate=False)
+        if at_end:
+            self._scroll_to_end(conversation)
+        else:
+            conversation.call_after_refresh(conversation.scroll_home, animate=False)
+
+    def _scroll_to_end(self, conversation: VerticalScroll) -> None:
+        """Scroll to the end once the turns just mounted are laid out; until then the view
+        counts as at its end (a poll that comes first, on a busy machine, keeps following)."""
+        self._ending = True
+
+        def end() -> None:
+            conversation.scroll_end(animate=False)
+            self._ending = False
+
+        conversation.call_after_refresh(end)
 
     def _update_notes(self) -> None:
         """The lines above and below the page that count the turns not mounted."""
@@ -282,7 +296,7 @@ class SessionApp(App[None]):
             same += 1
         window = self.window.grown(len(planned.turns))
         conversation = self.query_one("#conversation", VerticalScroll)
-        at_end = conversation.scroll_y >= conversation.max_scroll_y
+        at_end = self._ending or conversation.scroll_y >= conversation.max_scroll_y
         await conversation.remove_children(
             [
                 v
@@ -295,7 +309,7 @@ class SessionApp(App[None]):
         await conversation.mount_all(mounted, before="#later")
         self._update_notes()
         if at_end:
-            conversation.call_after_refresh(conversation.scroll_end, animate=False)
+            self._scroll_to_end(conversation)
         self._update_status()
 
     def _follow_failed(self, why: str) -> None:

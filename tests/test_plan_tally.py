@@ -178,7 +178,7 @@ def test_where_the_tally_fits_the_exact_budgets_leave_nothing_out_and_the_body_i
     messages = turns(files, texts)
     caps = capabilities(model, limits)
     policy = Policy(caps, "text", None, fit_image)
-    planner, _, _ = _groups(tuple(messages), policy, Budget({}), None)
+    planner, _, _ = _groups(tuple(messages), policy, Budget({}), None, None)
     try:
         exact = left_out(messages, caps, fit_image, 0, policy)
     except RequestTooLargeError:  # the text alone is beyond the byte budget: it cannot fit

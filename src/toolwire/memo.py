@@ -191,6 +191,9 @@ class _LastPlan:
 
 
 _START = itemgetter(0)  # a group mark's first message index
+#: A kept plan found for a history: how many of its first groups the history shares, its key,
+#: the plan (LastPlans.find).
+Found = tuple[int, _Key, _LastPlan]
 
 
 class LastPlans:
@@ -205,9 +208,7 @@ class LastPlans:
 
     def resume(
         self,
-        caps: Any,
-        context: tuple[Hashable, ...],
-        messages: tuple[Any, ...],
+        found: Found | None,
         counts: Mapping[Any, int] | None = None,
         same_counts: Callable[[tuple[int, ...], Mapping[Any, int], Mapping[Any, int]], bool]
         | None = None,
@@ -217,11 +218,11 @@ class LastPlans:
         after them, which a group looks at to know where it ends) are not the messages
         planned. A history that only grew re-plans its last group (what follows may change
         it: a user message merged into a tool turn). None when nothing is shared.
+        ``found``: the kept plan and how many groups it shares (``find``).
 
         ``counts``: how many of the oldest files per cell this plan's count budgets leave out
         (plan.files.Budget.excess); a group is reused only where ``same_counts(tally before
         it, the kept plan's counts, counts)`` says every file before it fares the same."""
-        found = self._best(caps, context, messages)
         if found is None:
             return None
         groups, key, last = found
@@ -246,28 +247,27 @@ class LastPlans:
             last.counts,
         )
 
-    def counted(
-        self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
-    ) -> tuple[tuple[int, ...], int] | None:
-        """The tally (plan.tally) of the messages these messages share with the kept plan
-        they would resume from, and how many those are (then the count budgets count only the
-        rest); None where none is kept."""
-        found = self._best(caps, context, messages)
+    @staticmethod
+    def counted(found: Found | None) -> tuple[tuple[int, ...], int] | None:
+        """The tally (plan.tally) of the messages shared with the kept plan ``found``, and
+        how many those are (then the count budgets count only the rest); None where none is
+        kept."""
         if found is None:
             return None
         start, _, _, tally = found[2].marks[found[0]]
         return tally, start
 
-    def _best(
+    def find(
         self, caps: Any, context: tuple[Hashable, ...], messages: tuple[Any, ...]
-    ) -> tuple[int, _Key, _LastPlan] | None:
-        """The kept plan sharing the most first groups with ``messages``, and how many."""
+    ) -> Found | None:
+        """The kept plan for this target and policy sharing the most first groups with
+        ``messages``, and how many (planning asks once, for its counts and its layouts)."""
         if not self.plans:  # a process's first encode: nothing kept (read without the lock)
             return None
         prefix = (id(caps), *context)
         with self._lock:
             kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]
-        best: tuple[int, _Key, _LastPlan] | None = None
+        best: Found | None = None
         for key, last in kept:
             if last.owner is not caps:
                 continue

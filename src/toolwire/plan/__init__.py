@@ -60,7 +60,7 @@ from .values import (
 from .wire_rules import check_wire_rules
 
 if TYPE_CHECKING:
-    from ..memo import Resumed
+    from ..memo import Found, Resumed
 
 __all__ = [
     "BRIDGE_TEXT", "CachePoints", "Decision", "Limit", "Mode", "OnBudget", "OnUnsupported", "Plan",
@@ -117,15 +117,22 @@ def plan(
     # measured body overshot; else in the layout's walk (plan.tally), and exactly only if
     # that may bind.
     exact = reserve > 0 or (on_unsupported == "convert" and binds(caps.budgets)) or bool(evicted)
-    excess = _counts(messages, policy, memo) if caps.has_count_limits else {}
+    kept = None  # the kept plan of this history (memo.LastPlans), asked once
+    if memo is not None and fetch is None and messages:
+        kept = memo.last.find(caps, _context(policy), messages)
+    excess = (
+        _counts(messages, policy, memo.last.counted(kept) if kept else None)
+        if caps.has_count_limits
+        else {}
+    )
     budget = Budget(excess) if excess else NO_BUDGET
     if exact:
         policy, budget = _budgets(messages, policy, reserve, memo, excess, evicted)
-    planner, scrub, resumed = _groups(messages, policy, budget, memo)  # route → … → budgets
+    planner, scrub, resumed = _groups(messages, policy, budget, memo, kept)  # route → … → budgets
     if not exact and not fits(planner.tally, caps, excess=excess):
         policy, budget = _budgets(messages, policy, reserve, memo, excess)
         if budget.left or budget.refit or budget.shrunk:  # the oldest left out: laid out again
-            planner, scrub, resumed = _groups(messages, policy, budget, memo)
+            planner, scrub, resumed = _groups(messages, policy, budget, memo, kept)
     if planner.unsupported:
         raise _refused(caps, planner.unsupported)
     wire = wire_named(caps.wire)
@@ -191,14 +198,13 @@ def _reasoning_replay(caps: Capabilities) -> tuple[str, str] | None:
     return (replay.field, replay.on) if replay is not None else None
 
 
-def _counts(messages: tuple[Any, ...], policy: Policy, memo: Any) -> dict[Cell, int]:
+def _counts(
+    messages: tuple[Any, ...], policy: Policy, counted: tuple[tuple[int, ...], int] | None
+) -> dict[Cell, int]:
     """How many of each count-limited cell's oldest files the request leaves out
     (counts.oldest_left_out): counted from the messages a kept plan of this history has not
     counted yet (memo.LastPlans: its tally counts each counted cell's files)."""
     caps = policy.caps
-    counted = None
-    if memo is not None and policy.fetch is None and messages:
-        counted = memo.last.counted(caps, _context(policy), messages)
     if counted is None:
         return oldest_left_out(messages, caps, None, policy.evict_to)
     tally, start = counted
@@ -252,10 +258,11 @@ def _target(caps: Capabilities) -> str:
 
 
 def _groups(
-    messages: tuple[Any, ...], policy: Policy, budget: Budget, memo: Any
+    messages: tuple[Any, ...], policy: Policy, budget: Budget, memo: Any, kept: Found | None
 ) -> tuple[Planner, bool, Resumed | None | Literal[False]]:
     """The layout of every group, whether a step holds a lone surrogate (plan.ids), and the
-    kept plan it resumed (None: none; False: a plan that is not kept).
+    kept plan it resumed (None: none; False: a plan that is not kept). ``kept``: the kept plan
+    this history shares the most with (memo.LastPlans.find).
 
     A history resumes from the kept plan it shares the most first groups with
     (memo.LastPlans: equal messages, not the same objects), with the tally of the groups before
@@ -270,7 +277,7 @@ def _groups(
     resumed = None
     if reusable and messages:
         same = _same_counts(policy.caps)
-        resumed = memo.last.resume(policy.caps, _context(policy), messages, budget.excess, same)
+        resumed = memo.last.resume(kept, budget.excess, same)
     start, checked, decided = 0, 0, 0
     if resumed is not None:
         start = resumed.start

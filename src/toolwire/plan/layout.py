@@ -422,13 +422,7 @@ def _check_base64(parts: list[Any], wire: Wire, index: int) -> None:
                 what = f"the thought signature of tool call {part.id!r}"
             case _:
                 continue
-        try:
-            base64.b64decode(signature, validate=True)
-        except ValueError as exc:  # binascii.Error is a ValueError
-            raise ConversationError(
-                f"message {index}: {what} is not base64 text ({exc}); keep signatures exactly "
-                "as toolwire.decoders returned them"
-            ) from exc
+        _must_be_base64(signature, f"message {index}: {what}", "signatures")
 
 
 def _check_field(part: ProviderPart, path: tuple[str, ...], index: int) -> None:
@@ -436,14 +430,19 @@ def _check_field(part: ProviderPart, path: tuple[str, ...], index: int) -> None:
     value: Any = part.data
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
-    if not isinstance(value, str):
-        return
+    if isinstance(value, str):
+        where = f"message {index}: the {'.'.join(path)} of a {part.kind} part"
+        _must_be_base64(value, where, "provider parts")
+
+
+def _must_be_base64(text: str, what: str, kept: str) -> None:
+    """A ConversationError saying ``what`` is not base64 text, where it is not."""
     try:
-        base64.b64decode(value, validate=True)
+        base64.b64decode(text, validate=True)
     except ValueError as exc:  # binascii.Error is a ValueError
         raise ConversationError(
-            f"message {index}: the {'.'.join(path)} of a {part.kind} part is not base64 text "
-            f"({exc}); keep provider parts exactly as toolwire.decoders returned them"
+            f"{what} is not base64 text ({exc}); keep {kept} exactly as toolwire.decoders "
+            "returned them"
         ) from exc
 
 

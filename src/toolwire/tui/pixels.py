@@ -85,12 +85,12 @@ def _checked(found: object, edge: int) -> Shot:
     if not isinstance(found, dict):
         raise ValueError("not an object")
     pages, why = found["pages"], found.get("why")
-    if type(pages) is not int or pages < 0:
+    if not _whole(pages) or pages < 0:
         raise ValueError("pages")
     if isinstance(why, str):
         return Shot(pages, None, why)
     width, height = found["width"], found["height"]
-    if not all(type(n) is int and 0 < n <= edge for n in (width, height)):
+    if not all(_whole(n) and 0 < n <= edge for n in (width, height)):
         raise ValueError("size")
     rgb = base64.b64decode(found["rgb"], validate=True)
     if len(rgb) != width * height * 3:
@@ -147,3 +147,8 @@ def _pdf_page(job: PixelJob) -> tuple[int, Any]:
 
 def _reply(found: dict[str, object]) -> ContentOutput:
     return ContentOutput(value=(Text(text=json.dumps(found)),))
+
+
+def _whole(value: object) -> bool:
+    """An int the worker sent as a JSON number (a bool is not one)."""
+    return isinstance(value, int) and not isinstance(value, bool)

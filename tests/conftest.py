@@ -21,3 +21,19 @@ def fresh_model_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
     and the resolved capabilities, so a test sees the warning whatever ran before it."""
     monkeypatch.setattr(capability, "_warned", set())
     monkeypatch.setattr(capability, "_resolved", {})
+
+
+@pytest.fixture
+def worker_runs(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the files each worker conversion was for (the real worker still runs)."""
+    import toolwire.convert as converting
+
+    runs: list[str] = []
+    real = converting.run
+
+    def counted(converter: object, job: object) -> object:
+        runs.append(job.name)  # type: ignore[attr-defined]
+        return real(converter, job)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(converting, "run", counted)
+    return runs

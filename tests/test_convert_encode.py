@@ -254,19 +254,10 @@ def test_encoding_twice_gives_identical_payloads() -> None:
     assert first.decisions == again.decisions
 
 
-def test_a_converted_pdf_is_not_converted_again_in_the_next_turns(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_a_converted_pdf_is_not_converted_again_in_the_next_turns(worker_runs: list[str]) -> None:
     import toolwire.convert as conversions
 
-    runs: list[str] = []
-    real_run = conversions.run
-
-    def counted(converter: Any, job: Any) -> Any:
-        runs.append(job.name)
-        return real_run(converter, job)
-
-    monkeypatch.setattr(conversions, "run", counted)
+    runs = worker_runs
     conversions.clear_cache()  # converted by no earlier test in this process
     model = "groq:meta-llama/llama-4-scout-17b-16e-instruct"
     pages = ["Turn by turn, converted once"] * 3

@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-import toolwire.convert as convert_module
 from toolwire.content import File, Text
 from toolwire.convert import convert, describe
 from toolwire.errors import ToolwireError
@@ -21,20 +20,6 @@ from . import files
 from .conftest import TEXT_ONLY, VISION
 
 TESTS = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def worker_runs(monkeypatch) -> list[str]:
-    """The names of the files each worker conversion was for (the real worker still runs)."""
-    runs: list[str] = []
-    real = convert_module.run
-
-    def counted(converter, job):
-        runs.append(job.name)
-        return real(converter, job)
-
-    monkeypatch.setattr(convert_module, "run", counted)
-    return runs
 
 
 def test_a_second_conversion_of_the_same_content_does_not_run_the_converter_again(worker_runs):

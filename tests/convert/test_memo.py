@@ -33,25 +33,17 @@ def test_putting_a_key_again_replaces_it_and_its_size():
     assert len(memo) == 0 and memo.held == 0
 
 
-def test_a_failed_conversion_is_remembered_for_the_same_bytes_and_settings(monkeypatch):
+def test_a_failed_conversion_is_remembered_for_the_same_bytes_and_settings(worker_runs):
     """A hostile or corrupt file costs its worker run once per process (issue 33): the same
     bytes and settings raise the same error again without parsing them again; other bytes,
     or a cleared memo, run again."""
-    import toolwire.convert as converting
     from toolwire.content import File
     from toolwire.convert import clear_cache, convert
     from toolwire.errors import InvalidFileError
 
     from .conftest import VISION
 
-    runs = []
-    real = converting.run
-
-    def counted(converter, job):
-        runs.append(job.name)
-        return real(converter, job)
-
-    monkeypatch.setattr(converting, "run", counted)
+    runs = worker_runs
     broken = File.from_bytes(b"%PDF-1.7\n" + b"\x00garbage" * 50, "application/pdf", "bad.pdf")
     for _ in range(3):
         with pytest.raises(InvalidFileError, match="bad.pdf") as caught:

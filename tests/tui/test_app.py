@@ -81,6 +81,22 @@ async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
         assert app.target.model == ANTHROPIC
 
 
+async def test_a_reading_that_ends_after_its_section_was_removed_is_dropped() -> None:
+    # Switching targets rebuilds the screen while a file's text or picture is still being
+    # read in a thread: the late result has nowhere to go and must not fail the app.
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ], images="halfblock")
+    async with app.run_test(size=(160, 48)) as pilot:
+        view = file_view(app, "report.pdf")
+        view.collapsed = False
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await view.remove()
+        view._set_text("late text")
+        view._set_picture(None, "late picture")
+        await pilot.pause()
+        assert not view.is_attached
+
+
 async def test_an_image_is_drawn_from_the_workers_pixels() -> None:
     app = SessionApp.for_messages(session(), [ANTHROPIC], images="halfblock")
     async with app.run_test(size=(160, 48)) as pilot:

@@ -172,7 +172,10 @@ class FileView(Collapsible):
             self.app.call_from_thread(self._set_text, text)
 
     def _set_text(self, text: str) -> None:
-        self.query_one(".file-text", Static).update(RichText(text))
+        # A worker's result can arrive after the section was removed (the target switched,
+        # the window moved): then there is nothing to fill, and nothing to raise.
+        for shown in self.query(".file-text").results(Static):
+            shown.update(RichText(text))
 
     @work(thread=True, exclusive=True, group="picture")
     def _load_picture(self) -> None:
@@ -190,7 +193,8 @@ class FileView(Collapsible):
         self.app.call_from_thread(self._set_picture, found.pixels, note)
 
     def _set_picture(self, found: pixels.Pixels | None, note: str) -> None:
-        self.query_one(PictureView).show(found, note)
+        for view in self.query(PictureView):  # none once the section was removed
+            view.show(found, note)
 
     def turn_page(self, step: int) -> None:
         """Show the next (or previous) page of the PDF, if it has one."""

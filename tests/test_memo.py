@@ -13,6 +13,7 @@ from toolwire import memo, routes
 from toolwire.capability import capabilities
 from toolwire.content import File, ToolCall
 from toolwire.counts import left_out_in_steps
+from toolwire.errors import ConversationError
 from toolwire.memo import MEMO
 from toolwire.messages import Assistant, ToolResult, User
 from toolwire.plan import measure, plan
@@ -66,8 +67,8 @@ def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
     messages += history(4)[-2:]
     routed.clear()
     second = encode(messages, model)
-    # The last group is planned again (what follows may join it); the earlier ones are reused.
-    assert routed == ["shot-2.png", "shot-3.png"]
+    # The assistant message that follows closes the last group: only the new turn is planned.
+    assert routed == ["shot-3.png"]
     MEMO.clear()
     fresh = encode(messages, model)
     assert (second.kwargs, second.decisions) == (fresh.kwargs, fresh.decisions)
@@ -75,6 +76,34 @@ def test_a_growing_history_plans_only_its_new_turn_and_encodes_the_same(
         second.kwargs["contents" if model.startswith("google") else "messages"][:4]
         == (first.kwargs["contents" if model.startswith("google") else "messages"][:4])
     )
+
+
+@pytest.mark.parametrize("model", ["google:gemini-2.5-flash", "anthropic:claude-sonnet-4-5"])
+def test_a_user_message_after_the_last_tool_turn_plans_that_turn_again(
+    model: str, routed: list[str]
+) -> None:
+    messages = history(3)
+    encode(messages, model)
+    messages.append(User("And the one before?"))  # joins the tool turn before it
+    routed.clear()
+    second = encode(messages, model)
+    assert routed == ["shot-2.png"]  # the tool turn laid out again, with what joined it
+    MEMO.clear()
+    fresh = encode(messages, model)
+    assert (second.kwargs, second.decisions) == (fresh.kwargs, fresh.decisions)
+
+
+def test_a_result_after_the_last_tool_turn_is_refused_as_from_a_fresh_memo() -> None:
+    messages = history(3)
+    encode(messages, "anthropic:claude-sonnet-4-5")
+    messages.append(ToolResult.of("c2", "screenshot", "again"))  # would join that turn
+    with pytest.raises(ConversationError) as resumed:
+        encode(messages, "anthropic:claude-sonnet-4-5")
+    MEMO.clear()
+    with pytest.raises(ConversationError) as fresh:
+        encode(messages, "anthropic:claude-sonnet-4-5")
+    assert str(resumed.value) == str(fresh.value)
+    assert "a second time" in str(resumed.value)
 
 
 def test_a_replaced_message_is_planned_again_with_what_follows(routed: list[str]) -> None:
@@ -127,7 +156,7 @@ def test_a_history_loaded_anew_each_turn_resumes_by_its_content(routed: list[str
     loaded = TypeAdapter(list[Message]).validate_json(stored) + history(4)[-2:]
     routed.clear()
     request = encode(loaded, "anthropic:claude-sonnet-4-5")
-    assert routed == ["shot-2.png", "shot-3.png"]  # its last group, and the new one
+    assert routed == ["shot-3.png"]  # the new turn only: an assistant closed the last one
     MEMO.clear()
     assert encode(loaded, "anthropic:claude-sonnet-4-5").kwargs == request.kwargs
 
@@ -142,7 +171,7 @@ def test_an_agent_passing_equal_overrides_each_turn_resumes_its_plan(routed: lis
     encode(history(3), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
     routed.clear()
     grown = encode(history(4), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
-    assert routed == ["shot-2.png", "shot-3.png"]  # its last group, and the new one
+    assert routed == ["shot-3.png"]  # the new turn only: an assistant closed the last one
     MEMO.clear()
     fresh = encode(history(4), "anthropic:claude-sonnet-4-5", capabilities=dict(overrides))
     assert fresh.kwargs == grown.kwargs
@@ -160,7 +189,7 @@ def test_a_plan_per_history_bounded_and_a_grown_history_replaces_its_own(
         messages += history(3)[-2:]
         routed.clear()
         encode(messages, "anthropic:claude-sonnet-4-5")
-        assert routed == ["shot-1.png", "shot-2.png"]  # its last group, and the new one
+        assert routed == ["shot-2.png"]  # the new turn only: an assistant closed the last one
     assert len(MEMO.last.plans) == 3
     monkeypatch.setattr(memo, "PLAN_LIMIT", 2)
     another = history(1)
@@ -295,13 +324,13 @@ def test_a_resumed_plan_walks_only_its_new_steps_for_lone_surrogates(
     call = Assistant([ToolCall(id="c9", name="listen", arguments={})])
     messages += [call, ToolResult.of("c9", "listen", ["Heard.", tone])]
     encode(messages, model, on_unsupported="text")
-    # A new group made text: the last group again (a tool turn), the new assistant and turn.
-    assert walked == [7, 3]
+    # A new group made text: the new groups are walked (the assistant and its tool turn).
+    assert walked == [7, 2]
     messages[0] = User(["Watch.\ud800", tone])
     request = encode(messages, model, on_unsupported="text")
     assert "\ud800" not in str(request.kwargs)
     encode([*messages, User("And?")], model, on_unsupported="text")
-    assert walked == [7, 3, 11, 12]  # the kept plan held one: every step walked again
+    assert walked == [7, 2, 11, 12]  # the kept plan held one: every step walked again
 
 
 @pytest.mark.parametrize("model", ["anthropic:claude-sonnet-4-5", "openai:gpt-4.1"])

@@ -160,8 +160,9 @@ class MeasureMemo:
 class Resumed:
     """Where a kept plan lets planning go on: from message ``start``, with the steps,
     decisions (and each decision's file's source), group marks and budget tally (plan.tally)
-    of the groups before it; ``passed``: what the passes after the layout made of those steps
-    (plan.passed), where the kept plan has it for exactly them, else None; ``clean``: no step
+    of the groups before it (``upto``: how many steps and decisions those are); ``passed``:
+    what the passes after the layout made of those steps or of some first ones of them
+    (plan.passed carries it on), where the kept plan has that, else None; ``clean``: no step
     before it holds a lone surrogate."""
 
     start: int
@@ -175,6 +176,7 @@ class Resumed:
     key: _Key
     #: The count budgets its groups were laid out in (plan.files.Budget.excess).
     counts: Mapping[Any, int] = field(default_factory=dict)
+    upto: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)
@@ -185,9 +187,20 @@ class _LastPlan:
     steps: list[Any]
     decisions: list[Any]
     sources: list[Any]  # of each decision's file
-    passed: Any  # plan.passed.Passed of the steps before its last group
+    #: plan.passed.Passed of the steps before the first group it laid out (it resumed a
+    #: kept plan there): some first steps of those before its last group.
+    passed: Any
     clean: bool = False  # no step holds a lone surrogate
     counts: Mapping[Any, int] = field(default_factory=dict)  # Budget.excess it was laid out in
+    #: After its last group: the end, as a mark (all messages, steps, decisions, the tally).
+    end: _Mark = (0, 0, 0, ())
+    whole: Any = None  # plan.passed.Passed of all its steps
+    #: The messages that would join its last group if they came next (plan.layout.Planner).
+    open_to: tuple[type, ...] = ()
+
+    def mark(self, group: int) -> _Mark:
+        """The mark of ``group``; past the last group, the end."""
+        return self.marks[group] if group < len(self.marks) else self.end
 
 
 _START = itemgetter(0)  # a group mark's first message index
@@ -228,12 +241,12 @@ class LastPlans:
         groups, key, last = found
         if same_counts is not None:
             counts = counts or {}
-            while groups > 0 and not same_counts(last.marks[groups][3], last.counts, counts):
+            while groups > 0 and not same_counts(last.mark(groups)[3], last.counts, counts):
                 groups -= 1
             if groups == 0:
                 return None
-        start, steps, decisions, tally = last.marks[groups]
-        passed = last.passed if groups == len(last.marks) - 1 else None
+        start, steps, decisions, tally = last.mark(groups)
+        passed = {len(last.marks): last.whole, len(last.marks) - 1: last.passed}.get(groups)
         return Resumed(  # copies: the planner goes on in them
             start,
             last.steps[:steps],
@@ -245,6 +258,7 @@ class LastPlans:
             last.clean,
             key,
             last.counts,
+            (steps, decisions),
         )
 
     @staticmethod
@@ -254,7 +268,7 @@ class LastPlans:
         kept."""
         if found is None:
             return None
-        start, _, _, tally = found[2].marks[found[0]]
+        start, _, _, tally = found[2].mark(found[0])
         return tally, start
 
     def find(
@@ -273,6 +287,9 @@ class LastPlans:
                 continue
             same = _shared(last.messages, messages)
             groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
+            grown = same == len(last.messages) < len(messages)
+            if grown and not isinstance(messages[same], last.open_to):  # its last group closed
+                groups = len(last.marks)  # all of it reused
             if groups > 0 and (best is None or groups > best[0]):
                 best = (groups, key, last)
         return best
@@ -287,17 +304,25 @@ class LastPlans:
         replaces: _Key | None = None,
         clean: bool = False,
         counts: Mapping[Any, int] | None = None,
+        *,
+        whole: Any,
+        tally: tuple[int, ...],
+        open_to: tuple[type, ...],
     ) -> None:
         """Keep a finished plan (marks, steps, decisions, their sources: the planner's own
-        lists, which it hands over and no longer changes; ``passed``: the
-        passes after the layout over the steps before its last group) for the messages of
-        ``messages``. ``replaces``: the key of the plan it resumed (the same history,
-        shorter); ``clean``: no step holds a lone surrogate; ``counts``: the count budgets it
-        was laid out in (plan.files.Budget.excess)."""
+        lists, which it hands over and no longer changes; ``passed``: the passes after the
+        layout over the steps before the first group it laid out, ``whole``: over all of
+        them) for the messages of ``messages``. ``replaces``: the key of the plan it resumed
+        (the same history, shorter); ``clean``: no step holds a lone surrogate; ``counts``:
+        the count budgets it was laid out in (plan.files.Budget.excess); ``tally``: the
+        budget tally after its last group; ``open_to``: the messages that would join that
+        group (then a history that goes on with one lays that group out again)."""
         marks, steps, decisions, sources = plan
         key = (id(caps), *context, (len(messages), messages[0].digest, messages[-1].digest))
+        end = (len(messages), len(steps), len(decisions), tally)
         entry = _LastPlan(
             caps, messages, marks, steps, decisions, sources, passed, clean, dict(counts or {}),
+            end, whole, open_to,
         )  # fmt: skip
         with self._lock:
             if replaces is not None:

@@ -137,16 +137,17 @@ def plan(
         raise _refused(caps, planner.unsupported)
     wire = wire_named(caps.wire)
     before = resumed.passed if resumed and resumed.passed is not None else NOTHING
-    if resumed and resumed.counts != budget.excess:  # the kept groups' decisions: recounted
-        planner.decisions[: len(resumed.decisions)] = _recounted(resumed.decisions, budget.excess)
-        before = replace(before, marked=tuple(_recounted(before.marked, budget.excess)))
-    _, steps, decisions, _ = planner.marks[-1] if planner.marks else (0, 0, 0, ())
     layout = (planner.steps, planner.decisions, planner.sources)
-    head = passed(before, *layout, wire, upto=(steps, decisions))  # before the last group
-    whole = passed(head, *layout, wire)
+    if resumed and resumed.counts != budget.excess:  # the kept groups' decisions: recounted
+        kept = resumed.upto[1]
+        planner.decisions[:kept] = _recounted(planner.decisions[:kept], budget.excess)
+        before = replace(before, marked=tuple(_recounted(before.marked, budget.excess)))
+    if resumed:  # the passes carried on to where the layout went on (the kept ones may stop short)
+        before = passed(before, *layout, wire, upto=resumed.upto)
+    whole = passed(before, *layout, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
-        _remember(messages, policy, planner, head, resumed, scrub, memo)
+        _remember(messages, policy, planner, (before, whole), resumed, scrub, memo)
     citations, decided = _citations(caps, whole.marked)
     return Plan(
         caps,
@@ -342,20 +343,24 @@ def _remember(
     messages: tuple[Any, ...],
     policy: Policy,
     planner: Planner,
-    head: Passed,
+    passes: tuple[Passed, Passed],
     resumed: Resumed | None,
     scrub: bool,
     memo: Any,
 ) -> None:
-    """Keep the plan of a history that may grow (memo.LastPlans): its layout, and ``head``,
-    the passes after the layout over the steps before its last group."""
+    """Keep the plan of a history that may grow (memo.LastPlans): its layout, and the passes
+    after the layout over the steps before the first group it laid out and over all of them
+    (the next encode carries the first on where it lays the last group out again, else goes
+    on from the second)."""
     if planner.unsupported or not messages:
         return
     layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
     replaces = resumed.key if resumed is not None else None
+    before, whole = passes
     memo.last.remember(
-        policy.caps, _context(policy), messages, layout, head, replaces, not scrub,
-        planner.budget.excess,
+        policy.caps, _context(policy), messages, layout, before, replaces, not scrub,
+        planner.budget.excess, whole=whole, tally=tuple(planner.tally),
+        open_to=planner.open_to,
     )  # fmt: skip
 
 

@@ -80,6 +80,9 @@ class Planner:
     sources: list[Any] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
     marks: list[Marks] = field(default_factory=list)
+    #: The messages that would join the last group laid out if they came next: more results
+    #: and the user message after them, where it is a tool turn without that message.
+    open_to: tuple[type, ...] = ()
 
     @property
     def wire(self) -> Wire:
@@ -101,10 +104,12 @@ class Planner:
                 follow = j < count and isinstance(messages[j], User)
                 self._lay_out_turn(messages, i, j, follow, calls)
                 calls = []
+                self.open_to = () if follow else (ToolResult, User)
                 i = j + follow
                 continue
             if calls:
                 raise _unanswered(messages, i)
+            self.open_to = ()
             match message:
                 case User():
                     self.steps.append(self._user(message, i))

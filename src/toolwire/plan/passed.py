@@ -66,6 +66,8 @@ def passed(
     (``sources``: each decision's file's source); with ``upto``, over the steps and decisions
     before those two indices only."""
     end_steps, end_decisions = upto if upto is not None else (len(steps), len(decisions))
+    if (end_steps, end_decisions) == (before.steps, before.decisions):
+        return before  # nothing new to pass over
     new_steps = tuple(steps[before.steps : end_steps])
     ruled, system = _ruled(before, new_steps, wire)
     new = slice(before.decisions, end_decisions)

@@ -186,12 +186,13 @@ def plan_request(
                 evict_to=evict_to, fetch=fetch, fit=fit, memo=MEMO, cache=cache,
                 tools=bool(sent_tools), converters=converters, reserve=reserve, evicted=evicted,
             )  # fmt: skip
-            laid_out = replace(
-                laid_out, tools=sent_tools, tool_choice=tool_choice, tool_notes=tuple(notes)
-            )
+            if sent_tools or tool_choice is not None:
+                laid_out = replace(
+                    laid_out, tools=sent_tools, tool_choice=tool_choice, tool_notes=tuple(notes)
+                )
             size, over, spelled = _over_budget(laid_out)
-            if not over:
-                return replace(laid_out, size=size, spelled=spelled)
+            if not over:  # the body measured (where the bound did not do): its size, its kwargs
+                return laid_out if size is None else replace(laid_out, size=size, spelled=spelled)
             if not laid_out.decisions or (laid_out.decisions, size) == before:
                 raise too_large(caps, size or 0)  # nothing left to leave out: text too large
             before = (laid_out.decisions, size)

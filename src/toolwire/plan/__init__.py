@@ -35,7 +35,7 @@ from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
 from .files import EVICT_TO, NO_BUDGET, NO_CITATIONS, READ_VISUALLY, Budget, Policy
 from .layout import Planner
-from .passed import NOTHING, Passed, passed
+from .passed import NOTHING, SENT, Passed, passed
 from .provider_parts import parts_left_out
 from .tally import LONE, PARTS, UNSIZED, Tally, fits
 from .values import (
@@ -148,7 +148,7 @@ def plan(
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
         _remember(messages, policy, planner, (before, whole), resumed, scrub, memo)
-    citations, decided = _citations(caps, whole.marked)
+    citations, decided = _citations(caps, whole)
     return Plan(
         caps,
         whole.ruled,
@@ -169,27 +169,28 @@ def plan(
     )
 
 
-def _citations(
-    caps: Capabilities, decisions: tuple[Decision, ...]
-) -> tuple[bool, tuple[Decision, ...]]:
+def _citations(caps: Capabilities, whole: Passed) -> tuple[bool, tuple[Decision, ...]]:
     """Whether the request's PDFs go with document citations on: where the target's table
     says so and every document it sends is a PDF, as citations go on all of a request's
     documents or none (Anthropic's citations guide) and Converse takes them on PDFs and text
     only. Each PDF sent notes which it is."""
-    facts = caps.pdf_citations
-    if facts is None or not facts.enabled:
+    facts, decisions = caps.pdf_citations, whole.marked
+    documents, pdfs = whole.documents
+    if facts is None or not facts.enabled or not pdfs:
         return False, decisions
-    documents = [d for d in decisions if d.mode in _SENT and d.kind == "document"]
-    pdfs = [d for d in documents if d.media_type == "application/pdf"]
-    if not pdfs:
-        return False, decisions
-    cited = len(pdfs) == len(documents)
+    cited = pdfs == documents
     note = READ_VISUALLY if cited else NO_CITATIONS
-    return cited, tuple(replace(d, notes=(*d.notes, note)) if d in pdfs else d for d in decisions)
+    return cited, tuple(
+        replace(d, notes=(*d.notes, note)) if _is_sent_pdf(d) else d for d in decisions
+    )
 
 
-#: Modes in which a file's own content is sent.
-_SENT = frozenset(("native", "sibling", "fallback"))
+def _is_sent_pdf(decision: Decision) -> bool:
+    return (
+        decision.mode in SENT
+        and decision.kind == "document"
+        and decision.media_type == "application/pdf"
+    )
 
 
 def _reasoning_replay(caps: Capabilities) -> tuple[str, str] | None:

@@ -43,6 +43,9 @@ class Passed:
     firsts: Mapping[tuple[str, str], Decision] = field(default_factory=dict)
     #: The texts of the System steps of ``ruled``.
     system: tuple[str, ...] = ()
+    #: How many files the decisions send as documents, and how many of those are PDFs
+    #: (whether a request goes with PDF citations: plan._citations).
+    documents: tuple[int, int] = (0, 0)
 
     @property
     def system_text(self) -> str | None:
@@ -72,7 +75,8 @@ def passed(
     ruled, system = _ruled(before, new_steps, wire)
     new = slice(before.decisions, end_decisions)
     marked, firsts = _marked(before, decisions[new], sources[new])
-    return Passed(end_steps, end_decisions, ruled, marked, firsts, system)
+    documents = _documents(before.documents, decisions[new])
+    return Passed(end_steps, end_decisions, ruled, marked, firsts, system, documents)
 
 
 def _ruled(
@@ -117,6 +121,20 @@ def _marked(
             decision = replace(decision, repeats=repeat, reason=reason)
         marked.append(decision)
     return tuple(marked), firsts
+
+
+def _documents(before: tuple[int, int], decisions: Sequence[Decision]) -> tuple[int, int]:
+    """``before`` counted on over ``decisions``: the files sent as documents, and the PDFs."""
+    documents, pdfs = before
+    for decision in decisions:
+        if decision.mode in SENT and decision.kind == "document":
+            documents += 1
+            pdfs += decision.media_type == "application/pdf"
+    return documents, pdfs
+
+
+#: Modes in which a file's own content is sent.
+SENT = frozenset(("native", "sibling", "fallback"))
 
 
 def content_key(source: Any) -> tuple[str, str]:

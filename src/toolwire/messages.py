@@ -12,11 +12,22 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Collection, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, Self, TypeAlias
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 
-from .content import File, Json, JsonValue, ProviderPart, Text, Thinking, ToolCall, json_data
+from .content import (
+    File,
+    Json,
+    JsonValue,
+    ProviderPart,
+    Text,
+    Thinking,
+    ToolCall,
+    json_data,
+    text_part,
+)
 from .digest import Digested
 from .errors import ConversationError, ToolwireError
 from .foreign import Trust, check
@@ -99,6 +110,10 @@ class ExecutionDeniedOutput(Digested):
     model_config = _FROZEN
     type: Literal["execution-denied"] = "execution-denied"
     reason: str | None = None
+
+
+#: What an empty tool result says instead (providers reject empty tool results).
+EMPTY_RESULT_TEXT = "(no output)"
 
 
 #: What a tool returned: one of the six outputs (``isinstance(x, ToolOutput)`` works).
@@ -309,6 +324,23 @@ class ToolResult(Digested):
     @property
     def is_error(self) -> bool:
         return isinstance(self.output, ErrorTextOutput | ErrorJsonOutput)
+
+    @cached_property
+    def parts(self) -> tuple[Text | Json | File, ...]:
+        """The parts its output stands for, never none: made once (a result is frozen), as
+        the tally, the counts and the layout each read them."""
+        parts: list[Text | Json | File]
+        match self.output:
+            case ContentOutput(value=given):  # empty text left out
+                parts = [p for p in given if not isinstance(p, Text) or p.text]
+            case TextOutput(value=text) | ErrorTextOutput(value=text):
+                parts = [text_part(text)] if text else []
+            case JsonOutput(value=value) | ErrorJsonOutput(value=value):
+                parts = [Json(value=value)]
+            case ExecutionDeniedOutput(reason=reason):
+                said = f" Reason: {reason}" if reason else ""
+                parts = [text_part(f"The tool was not run: execution was denied.{said}")]
+        return tuple(parts) or (text_part(EMPTY_RESULT_TEXT),)
 
 
 #: One message of a conversation; a conversation is a ``Sequence[Message]`` (a plain list).

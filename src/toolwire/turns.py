@@ -9,20 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .content import File, Json, Text, text_part
+from .content import File, Json, Text
 from .errors import ConversationError
-from .messages import (
-    Assistant,
-    ContentOutput,
-    ErrorJsonOutput,
-    ErrorTextOutput,
-    JsonOutput,
-    TextOutput,
-    ToolResult,
-)
+from .messages import EMPTY_RESULT_TEXT, Assistant, ToolResult
 
-#: What an empty tool result says instead (providers reject empty tool results).
-EMPTY_RESULT_TEXT = "(no output)"
+__all__ = ["EMPTY_RESULT_TEXT", "in_call_order", "output_parts"]
 
 
 def in_call_order(
@@ -70,18 +61,6 @@ def in_call_order(
     return [by_id[c] for c in calls]
 
 
-def output_parts(result: ToolResult) -> list[Text | Json | File]:
-    """The parts a tool output stands for; never empty."""
-    parts: list[Text | Json | File]
-    match result.output:
-        case ContentOutput(value=given):  # empty text left out
-            parts = [p for p in given if not isinstance(p, Text) or p.text]
-        case TextOutput(value=text) | ErrorTextOutput(value=text):
-            parts = [text_part(text)] if text else []
-        case JsonOutput(value=value) | ErrorJsonOutput(value=value):
-            parts = [Json(value=value)]
-        case denied:
-            reason = getattr(denied, "reason", None)
-            reason = f" Reason: {reason}" if reason else ""
-            parts = [text_part(f"The tool was not run: execution was denied.{reason}")]
-    return parts or [text_part(EMPTY_RESULT_TEXT)]
+def output_parts(result: ToolResult) -> tuple[Text | Json | File, ...]:
+    """The parts a tool output stands for; never empty (``ToolResult.parts``, made once)."""
+    return result.parts

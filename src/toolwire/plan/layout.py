@@ -166,7 +166,7 @@ class Planner:
         index: int,
         siblings: list[Any],
         fallbacks: list[Any],
-        given: list[Text | Json | File] | tuple[()] = (),
+        given: Sequence[Text | Json | File] = (),
     ) -> Text | Json | File:
         """One part of a result as placed; ``given``: all its parts (the texts a conversion
         or a text fallback does not repeat)."""

@@ -156,7 +156,7 @@ def _tool_step(turn: ToolTurn, originals: dict[str, ToolResult], queues: _Queues
 
 
 def _result(result: PlannedResult, original: ToolResult | None, queues: _Queues) -> Block:
-    before: list[Any] = output_parts(original) if original is not None else []
+    before = list(output_parts(original)) if original is not None else []
     shown = _in_place(result.parts, before, queues)
     flag = "denied" if result.denied else "error" if result.is_error else ""
     return Block(f"result of {result.name} ({result.call_id})", tuple(shown), flag)

@@ -461,6 +461,18 @@ def test_a_copy_with_a_field_changed_is_keyed_by_its_new_content() -> None:
     assert moved.digest != kept
 
 
+def test_a_result_copied_with_a_new_output_stands_for_its_new_parts() -> None:
+    """``ToolResult.parts`` is made once, like the digest: a copy that changes the output
+    must not carry the original's parts over, or the plan would send the old output."""
+    original = ToolResult.of("c1", "screenshot", "old text")
+    assert [p.text for p in original.parts] == ["old text"]  # made and kept
+    changed = original.model_copy(update={"output": ToolResult.of("c1", "x", "new").output})
+    assert [p.text for p in changed.parts] == ["new"]
+    call = ToolCall(id="c1", name="screenshot", arguments={})
+    request = encode([User("Go."), Assistant([call]), changed], "anthropic:claude-sonnet-4-5")
+    assert "new" in str(request.kwargs) and "old text" not in str(request.kwargs)
+
+
 def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None:
     """A kept answer "unchanged, and why" gives back the file asked about, not an equal one
     asked about before: the plan tells a resized image by ``sent is original``."""

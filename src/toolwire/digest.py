@@ -62,9 +62,14 @@ class Digested(BaseModel):
             }
         copied = super().model_copy(update=update, deep=deep)
         if update:
-            with contextlib.suppress(AttributeError):  # not computed yet: nothing to forget
-                del copied.digest  # a cached_property's own way to forget its value
+            for name in self._made_once:
+                with contextlib.suppress(AttributeError):  # not computed yet: nothing to forget
+                    delattr(copied, name)  # a cached_property's own way to forget its value
         return copied
+
+    #: Its cached properties: values made from its fields once, forgotten by a copy that
+    #: changes a field.
+    _made_once: ClassVar[tuple[str, ...]] = ("digest",)
 
 
 def digest_of(value: object) -> bytes:
@@ -85,27 +90,27 @@ def _feed(hasher: Any, value: object) -> None:
     """Add ``value`` to ``hasher``, tagged by type and prefixed by length, so that no two
     different values feed the same bytes."""
     update = hasher.update
-    match value:
+    match value:  # plain data first: the tests against pydantic's and abc's classes cost more
         case str():
             data = value.encode("utf-8", "surrogatepass")
             update(b"s%d:" % len(data))
             update(data)
-        case Digested():
-            update(b"d")
-            update(value.digest)
         case tuple() | list():
             update(b"[%d" % len(value))
             for item in value:
                 _feed(hasher, item)
-        case dict() | Mapping():
-            _feed(hasher, json.dumps(value, ensure_ascii=False, allow_nan=True, default=repr))
         case None | bool() | int() | float():
             update(b"v%r;" % (value,))
         case bytes():
             update(b"b%d:" % len(value))
             update(value)
+        case Digested():
+            update(b"d")
+            update(value.digest)
         case _Source():
             _feed_source(hasher, value)
+        case dict() | Mapping():
+            _feed(hasher, json.dumps(value, ensure_ascii=False, allow_nan=True, default=repr))
         case _ if isinstance(getattr(type(value), "digest", None), cached_property):
             update(b"d")
             update(value.digest)  # type: ignore[attr-defined]

@@ -25,8 +25,9 @@ What it keeps, how much, and for how long — the one place these bounds are sta
 - ``last``: the latest plans per target and policy, one per history (``PLAN_LIMIT`` in all,
   least recently used out; each holds its messages and steps): an encode whose messages
   begin with a kept plan's resumes from the first group they change (a history that only
-  grew: its last group), with what the passes after the layout made of the steps before
-  it (plan.passed). Not used with a URL fetcher (I/O) or where a byte, page or document
+  grew: after its last group, or at it where the message that follows joins it, a user
+  message after a tool turn), with what the passes after the layout made of the steps
+  before it (plan.passed). Not used with a URL fetcher (I/O) or where a byte, page or document
   budget changes a file; where a count budget does (Bedrock's 20 images), the groups before
   the first file it now treats otherwise are kept. Each group keeps the budgets' tally of
   the messages before it (plan.tally), so a resumed history measures its new messages only;
@@ -229,8 +230,9 @@ class LastPlans:
         """Where to go on planning ``messages`` from the kept plan for this target and policy
         that shares the most of their first groups: the first group whose messages (or the one
         after them, which a group looks at to know where it ends) are not the messages
-        planned. A history that only grew re-plans its last group (what follows may change
-        it: a user message merged into a tool turn). None when nothing is shared.
+        planned. A history that only grew goes on after its last group, or re-plans that
+        group where the message that follows joins it (a user message after a tool turn:
+        ``_LastPlan.open_to``). None when nothing is shared.
         ``found``: the kept plan and how many groups it shares (``find``).
 
         ``counts``: how many of the oldest files per cell this plan's count budgets leave out
@@ -404,21 +406,26 @@ class SpelledSteps:
                 self.chars -= self.steps.popitem(last=False)[1][2]
         return copy
 
-    def run(self, wire: str, sign: Hashable, steps: tuple[Any, ...]) -> tuple[int, Any] | None:
+    def take_run(self, wire: str, sign: Hashable, steps: tuple[Any, ...]) -> tuple[int, Any] | None:
         """The kept run of ``wire`` sharing the most first steps with ``steps`` (compared
         as whole tuples first: equal steps are mostly the very same objects, kept by the
-        plan's own memo), and how many it shares; None when none shares one."""
-        best: tuple[int, Any] | None = None
-        for name, signs, run in list(self.runs):
-            if name == wire and signs == sign:
-                same = _shared(run.steps, steps)
-                if same and (best is None or same > best[0]):
-                    best = (same, run)
+        plan's own memo), and how many it shares; None when none shares one. It is handed
+        over, no longer kept: the request cuts and grows its lists, then keeps it again
+        (``keep_run``). A request of the same history spelled meanwhile in another thread
+        finds none and spells from each step's kept items."""
+        with self._lock:
+            best: tuple[int, Any] | None = None
+            for name, signs, run in self.runs:
+                if name == wire and signs == sign:
+                    same = _shared(run.steps, steps)
+                    if same and (best is None or same > best[0]):
+                        best = (same, run)
+            if best is not None:
+                self.runs = [kept for kept in self.runs if kept[2] is not best[1]]
         return best
 
-    def keep_run(self, wire: str, sign: Hashable, run: Any, replaces: Any) -> None:
+    def keep_run(self, wire: str, sign: Hashable, run: Any) -> None:
         with self._lock:
-            self.runs = [kept for kept in self.runs if kept[2] is not replaces]
             self.runs.append((wire, sign, run))
             del self.runs[:-RUN_LIMIT]
 

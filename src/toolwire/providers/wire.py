@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -214,12 +214,13 @@ class Wire:
         )  # fmt: skip
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
-        found = kept.run(self.name, spelling.variant, steps) if kept is not None else None
+        found = kept.take_run(self.name, spelling.variant, steps) if kept is not None else None
         if found is not None and (not measure or None not in found[1].sizes):
-            start, run = found
-            items = list(run.items[: run.ends[start - 1]])
-            ends, keep = list(run.ends[:start]), list(items)
-            measured = list(run.sizes[: len(items)])
+            start, run = found  # handed over: this request goes on in its lists
+            end = run.ends[start - 1]
+            ends, keep, measured = run.ends, run.items, run.sizes
+            del ends[start:], keep[end:], measured[end:]
+            items = keep[:end]  # the caller's own list
             spelling.replay(run.documents, start)
         for index in range(start, len(steps)):
             spelling.at = index
@@ -238,10 +239,9 @@ class Wire:
             keep += kept_items
             measured += item_sizes
             ends.append(len(items))
-        if kept is not None and not spelling.renamed:
-            run = Run(steps, tuple(ends), tuple(keep), tuple(spelling.documents), tuple(measured))
-            kept.keep_run(self.name, spelling.variant, run, found and found[1])
+        run = Run(steps, ends, keep, spelling.documents, measured)
         if plan.cache is not None and self.mark is not None:
+            measured = list(measured)  # marked below: the run's sizes stay as measured
             for index in plan.cache.steps:  # the plan's cache points (plan.cache)
                 if ends[index] > (ends[index - 1] if index else 0):
                     items[ends[index] - 1] = self.mark(items[ends[index] - 1])
@@ -252,6 +252,8 @@ class Wire:
             else:  # the whole list at once: a JSON array of the items
                 style = len(self.size.item) * (len(items) - 1) if items else 0
                 sizes[id(items)] = 2 + style + sum(measured)  # type: ignore[arg-type]
+        if kept is not None and not spelling.renamed:  # last: a later request may take it
+            kept.keep_run(self.name, spelling.variant, run)
         return self.finish(plan, items)
 
     def _step(
@@ -286,14 +288,15 @@ class Wire:
 class Run:
     """The spelling of a plan's steps, kept for the next request of the same history: the
     items (as kept: copies, never those given to a caller), where each step's items end, and
-    the document names asked for (at which step)."""
+    the document names asked for (at which step). The request that takes it over
+    (``KeptSpellings.take_run``) cuts its lists to the steps it shares and goes on in them."""
 
     steps: tuple[Step, ...]
-    ends: tuple[int, ...]
-    items: tuple[dict[str, Any], ...]
-    documents: tuple[tuple[int, tuple[str, str, str]], ...] = ()
+    ends: list[int]
+    items: list[dict[str, Any]]
+    documents: list[tuple[int, tuple[str, str, str]]] = field(default_factory=list)
     #: Each item's size as the wire's SDK sends it (None: not measured).
-    sizes: tuple[int | None, ...] = ()
+    sizes: list[int | None] = field(default_factory=list)
 
 
 class CannotSpell(Exception):
@@ -320,11 +323,14 @@ class KeptSpellings(Protocol):
     ) -> list[dict[str, Any]]:
         """Keep a copy of a step's items; the copy."""
 
-    def run(self, wire: str, sign: Hashable, steps: tuple[Step, ...]) -> tuple[int, Run] | None:
-        """The kept run sharing the most first steps with ``steps``, and how many."""
+    def take_run(
+        self, wire: str, sign: Hashable, steps: tuple[Step, ...]
+    ) -> tuple[int, Run] | None:
+        """The kept run sharing the most first steps with ``steps``, and how many: no longer
+        kept (its lists are the taker's to cut and grow)."""
 
-    def keep_run(self, wire: str, sign: Hashable, run: Run, replaces: Run | None) -> None:
-        """Keep a request's run, in place of the run it grew from (``replaces``)."""
+    def keep_run(self, wire: str, sign: Hashable, run: Run) -> None:
+        """Keep a request's run."""
 
 
 #: What a step's spelling asked of its request (``Spelling``): (question, value, answer).
@@ -405,7 +411,7 @@ class Spelling:
         document names asked are taken here too, in order, as spelling the step would)."""
         return all(getattr(self, question)(value) == answer for question, value, answer in asked)
 
-    def replay(self, documents: tuple[tuple[int, tuple[str, str, str]], ...], before: int) -> None:
+    def replay(self, documents: Sequence[tuple[int, tuple[str, str, str]]], before: int) -> None:
         """Hand out again the document names a kept run gave its steps before ``before``."""
         for at, asked in documents:
             if at < before:

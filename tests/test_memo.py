@@ -3,6 +3,7 @@ same message objects are encoded again, and the planner keeps nothing without it
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -484,3 +485,32 @@ def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None
     result, note = fitted(again, cell)
     assert result is again and note == "Pillow is not installed"
     assert MEMO.fitted_images.chars == 0  # nothing kept but the answer
+
+
+@pytest.mark.parametrize(
+    "model", ["anthropic:claude-sonnet-4-5", "bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0"]
+)
+def test_threads_encoding_one_growing_history_each_get_what_an_empty_memo_gives(
+    model: str,
+) -> None:
+    """A kept plan and a kept run of spelled steps are handed to the encode that resumes
+    them (memo.LastPlans, SpelledSteps.take_run): another thread encoding the same history
+    meanwhile finds none and plans and spells without them, and every request is the one an
+    empty memo gives."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    histories = [history(n) for n in range(1, 9)]
+    expected = []
+    for messages in histories:
+        MEMO.clear()
+        expected.append(encode(messages, model).kwargs)
+    MEMO.clear()
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch every few bytecodes: races show
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for messages, wanted in zip(histories, expected, strict=True):
+                for request in pool.map(encode, [messages] * 8, [model] * 8):
+                    assert request.kwargs == wanted
+    finally:
+        sys.setswitchinterval(switching)

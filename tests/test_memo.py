@@ -493,10 +493,10 @@ def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None
 def test_threads_encoding_one_growing_history_each_get_what_an_empty_memo_gives(
     model: str,
 ) -> None:
-    """A kept plan and a kept run of spelled steps are handed to the encode that resumes
-    them (memo.LastPlans, SpelledSteps.take_run): another thread encoding the same history
-    meanwhile finds none and plans and spells without them, and every request is the one an
-    empty memo gives."""
+    """A kept run of spelled steps is handed to the request that resumes it
+    (SpelledSteps.take_run): another thread spelling the same history meanwhile finds none
+    and spells from each step's kept items. Kept plans are resumed as copies
+    (memo.LastPlans). Every request is the one an empty memo gives."""
     from concurrent.futures import ThreadPoolExecutor
 
     histories = [history(n) for n in range(1, 9)]

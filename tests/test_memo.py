@@ -493,10 +493,10 @@ def test_a_file_the_fitter_left_as_it_is_comes_back_as_the_callers_own() -> None
 def test_threads_encoding_one_growing_history_each_get_what_an_empty_memo_gives(
     model: str,
 ) -> None:
-    """A kept run of spelled steps is handed to the request that resumes it
-    (SpelledSteps.take_run): another thread spelling the same history meanwhile finds none
-    and spells from each step's kept items. Kept plans are resumed as copies
-    (memo.LastPlans). Every request is the one an empty memo gives."""
+    """A kept plan and a kept run of spelled steps are handed to the encode that resumes
+    them (memo.LastPlans.resume, SpelledSteps.take_run), which goes on in their lists:
+    another thread encoding the same history meanwhile finds none and plans and spells
+    without them. Every request is the one an empty memo gives."""
     from concurrent.futures import ThreadPoolExecutor
 
     histories = [history(n) for n in range(1, 9)]
@@ -514,3 +514,23 @@ def test_threads_encoding_one_growing_history_each_get_what_an_empty_memo_gives(
                     assert request.kwargs == wanted
     finally:
         sys.setswitchinterval(switching)
+
+
+def test_a_history_whose_byte_budget_binds_resumes_its_last_layout(routed: list[str]) -> None:
+    """Where the byte budget leaves files out, the history is laid out again under it; the
+    layout under the count budgets alone is still kept, so the next encode lays out only its
+    new turn before the byte budget's layout (before, the kept plan stayed where the budget
+    first bound, and each encode laid out every turn since)."""
+    model, limit = "anthropic:claude-sonnet-4-5", {"max_request_bytes": 4 * len(PHOTO)}
+    messages = history(6)  # six photos: the oldest are left out for size
+    first = encode(messages, model, capabilities=limit, fit_images=False)
+    assert first.budgets_bound
+    for turns in (7, 8, 9):
+        messages += history(turns)[-2:]
+        routed.clear()
+        request = encode(messages, model, capabilities=limit, fit_images=False)
+        assert request.budgets_bound
+        newest = f"shot-{turns - 1}.png"
+        before = f"shot-{turns - 2}.png"  # laid out in the last encode's first layout
+        assert routed.count(newest) == 2  # the new turn: in the first layout and the second
+        assert routed.count(before) == 1  # the turn before: in the byte budget's layout only

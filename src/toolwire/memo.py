@@ -206,8 +206,8 @@ class _LastPlan:
 
 _START = itemgetter(0)  # a group mark's first message index
 #: A kept plan found for a history: how many of its first groups the history shares, its key,
-#: the plan (LastPlans.find).
-Found = tuple[int, _Key, _LastPlan]
+#: the plan, and the mark of the group after those, read as kept (LastPlans.find).
+Found = tuple[int, _Key, _LastPlan, _Mark]
 
 
 class LastPlans:
@@ -240,21 +240,27 @@ class LastPlans:
         it, the kept plan's counts, counts)`` says every file before it fares the same."""
         if found is None:
             return None
-        groups, key, last = found
-        if same_counts is not None:
-            counts = counts or {}
-            while groups > 0 and not same_counts(last.mark(groups)[3], last.counts, counts):
-                groups -= 1
-            if groups == 0:
+        groups, key, last, _ = found
+        with self._lock:  # handed over: no longer kept, the planner goes on in its lists
+            if self.plans.get(key) is not last:  # another encode took it meanwhile
                 return None
-        start, steps, decisions, tally = last.mark(groups)
-        passed = {len(last.marks): last.whole, len(last.marks) - 1: last.passed}.get(groups)
-        return Resumed(  # copies: the planner goes on in them
+            if same_counts is not None:
+                counts = counts or {}
+                while groups > 0 and not same_counts(last.mark(groups)[3], last.counts, counts):
+                    groups -= 1
+                if groups == 0:
+                    return None
+            start, steps, decisions, tally = last.mark(groups)
+            passed = {len(last.marks): last.whole, len(last.marks) - 1: last.passed}.get(groups)
+            del self.plans[key]
+            del last.steps[steps:], last.decisions[decisions:], last.sources[decisions:]
+            del last.marks[groups:]
+        return Resumed(
             start,
-            last.steps[:steps],
-            last.decisions[:decisions],
-            last.sources[:decisions],
-            last.marks[:groups],
+            last.steps,
+            last.decisions,
+            last.sources,
+            last.marks,
             tally,
             passed,
             last.clean,
@@ -270,7 +276,7 @@ class LastPlans:
         kept."""
         if found is None:
             return None
-        start, _, _, tally = found[2].mark(found[0])
+        start, _, _, tally = found[3]
         return tally, start
 
     def find(
@@ -281,19 +287,18 @@ class LastPlans:
         if not self.plans:  # a process's first encode: nothing kept (read without the lock)
             return None
         prefix = (id(caps), *context)
-        with self._lock:
-            kept = [(k, p) for k, p in reversed(self.plans.items()) if k[:-1] == prefix]
         best: Found | None = None
-        for key, last in kept:
-            if last.owner is not caps:
-                continue
-            same = _shared(last.messages, messages)
-            groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
-            grown = same == len(last.messages) < len(messages)
-            if grown and not isinstance(messages[same], last.open_to):  # its last group closed
-                groups = len(last.marks)  # all of it reused
-            if groups > 0 and (best is None or groups > best[0]):
-                best = (groups, key, last)
+        with self._lock:  # read as kept: a plan resumed meanwhile is its planner's to change
+            for key, last in reversed(self.plans.items()):
+                if key[:-1] != prefix or last.owner is not caps:
+                    continue
+                same = _shared(last.messages, messages)
+                groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
+                grown = same == len(last.messages) < len(messages)
+                if grown and not isinstance(messages[same], last.open_to):  # last group closed
+                    groups = len(last.marks)  # all of it reused
+                if groups > 0 and (best is None or groups > best[0]):
+                    best = (groups, key, last, last.mark(groups))
         return best
 
     def remember(

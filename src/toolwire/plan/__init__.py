@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..capability import Capabilities, Cell
 from ..counts import count_limit, oldest_left_out
 from ..errors import BudgetError, ToolwireError, Unsupported, UnsupportedContentError
-from ..providers import wire_named
+from ..providers import Wire, wire_named
 from ..routes import Fetcher
 from . import ids
 from .budgets import binds, left_out
@@ -128,26 +128,20 @@ def plan(
     budget = Budget(excess) if excess else NO_BUDGET
     if exact:
         policy, budget = _budgets(messages, policy, reserve, memo, excess, evicted)
+    wire = wire_named(caps.wire)
     planner, scrub, resumed = _groups(messages, policy, budget, memo, kept)  # route → … → budgets
     if not exact and not fits(planner.tally, caps, excess=excess):
         policy, budget = _budgets(messages, policy, reserve, memo, excess)
         if budget.left or budget.refit or budget.shrunk:  # the oldest left out: laid out again
+            if resumed is not False:  # the count budgets' layout, kept for the next encode
+                _remember(messages, planner, _passes(planner, resumed, wire), resumed, scrub, memo)
             planner, scrub, resumed = _groups(messages, policy, budget, memo, kept)
     if planner.unsupported:
         raise _refused(caps, planner.unsupported)
-    wire = wire_named(caps.wire)
-    before = resumed.passed if resumed and resumed.passed is not None else NOTHING
-    layout = (planner.steps, planner.decisions, planner.sources)
-    if resumed and resumed.counts != budget.excess:  # the kept groups' decisions: recounted
-        kept = resumed.upto[1]
-        planner.decisions[:kept] = _recounted(planner.decisions[:kept], budget.excess)
-        before = replace(before, marked=tuple(_recounted(before.marked, budget.excess)))
-    if resumed:  # the passes carried on to where the layout went on (the kept ones may stop short)
-        before = passed(before, *layout, wire, upto=resumed.upto)
-    whole = passed(before, *layout, wire)
+    before, whole = _passes(planner, resumed, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
-        _remember(messages, policy, planner, (before, whole), resumed, scrub, memo)
+        _remember(messages, planner, (before, whole), resumed, scrub, memo)
     citations, decided = _citations(caps, whole)
     return Plan(
         caps,
@@ -167,6 +161,25 @@ def plan(
             parts_left_out(messages, caps.issuer, caps.wire) if planner.tally[PARTS] else ()
         ),  # walked only where the messages hold provider parts
     )
+
+
+def _passes(
+    planner: Planner, resumed: Resumed | None | Literal[False], wire: Wire
+) -> tuple[Passed, Passed]:
+    """The passes after the layout (plan.passed) over the steps before the layout went on
+    from a kept plan, and over all of them: carried on from the kept plan's passes, its
+    decisions recounted where the count budgets changed."""
+    layout = (planner.steps, planner.decisions, planner.sources)
+    if not resumed:
+        return NOTHING, passed(NOTHING, *layout, wire)
+    before = resumed.passed if resumed.passed is not None else NOTHING
+    excess = planner.budget.excess
+    if resumed.counts != excess:  # the kept groups' decisions: recounted
+        kept = resumed.upto[1]
+        planner.decisions[:kept] = _recounted(planner.decisions[:kept], excess)
+        before = replace(before, marked=tuple(_recounted(before.marked, excess)))
+    before = passed(before, *layout, wire, upto=resumed.upto)  # the kept ones may stop short
+    return before, passed(before, *layout, wire)
 
 
 def _citations(caps: Capabilities, whole: Passed) -> tuple[bool, tuple[Decision, ...]]:
@@ -342,7 +355,6 @@ def _context(policy: Policy) -> tuple[Any, ...]:
 
 def _remember(
     messages: tuple[Any, ...],
-    policy: Policy,
     planner: Planner,
     passes: tuple[Passed, Passed],
     resumed: Resumed | None,
@@ -358,6 +370,7 @@ def _remember(
     layout = (planner.marks, planner.steps, planner.decisions, planner.sources)
     replaces = resumed.key if resumed is not None else None
     before, whole = passes
+    policy = planner.policy
     memo.last.remember(
         policy.caps, _context(policy), messages, layout, before, replaces, not scrub,
         planner.budget.excess, whole=whole, tally=tuple(planner.tally),

@@ -27,7 +27,8 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   begin with a kept plan's resumes from the first group they change (a history that only
   grew: after its last group, or at it where the message that follows joins it, a user
   message after a tool turn), with what the passes after the layout made of the steps
-  before it (plan.passed). Not used with a URL fetcher (I/O) or where a byte, page or document
+  before it (plan.passed). The encode takes the plan over (it is no longer kept while its
+  lists grow) and keeps it again once planned. Not used with a URL fetcher (I/O) or where a byte, page or document
   budget changes a file; where a count budget does (Bedrock's 20 images), the groups before
   the first file it now treats otherwise are kept. Each group keeps the budgets' tally of
   the messages before it (plan.tally), so a resumed history measures its new messages only;
@@ -38,7 +39,7 @@ What it keeps, how much, and for how long — the one place these bounds are sta
   where a byte budget measured it (``SPELLED_LIMIT`` steps and ``SPELLED_CHARS`` characters,
   least recently used out); and per history its latest request's run of spelled steps
   (``RUN_LIMIT`` runs), so a grown history's request reuses the items of its first steps
-  at once. Items are kept as copies of those given to a caller.
+  at once (taking the run over, as an encode does a plan). Items are kept as copies of those given to a caller.
 - ``tools``: each tool as a family of targets takes it (``tools.repair.PreparedTool``:
   repaired, strict settled, the parameters as its dialect sends them, the notes), by the
   tool's content digest (every field, ``tools.repair.tool_digest``) and the schema rules it

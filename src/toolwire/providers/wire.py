@@ -358,7 +358,6 @@ class Spelling:
         self.names = names
         #: The request's steps, read for the calls a model made as client-side items.
         self.steps = steps
-        self._items: dict[str, str] | None = None
         self.sign_first_call = sign_first_call
         self.pdf_citations = pdf_citations
         #: The field the model's reasoning goes back in and on which messages (plan).
@@ -391,9 +390,7 @@ class Spelling:
         item sent back as it came (a call whose signature is the item's JSON:
         decoders.openai_responses.CLIENT_CALLS); "function_call" for any other call. Its
         answer is spelled as that item's output."""
-        if self._items is None:
-            self._items = client_items(self.steps)
-        return self._noted("call_item", call_id, self._items.get(call_id, "function_call"))
+        return self._noted("call_item", call_id, _item_of(self.steps, self.at, call_id))
 
     def document_name(self, identifier: str) -> str:
         """The next free document name for ``identifier`` in this request (Bedrock's rule:
@@ -426,17 +423,22 @@ class Spelling:
         return answer
 
 
-def client_items(steps: tuple[Step, ...]) -> dict[str, str]:
-    """Each call id of ``steps`` whose call carries its item as JSON in its signature (a
-    client-side item: decoders.openai_responses), with that item's type."""
+def _item_of(steps: tuple[Step, ...], before: int, call_id: str) -> str:
+    """The item type of the call ``call_id`` as the nearest assistant step before step
+    ``before`` made it: a client-side item's, where the call carries that item as JSON in its
+    signature (decoders.openai_responses), else "function_call". Its result is the step
+    after it, most often: the search seldom goes further back."""
     from ..content import ToolCall
     from ..messages import Assistant
 
-    found: dict[str, str] = {}
-    for step in steps:
+    for index in range(before - 1, -1, -1):
+        step = steps[index]
         if not isinstance(step, Assistant):
             continue
         for part in step.content:
-            if isinstance(part, ToolCall) and part.signature and part.signature[0] == "{":
-                found[part.id] = json.loads(part.signature)["type"]
-    return found
+            if isinstance(part, ToolCall) and part.id == call_id:
+                signature = part.signature
+                if signature and signature[0] == "{":
+                    return str(json.loads(signature)["type"])
+                return "function_call"
+    return "function_call"

@@ -158,8 +158,9 @@ def test_text_mode_sends_the_description_of_the_oldest_images_and_keeps_the_newe
     request = tw.encode(session(files), "mistral:pixtral-12b-latest", evict_to=1)
     assert sent(request) == [f"photo-{i}.jpg" for i in range(2, 10)]
     dropped = [d for d in request.decisions if d.mode == "text"]
-    assert all("max_images_per_request = 8" in d.reason for d in dropped)
-    assert "the 2 oldest of 10" in dropped[0].reason
+    # Mistral's 8 images a request: its image cell's count, counted before the layout
+    assert all("one request takes at most 8 files of image/jpeg" in d.reason for d in dropped)
+    assert "this conversation has 10: the 2 oldest are left out" in dropped[0].reason
     strict_mistral.validate(request.kwargs)
 
 
@@ -293,10 +294,10 @@ def test_render_shows_the_bytes_as_sent_and_which_budget_bound(tmp_path: Any) ->
     model = ["--model", "mistral:pixtral-12b-latest", "--on-unsupported", "text"]
     result = CliRunner().invoke(app, ["render", *paths, *model, "--json"])
     report = json.loads(result.stdout)
-    assert report["budgets_bound"] == {"max_images_per_request": 2}  # 10 at once: the newest
+    assert report["budgets_bound"] == {"max_count": 2}  # 10 at once: 8 images a request
     assert report["wire_bytes"] > 0
     shown = CliRunner().invoke(app, ["render", *paths, *model], env={"COLUMNS": "300"})
-    assert "max_images_per_request bound: 2 file(s) left out" in shown.stdout
+    assert "max_count bound: 2 file(s) left out" in shown.stdout
 
 
 def test_bedrocks_image_count_and_the_byte_budget_both_leave_out_the_oldest() -> None:

@@ -110,14 +110,17 @@ def test_bedrock_pdfs_beyond_five_documents_become_text_not_page_images() -> Non
 
 def test_an_edited_history_is_measured_again_not_read_from_the_running_sums() -> None:
     """An agent re-encodes a growing history (the sums are kept); a history whose earlier
-    message is replaced must be measured afresh, or the budgets would miss the new images."""
+    message is replaced must be measured afresh, or the budgets would miss the new images.
+    (A request budget of images: Cohere's own 20 are a cell's count, counted before the
+    layout without these sums.)"""
+    model, limit = "anthropic:claude-sonnet-4-5", {"max_images_per_request": 20}
     small = session(photo(1), photo(2))
-    assert images_sent(encoded(small, COHERE).kwargs) == 2
+    assert images_sent(encoded(small, model, **limit).kwargs) == 2
     grown = [*small, User("More.")]
-    assert images_sent(encoded(grown, COHERE).kwargs) == 2
+    assert images_sent(encoded(grown, model, **limit).kwargs) == 2
     twenty = [photo(n) for n in range(10, 30)]
     edited = [*grown[:2], ToolResult.of("call_0", "fetch", twenty), *grown[3:]]
-    request = encoded(edited, COHERE)
+    request = encoded(edited, model, **limit)
     assert images_sent(request.kwargs) == 20
     assert "max_images_per_request = 20" in request.decisions[0].reason
 

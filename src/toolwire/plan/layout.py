@@ -61,6 +61,7 @@ from .values import (
     label_see,
     label_this,
 )
+from .wire_rules import carries_nothing
 
 #: Per group: its first message index, and the steps, decisions and tally (plan.tally) before it.
 Marks = tuple[int, int, int, tuple[int, ...]]
@@ -98,10 +99,11 @@ class Planner:
                 j = i + 1
                 while j < count and isinstance(messages[j], ToolResult):
                     j += 1
-                follow = j < count and isinstance(messages[j], User)
-                self._lay_out_turn(messages, i, j, follow, calls)
+                after = self._passed_over(messages, j)
+                follow = after < count and isinstance(messages[after], User)
+                self._lay_out_turn(messages, i, j, after, follow, calls)
                 calls = []
-                i = j + follow
+                i = after + follow
                 continue
             if calls:
                 raise _unanswered(messages, i)
@@ -123,9 +125,43 @@ class Planner:
 
     # --- tool turns ------------------------------------------------------------------------
 
+    def _passed_over(self, messages: Sequence[Any], end: int) -> int:
+        """Where the first message after a tool turn's results (ending at ``end``) is that
+        is sent beside them: past system text (it goes apart, or stays between) and past
+        messages the wire rules leave out whole (``carries_nothing``: blank text, thinking
+        the target cannot verify). So the follow-up user message is placed as the table
+        says (``user_after_tool``: a bridge where the wire wants one) even when an empty
+        message stood between; the passed-over messages belong to the tool turn's group."""
+        index = end
+        while index < len(messages) and not self._stands_after_results(messages[index], index):
+            index += 1
+        return index
+
+    def _stands_after_results(self, message: Any, index: int) -> bool:
+        """Whether ``message`` is sent as a message of its own after tool results: not system
+        text, not a message left out whole."""
+        match message:
+            case System():
+                return False
+            case User():
+                return not carries_nothing(message, self.wire)
+            case Assistant():
+                replayed = verifiable(message, self.policy.caps, self.wire, index)
+                return replayed is not None and not carries_nothing(replayed, self.wire)
+            case _:
+                return True
+
     def _lay_out_turn(
-        self, messages: Sequence[Any], start: int, end: int, follow: bool, calls: list[str]
+        self,
+        messages: Sequence[Any],
+        start: int,
+        end: int,
+        after: int,
+        follow: bool,
+        calls: list[str],
     ) -> None:
+        """Lay out the results ``messages[start:end]``, the system text passed over up to
+        ``after`` (``_passed_over``), and the user message there where ``follow``."""
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
@@ -152,8 +188,11 @@ class Planner:
             results.append(
                 PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
             )
-        user_parts = self._user(messages[end], end).parts if follow else ()
-        self._place(tuple(results), siblings, fallbacks, user_parts)
+        between = [m for m in messages[end:after] if isinstance(m, System)]
+        for system in between:
+            self.tally.message(system)
+        user_parts = self._user(messages[after], after).parts if follow else ()
+        self._place(tuple(results), siblings, fallbacks, user_parts, between)
 
     def _tool_part(
         self,
@@ -189,7 +228,11 @@ class Planner:
         siblings: list[Text | File],
         fallbacks: list[Text | File],
         user_parts: tuple[Text | File, ...],
+        between: list[System],
     ) -> None:
+        """Append the tool turn, the system text ``between`` it and the user message, and
+        the message that carries what follows the results (after a bridge where the
+        placement is ``"turn"``)."""
         caps, extra = self.policy.caps, list(siblings)
         pending: list[Text | File] = []
         placement = None
@@ -203,6 +246,7 @@ class Planner:
             else:
                 pending.extend(user_parts)
         self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
+        self.steps += between
         if pending:
             if placement == "turn":
                 self.steps.append(BRIDGE)

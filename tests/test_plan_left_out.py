@@ -138,3 +138,12 @@ def test_system_text_appended_to_a_growing_history_plans_on_mistral() -> None:
     for n in range(4):
         history.append(tw.System(f"Note {n}."))
         assert sent(history)["messages"][0]["content"].startswith("Note 0.")
+
+
+def test_a_message_between_tool_calls_and_their_results_is_refused_even_when_empty() -> None:
+    """The neutral model's rule (results right after the calls) holds for an empty message
+    too: the error names it, on every wire alike."""
+    messages = [tw.User("Fetch it."), tw.Assistant([CALL]), tw.Assistant(""), TOOL_TURN[2]]
+    for model in (MISTRAL, "anthropic:claude-sonnet-4-5"):
+        with pytest.raises(tw.ConversationError, match="but message 2 is not their result"):
+            tw.encode(messages, model)

@@ -9,6 +9,8 @@ the neutral model, whatever it holds). For each target:
 - the request validates strictly against the official SDK's types and the wire's published
   rules (tests/providers/strict_<wire>.py: Mistral's role order, Converse's alternation, ...);
 - nothing is lost: every text that is not white space reaches the request;
+- a bridging message the plan adds (``plan.values.BRIDGE``) always has a user message after
+  it, never the end of the request nor an assistant message;
 - an agent's re-encode (a shorter history first, then the whole: memo.LastPlans) gives the
   request a fresh encode gives;
 - the only refusals are the conversations no service takes, and the error names why
@@ -31,6 +33,7 @@ from providers.test_conformance import validator
 import toolwire as tw
 from toolwire.capability import Capabilities, capabilities, providers
 from toolwire.memo import MEMO
+from toolwire.plan.values import BRIDGE
 from toolwire.providers import wire_named
 
 #: One model per target (13), each of its target's most used family.
@@ -84,7 +87,7 @@ EXAMPLES = [
     [tw.User("text-1"), tw.Assistant([CALL]), tw.ToolResult.of("call0", "fetch", "text-2"),
      tw.Assistant(""), tw.User("text-3")],
     [tw.User("text-1"), tw.Assistant([CALL]), tw.ToolResult.of("call0", "fetch", "text-2"),
-     tw.User(" "), tw.System("text-3"), tw.Assistant("text-4")],
+     tw.User(""), tw.System("text-3"), tw.Assistant("text-4")],
     [tw.System("text-1"), tw.User("")],
 ]  # fmt: skip
 
@@ -257,14 +260,18 @@ def test_any_conversation_encodes_to_a_valid_request_or_a_refusal_that_names_why
         MEMO.clear()
         certain = expected_refusal(messages, caps)
         try:
-            kwargs = tw.encode(messages, model).kwargs
+            planned = tw.plan_request(messages, model)
         except tw.ConversationError as error:
             named = [r for r, words in UNSENDABLE.items() if words in str(error)]
             assert named, f"refused for another reason: {error}"
             assert certain in (None, named[0]), f"expected {certain!r}: {error}"
             assert possible_refusal(messages, caps, named[0]), f"{error}\n{messages}"
             return
+        kwargs = tw.spell(planned).kwargs
         assert certain is None, f"sent although {certain!r}: {kwargs}"
+        steps = planned.steps
+        bridged = [i for i, step in enumerate(steps) if step is BRIDGE]  # the plan's own
+        assert all(i + 1 < len(steps) and isinstance(steps[i + 1], tw.User) for i in bridged)
         validate(without_replay_field(kwargs, caps), model)
         sent = request_json(kwargs)
         lost = [t for m in messages for t in texts_of(m) if t.startswith("text-") and t not in sent]

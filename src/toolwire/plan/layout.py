@@ -1,7 +1,9 @@
 """The layout pass: groups of messages laid out as the target takes them.
 
-A group is one message, or a tool turn with the user message that follows it. For each
-group, each file goes through the file passes (plan.files) and the group is laid out:
+A group is one message, or a tool turn with the user message that follows it — past any
+system text and messages the wire rules leave out whole (``carries_nothing``), which belong
+to the group. For each group, each file goes through the file passes (plan.files) and the
+group is laid out:
 
 - a tool turn's results in call order; a sibling file after all results in the same message;
   a fallback file leaves ``See file {id}.`` in its result and is carried, after all results,

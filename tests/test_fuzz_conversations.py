@@ -11,6 +11,7 @@ the neutral model, whatever it holds). For each target:
 - nothing is lost: every text that is not white space reaches the request;
 - a bridging message the plan adds (``plan.values.BRIDGE``) always has a user message after
   it, never the end of the request nor an assistant message;
+- the view cuts the plan into turns showing every step once, in the messages' order;
 - an agent's re-encode (a shorter history first, then the whole: memo.LastPlans) gives the
   request a fresh encode gives;
 - the only refusals are the conversations no service takes, and the error names why
@@ -21,6 +22,7 @@ the neutral model, whatever it holds). For each target:
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -35,6 +37,7 @@ from toolwire.capability import Capabilities, capabilities, providers
 from toolwire.memo import MEMO
 from toolwire.plan.values import BRIDGE
 from toolwire.providers import wire_named
+from toolwire.viewer.layout import laid_out
 
 #: One model per target (13), each of its target's most used family.
 MODELS = {
@@ -272,6 +275,9 @@ def test_any_conversation_encodes_to_a_valid_request_or_a_refusal_that_names_why
         steps = planned.steps
         bridged = [i for i, step in enumerate(steps) if step is BRIDGE]  # the plan's own
         assert all(i + 1 < len(steps) and isinstance(steps[i + 1], tw.User) for i in bridged)
+        turns = laid_out(messages, planned)  # the view reads the same plan
+        assert sum(len(turn.steps) for turn in turns) == len(steps)
+        assert all(a.last < b.first for a, b in itertools.pairwise(turns))
         validate(without_replay_field(kwargs, caps), model)
         sent = request_json(kwargs)
         lost = [t for m in messages for t in texts_of(m) if t.startswith("text-") and t not in sent]

@@ -20,6 +20,7 @@ from toolwire.capability import capabilities
 from toolwire.memo import MEMO
 from toolwire.plan import plan
 from toolwire.plan.values import BRIDGE, BRIDGE_TEXT, ToolTurn
+from toolwire.viewer.layout import laid_out
 
 MISTRAL = "mistral:mistral-large-latest"
 CALL = tw.ToolCall(id="abcdefgh1", name="fetch", arguments={})
@@ -147,3 +148,31 @@ def test_a_message_between_tool_calls_and_their_results_is_refused_even_when_emp
     for model in (MISTRAL, "anthropic:claude-sonnet-4-5"):
         with pytest.raises(tw.ConversationError, match="but message 2 is not their result"):
             tw.encode(messages, model)
+
+
+# --- the view reads the same groups -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("model", ["openai-chat:gpt-4.1", MISTRAL, "anthropic:claude-sonnet-4-5"])
+def test_the_view_shows_a_left_out_reply_between_results_and_the_next_message_in_one_turn(
+    model: str,
+) -> None:
+    """The view cut its turns one message per step and failed on a message the plan left
+    out (AttributeError: 'Assistant' object has no attribute 'parts')."""
+    messages = [*TOOL_TURN, tw.Assistant(""), tw.User("Next question.")]
+    turns = laid_out(messages, tw.plan_request(messages, model))
+    assert [(turn.first, turn.last) for turn in turns] == [(0, 0), (1, 1), (2, 4)]
+    shown = [shown.part for step in turns[-1].steps for b in step.blocks for shown in b.parts]
+    assert tw.Text(text="Next question.") in shown
+
+
+def test_the_view_puts_a_reply_after_a_left_out_one_on_its_own_message() -> None:
+    """Converse merges the two user messages around a left-out reply: the next reply is
+    message 3, not the empty message 1."""
+    messages = [tw.User("a"), tw.Assistant(""), tw.User("b"), tw.Assistant("c")]
+    model = "bedrock:amazon.nova-pro-v1:0"
+    turns = laid_out(messages, tw.plan_request(messages, model))
+    assert [(turn.first, [s.role for s in turn.steps]) for turn in turns] == [
+        (0, ["user"]),
+        (3, ["assistant"]),
+    ]

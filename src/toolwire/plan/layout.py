@@ -101,7 +101,7 @@ class Planner:
                 j = i + 1
                 while j < count and isinstance(messages[j], ToolResult):
                     j += 1
-                after = self._passed_over(messages, j)
+                after = passed_over(messages, j, self.policy.caps)
                 follow = after < count and isinstance(messages[after], User)
                 self._lay_out_turn(messages, i, j, after, follow, calls)
                 calls = []
@@ -127,32 +127,6 @@ class Planner:
 
     # --- tool turns ------------------------------------------------------------------------
 
-    def _passed_over(self, messages: Sequence[Any], end: int) -> int:
-        """Where the first message after a tool turn's results (ending at ``end``) is that
-        is sent beside them: past system text (it goes apart, or stays between) and past
-        messages the wire rules leave out whole (``carries_nothing``: blank text, thinking
-        the target cannot verify). So the follow-up user message is placed as the table
-        says (``user_after_tool``: a bridge where the wire wants one) even when an empty
-        message stood between; the passed-over messages belong to the tool turn's group."""
-        index = end
-        while index < len(messages) and not self._stands_after_results(messages[index], index):
-            index += 1
-        return index
-
-    def _stands_after_results(self, message: Any, index: int) -> bool:
-        """Whether ``message`` is sent as a message of its own after tool results: not system
-        text, not a message left out whole."""
-        match message:
-            case System():
-                return False
-            case User():
-                return not carries_nothing(message, self.wire)
-            case Assistant():
-                replayed = verifiable(message, self.policy.caps, self.wire, index)
-                return replayed is not None and not carries_nothing(replayed, self.wire)
-            case _:
-                return True
-
     def _lay_out_turn(
         self,
         messages: Sequence[Any],
@@ -163,7 +137,7 @@ class Planner:
         calls: list[str],
     ) -> None:
         """Lay out the results ``messages[start:end]``, the system text passed over up to
-        ``after`` (``_passed_over``), and the user message there where ``follow``."""
+        ``after`` (``passed_over``), and the user message there where ``follow``."""
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
@@ -357,6 +331,37 @@ _AFTER: dict[str, Position] = {
     "message": "user_message",
     "turn": "user_message_after_bridge",
 }
+
+
+def passed_over(messages: Sequence[Any], end: int, caps: Capabilities) -> int:
+    """Where the first message after a tool turn's results (ending at ``end``) is that is
+    sent as a message of its own: past system text (it goes apart, or stays between) and past
+    messages the plan leaves out whole (``left_out_whole``). So the user message there is the
+    turn's follow-up, placed as the table says (``user_after_tool``: a bridge where the wire
+    wants one) even when an empty message stood between; the messages passed over belong to
+    the tool turn's group. The view reads the groups with it too (viewer.layout)."""
+    index = end
+    while index < len(messages) and (
+        isinstance(messages[index], System) or left_out_whole(messages[index], index, caps)
+    ):
+        index += 1
+    return index
+
+
+def left_out_whole(message: Any, index: int, caps: Capabilities) -> bool:
+    """Whether the plan leaves ``message`` (message ``index``) out whole on the target's
+    wire: nothing is left of it once the wire rules leave out blank text and empty thinking
+    (``carries_nothing``), or, for an assistant message, once replay by issuer leaves out what
+    the target cannot verify (``verifiable``)."""
+    wire = wire_named(caps.wire)
+    match message:
+        case System() | User():
+            return carries_nothing(message, wire)
+        case Assistant():
+            replayed = verifiable(message, caps, wire, index)
+            return replayed is None or carries_nothing(replayed, wire)
+        case _:
+            return False
 
 
 def resize_of(original: File, sent: File) -> Resize | None:

@@ -1,8 +1,8 @@
 """The layout pass: groups of messages laid out as the target takes them.
 
 A group is one message, or a tool turn with the user message that follows it — past any
-system text and messages the wire rules leave out whole (``carries_nothing``), which belong
-to the group. For each group, each file goes through the file passes (plan.files) and the
+system text and messages the plan leaves out whole (``passed_over``), which belong to the
+group. For each group, each file goes through the file passes (plan.files) and the
 group is laid out:
 
 - a tool turn's results in call order; a sibling file after all results in the same message;
@@ -334,12 +334,12 @@ _AFTER: dict[str, Position] = {
 
 
 def passed_over(messages: Sequence[Any], end: int, caps: Capabilities) -> int:
-    """Where the first message after a tool turn's results (ending at ``end``) is that is
-    sent as a message of its own: past system text (it goes apart, or stays between) and past
-    messages the plan leaves out whole (``left_out_whole``). So the user message there is the
-    turn's follow-up, placed as the table says (``user_after_tool``: a bridge where the wire
-    wants one) even when an empty message stood between; the messages passed over belong to
-    the tool turn's group. The view reads the groups with it too (viewer.layout)."""
+    """The index of the first message after a tool turn's results (which end at ``end``)
+    that is sent as a message of its own: past system text (it goes apart, or stays between)
+    and past messages the plan leaves out whole (``left_out_whole``). A user message there is
+    the turn's follow-up, placed as the table says (``user_after_tool``: after a bridge where
+    the wire wants one) even when an empty message stood between; the messages passed over
+    belong to the tool turn's group. The view reads the groups with it too (viewer.layout)."""
     index = end
     while index < len(messages) and (
         isinstance(messages[index], System) or left_out_whole(messages[index], index, caps)

@@ -262,8 +262,9 @@ def check_wire_rules(
     """Raise where the laid-out ``steps`` break a rule of ``wire`` that the layout cannot mend:
     ConversationError for a conversation with no message left to send (none at all, or
     system text alone on a wire that sends it apart: ``system_apart``) or that does not
-    start with a user message (``starts_with_user``), CapabilityError for what only a capabilities override asks for —
-    a user message or parts right after tool results (``user_follows_tool``), a file of a type
+    start with a user message (``starts_with_user``); CapabilityError for what only a
+    capabilities override asks for — a user message or parts right after tool results
+    (``user_follows_tool``), a file of a type
     the wire has no format for (``formats``). Steps before ``start`` passed these checks in an
     earlier plan of the same history (plan.passed): only the first is looked at again."""
     first = next((step for step in steps if not isinstance(step, System)), None)
@@ -303,12 +304,14 @@ def _files(steps: list[Any]) -> list[File]:
 
 
 def _nothing_to_send(wire: Wire, steps: tuple[Step, ...]) -> ConversationError:
+    """The error for a plan with no message to send (``steps``: its System steps, if any)."""
     what = "only system text is" if steps else "no message is"
+    apart = " besides the system text, which this wire sends apart" if steps else ""
     return ConversationError(
-        f"there is nothing to send on the {wire.name} wire: {what} left once blank text, empty "
-        "thinking and thinking the target cannot take back are left out, and a request needs a message for the model to answer"
-        f"{' besides the system text, which this wire sends apart' if steps else ''}. Add a "
-        "User message with text or a file."
+        f"there is nothing to send on the {wire.name} wire: {what} left once blank text, "
+        "empty thinking and thinking the target cannot take back are left out, and a request "
+        f"needs a message for the model to answer{apart}. Add a User message with text or a "
+        "file."
     )
 
 

@@ -164,11 +164,16 @@ class Planner:
             results.append(
                 PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
             )
-        between = [m for m in messages[end:after] if isinstance(m, System)]
-        for system in between:
-            self.tally.message(system)
+        between = self._systems(messages[end:after])
         user_parts = self._user(messages[after], after).parts if follow else ()
         self._place(tuple(results), siblings, fallbacks, user_parts, between)
+
+    def _systems(self, passed: Sequence[Any]) -> list[System]:
+        """The system messages among those a tool turn passed over, measured."""
+        systems = [message for message in passed if isinstance(message, System)]
+        for system in systems:
+            self.tally.message(system)
+        return systems
 
     def _tool_part(
         self,

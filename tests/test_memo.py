@@ -534,3 +534,18 @@ def test_a_history_whose_byte_budget_binds_resumes_its_last_layout(routed: list[
         before = f"shot-{turns - 2}.png"  # laid out in the last encode's first layout
         assert routed.count(newest) == 2  # the new turn: in the first layout and the second
         assert routed.count(before) == 1  # the turn before: in the byte budget's layout only
+
+
+def test_an_empty_reply_then_a_user_message_after_a_kept_tool_turn_plans_that_turn_again() -> None:
+    """A message the plan leaves out whole (an empty reply) between a tool turn and a user
+    message belongs to the tool turn's group (plan.layout.passed_over): an encode that goes
+    on from a kept plan ending with that turn lays the turn out again with them, as an
+    empty memo does (on Mistral, whose user message after results needs the bridge)."""
+    model = "mistral:mistral-large-latest"
+    messages = history(2)
+    encode(messages, model)
+    messages += [Assistant(""), User("And now?")]
+    resumed = encode(messages, model)
+    MEMO.clear()
+    fresh = encode(messages, model)
+    assert (resumed.kwargs, resumed.decisions) == (fresh.kwargs, fresh.decisions)

@@ -197,8 +197,9 @@ class _LastPlan:
     #: After its last group: the end, as a mark (all messages, steps, decisions, the tally).
     end: _Mark = (0, 0, 0, ())
     whole: Any = None  # plan.passed.Passed of all its steps
-    #: The messages that would join its last group if they came next (plan.layout.Planner).
-    open_to: tuple[type, ...] = ()
+    #: ``joins(message, index)``: whether a message that came next would join its last group
+    #: (plan.layout.Planner.joins); None where nothing would.
+    joins: Callable[[Any, int], bool] | None = None
 
     def mark(self, group: int) -> _Mark:
         """The mark of ``group``; past the last group, the end."""
@@ -233,7 +234,7 @@ class LastPlans:
         after them, which a group looks at to know where it ends) are not the messages
         planned. A history that only grew goes on after its last group, or re-plans that
         group where the message that follows joins it (a user message after a tool turn:
-        ``_LastPlan.open_to``). None when nothing is shared.
+        ``_LastPlan.joins``). None when nothing is shared.
         ``found``: the kept plan and how many groups it shares (``find``).
 
         ``counts``: how many of the oldest files per cell this plan's count budgets leave out
@@ -296,8 +297,8 @@ class LastPlans:
                 same = _shared(last.messages, messages)
                 groups = bisect.bisect_left(last.marks, same, key=_START) - 1  # reusable before
                 grown = same == len(last.messages) < len(messages)
-                if grown and not isinstance(messages[same], last.open_to):  # last group closed
-                    groups = len(last.marks)  # all of it reused
+                if grown and (last.joins is None or not last.joins(messages[same], same)):
+                    groups = len(last.marks)  # its last group closed: all of it reused
                 if groups > 0 and (best is None or groups > best[0]):
                     best = (groups, key, last, last.mark(groups))
         return best
@@ -315,7 +316,7 @@ class LastPlans:
         *,
         whole: Any,
         tally: tuple[int, ...],
-        open_to: tuple[type, ...],
+        joins: Callable[[Any, int], bool] | None,
     ) -> None:
         """Keep a finished plan (marks, steps, decisions, their sources: the planner's own
         lists, which it hands over and no longer changes; ``passed``: the passes after the
@@ -323,14 +324,14 @@ class LastPlans:
         them) for the messages of ``messages``. ``replaces``: the key of the plan it resumed
         (the same history, shorter); ``clean``: no step holds a lone surrogate; ``counts``:
         the count budgets it was laid out in (plan.files.Budget.excess); ``tally``: the
-        budget tally after its last group; ``open_to``: the messages that would join that
-        group (then a history that goes on with one lays that group out again)."""
+        budget tally after its last group; ``joins``: whether a message would join that group
+        (then a history that goes on with it lays that group out again)."""
         marks, steps, decisions, sources = plan
         key = (id(caps), *context, (len(messages), messages[0].digest, messages[-1].digest))
         end = (len(messages), len(steps), len(decisions), tally)
         entry = _LastPlan(
             caps, messages, marks, steps, decisions, sources, passed, clean, dict(counts or {}),
-            end, whole, open_to,
+            end, whole, joins,
         )  # fmt: skip
         with self._lock:
             if replaces is not None:

@@ -374,7 +374,7 @@ def _remember(
     memo.last.remember(
         policy.caps, _context(policy), messages, layout, before, replaces, not scrub,
         planner.budget.excess, whole=whole, tally=tuple(planner.tally),
-        open_to=planner.open_to,
+        joins=planner.joins,
     )  # fmt: skip
 
 

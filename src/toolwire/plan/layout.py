@@ -1,7 +1,9 @@
 """The layout pass: groups of messages laid out as the target takes them.
 
-A group is one message, or a tool turn with the user message that follows it. For each
-group, each file goes through the file passes (plan.files) and the group is laid out:
+A group is one message, or a tool turn with the user message that follows it — past any
+system text and messages the plan leaves out whole (``passed_over``), which belong to the
+group. For each group, each file goes through the file passes (plan.files) and the
+group is laid out:
 
 - a tool turn's results in call order; a sibling file after all results in the same message;
   a fallback file leaves ``See file {id}.`` in its result and is carried, after all results,
@@ -23,8 +25,9 @@ the first group that changed.
 from __future__ import annotations
 
 import base64
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from ..capability import Capabilities
@@ -61,6 +64,7 @@ from .values import (
     label_see,
     label_this,
 )
+from .wire_rules import carries_nothing
 
 #: Per group: its first message index, and the steps, decisions and tally (plan.tally) before it.
 Marks = tuple[int, int, int, tuple[int, ...]]
@@ -80,9 +84,10 @@ class Planner:
     sources: list[Any] = field(default_factory=list)
     unsupported: list[Unsupported] = field(default_factory=list)
     marks: list[Marks] = field(default_factory=list)
-    #: The messages that would join the last group laid out if they came next: more results
-    #: and the user message after them, where it is a tool turn without that message.
-    open_to: tuple[type, ...] = ()
+    #: ``joins(message, index)``: whether a message that came next would join the last group
+    #: laid out (``joins_tool_turn``, where that is a tool turn without its user message);
+    #: None where nothing would.
+    joins: Callable[[Any, int], bool] | None = None
 
     @property
     def wire(self) -> Wire:
@@ -101,15 +106,16 @@ class Planner:
                 j = i + 1
                 while j < count and isinstance(messages[j], ToolResult):
                     j += 1
-                follow = j < count and isinstance(messages[j], User)
-                self._lay_out_turn(messages, i, j, follow, calls)
+                after = passed_over(messages, j, self.policy.caps)
+                follow = after < count and isinstance(messages[after], User)
+                self._lay_out_turn(messages, i, j, after, follow, calls)
                 calls = []
-                self.open_to = () if follow else (ToolResult, User)
-                i = j + follow
+                self.joins = None if follow else partial(joins_tool_turn, caps=self.policy.caps)
+                i = after + follow
                 continue
             if calls:
                 raise _unanswered(messages, i)
-            self.open_to = ()
+            self.joins = None
             match message:
                 case User():
                     self.steps.append(self._user(message, i))
@@ -129,8 +135,16 @@ class Planner:
     # --- tool turns ------------------------------------------------------------------------
 
     def _lay_out_turn(
-        self, messages: Sequence[Any], start: int, end: int, follow: bool, calls: list[str]
+        self,
+        messages: Sequence[Any],
+        start: int,
+        end: int,
+        after: int,
+        follow: bool,
+        calls: list[str],
     ) -> None:
+        """Lay out the results ``messages[start:end]``, the system text passed over up to
+        ``after`` (``passed_over``), and the user message there where ``follow``."""
         results: list[PlannedResult] = []
         siblings: list[Text | File] = []
         fallbacks: list[Text | File] = []
@@ -157,8 +171,16 @@ class Planner:
             results.append(
                 PlannedResult(result.call_id, result.name, tuple(parts), error, denied, flag)
             )
-        user_parts = self._user(messages[end], end).parts if follow else ()
-        self._place(tuple(results), siblings, fallbacks, user_parts)
+        between = self._systems(messages[end:after])
+        user_parts = self._user(messages[after], after).parts if follow else ()
+        self._place(tuple(results), siblings, fallbacks, user_parts, between)
+
+    def _systems(self, passed: Sequence[Any]) -> list[System]:
+        """The system messages among those a tool turn passed over, measured."""
+        systems = [message for message in passed if isinstance(message, System)]
+        for system in systems:
+            self.tally.message(system)
+        return systems
 
     def _tool_part(
         self,
@@ -194,7 +216,11 @@ class Planner:
         siblings: list[Text | File],
         fallbacks: list[Text | File],
         user_parts: tuple[Text | File, ...],
+        between: list[System],
     ) -> None:
+        """Append the tool turn, the system text ``between`` it and the user message, and
+        the message that carries what follows the results (after a bridge where the
+        placement is ``"turn"``)."""
         caps, extra = self.policy.caps, list(siblings)
         pending: list[Text | File] = []
         placement = None
@@ -208,6 +234,7 @@ class Planner:
             else:
                 pending.extend(user_parts)
         self.steps.append(ToolTurn(results=results, extra=tuple(extra)))
+        self.steps += between
         if pending:
             if placement == "turn":
                 self.steps.append(BRIDGE)
@@ -316,6 +343,45 @@ _AFTER: dict[str, Position] = {
     "message": "user_message",
     "turn": "user_message_after_bridge",
 }
+
+
+def passed_over(messages: Sequence[Any], end: int, caps: Capabilities) -> int:
+    """The index of the first message after a tool turn's results (which end at ``end``)
+    that is sent as a message of its own: past system text (it goes apart, or stays between)
+    and past messages the plan leaves out whole (``left_out_whole``). A user message there is
+    the turn's follow-up, placed as the table says (``user_after_tool``: after a bridge where
+    the wire wants one) even when an empty message stood between; the messages passed over
+    belong to the tool turn's group. The view reads the groups with it too (viewer.layout)."""
+    index = end
+    while index < len(messages) and (
+        isinstance(messages[index], System) or left_out_whole(messages[index], index, caps)
+    ):
+        index += 1
+    return index
+
+
+def joins_tool_turn(message: Any, index: int, caps: Capabilities) -> bool:
+    """Whether ``message`` (message ``index``), coming right after a tool turn laid out
+    without a user message, joins it: more results, the user message, or what the turn
+    passes over to reach one (``passed_over``); an assistant message the plan sends is the
+    only thing that closes it."""
+    return not isinstance(message, Assistant) or left_out_whole(message, index, caps)
+
+
+def left_out_whole(message: Any, index: int, caps: Capabilities) -> bool:
+    """Whether the plan leaves ``message`` (message ``index``) out whole on the target's
+    wire: nothing is left of it once the wire rules leave out blank text and empty thinking
+    (``carries_nothing``), or, for an assistant message, once replay by issuer leaves out what
+    the target cannot verify (``verifiable``)."""
+    wire = wire_named(caps.wire)
+    match message:
+        case System() | User():
+            return carries_nothing(message, wire)
+        case Assistant():
+            replayed = verifiable(message, caps, wire, index)
+            return replayed is None or carries_nothing(replayed, wire)
+        case _:
+            return False
 
 
 def resize_of(original: File, sent: File) -> Resize | None:

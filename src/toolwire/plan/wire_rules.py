@@ -13,15 +13,20 @@ an unchanged step as the same object:
 3. ``documents_labelled``: a ``This is file {id}:`` label before each document of a message
    that has no text.
 
-Then ``check_wire_rules`` refuses what no layout mends: a conversation that does not start
-with a user message, a user message right after tool results, a media type the wire has no
-format for.
+The layout asks ``carries_nothing`` before it places what follows tool results, so a
+message left out here never stood between them and a user message the wire must not put
+right after them.
+
+Then ``check_wire_rules`` refuses what no layout mends: a conversation with no message left
+to send, one that does not start with a user message, a user message right after tool
+results, a media type the wire has no format for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any, TypeVar
 
 from ..capability import Capabilities
@@ -58,6 +63,14 @@ def without_blank_text(
     blank = _Blank(white_space, signed_empty)
     kept = (_step_without_blank(step, blank) for step in steps)
     return tuple(step for step in kept if step is not None)
+
+
+def carries_nothing(message: User | Assistant | System, wire: Wire) -> bool:
+    """Whether ``without_blank_text`` leaves ``message`` out whole on ``wire``: the layout
+    asks before it places what follows tool results (plan.layout), so the message left out
+    is never the one that kept the conversation in a shape the wire accepts."""
+    blank = _Blank(wire.rejects_blank_text, wire.signature_on_next_part)
+    return _step_without_blank(message, blank) is None
 
 
 def _step_without_blank(step: Step, blank: _Blank) -> Step | None:
@@ -247,12 +260,16 @@ def check_wire_rules(
     steps: tuple[Step, ...], wire: Wire, caps: Capabilities, start: int = 0
 ) -> None:
     """Raise where the laid-out ``steps`` break a rule of ``wire`` that the layout cannot mend:
-    ConversationError for a conversation that does not start with a user message
-    (``starts_with_user``), CapabilityError for what only a capabilities override asks for —
-    a user message or parts right after tool results (``user_follows_tool``), a file of a type
+    ConversationError for a conversation with no message left to send (none at all, or
+    system text alone on a wire that sends it apart: ``system_apart``) or that does not
+    start with a user message (``starts_with_user``); CapabilityError for what only a
+    capabilities override asks for — a user message or parts right after tool results
+    (``user_follows_tool``), a file of a type
     the wire has no format for (``formats``). Steps before ``start`` passed these checks in an
     earlier plan of the same history (plan.passed): only the first is looked at again."""
     first = next((step for step in steps if not isinstance(step, System)), None)
+    if first is None and (wire.system_apart or not steps):
+        raise _nothing_to_send(wire, steps)
     if wire.starts_with_user and (first is None or isinstance(first, Assistant)):
         raise ConversationError(
             f"the {wire.name} wire needs a user message with content first, and this "
@@ -262,7 +279,7 @@ def check_wire_rules(
         )
     messages = [step for step in steps[start:] if not isinstance(step, System)]
     if not wire.user_follows_tool:
-        for step, after in zip(messages, [*messages[1:], None], strict=True):
+        for step, after in pairwise([*messages, None]):
             if isinstance(step, ToolTurn) and step.extra:
                 raise _after_tools(wire, step.extra)
             if isinstance(step, ToolTurn) and isinstance(after, User):
@@ -284,6 +301,18 @@ def _files(steps: list[Any]) -> list[File]:
         elif isinstance(step, User):
             parts.extend(step.parts)
     return [part for part in parts if isinstance(part, File)]
+
+
+def _nothing_to_send(wire: Wire, steps: tuple[Step, ...]) -> ConversationError:
+    """The error for a plan with no message to send (``steps``: its System steps, if any)."""
+    what = "only system text is" if steps else "no message is"
+    apart = " besides the system text, which this wire sends apart" if steps else ""
+    return ConversationError(
+        f"there is nothing to send on the {wire.name} wire: {what} left once blank text, "
+        "empty thinking and thinking the target cannot take back are left out, and a request "
+        f"needs a message for the model to answer{apart}. Add a User message with text or a "
+        "file."
+    )
 
 
 def _after_tools(wire: Wire, parts: Any) -> CapabilityError:

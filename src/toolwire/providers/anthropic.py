@@ -156,4 +156,5 @@ WIRE = register(Wire(
     # API errors "messages: text content blocks must contain non-whitespace text" and "…must
     # be non-empty" (quoted in AnswerDotAI/fasthtml-example#35, anthropics/claude-code#59812).
     rejects_blank_text=True,
+    system_apart=True,  # MessageCreateParams.system: a parameter of its own
 ))  # fmt: skip

@@ -213,6 +213,7 @@ WIRE = register(Wire(
     # alternate, blank text is rejected, a message with a document needs a text block.
     roles_alternate=True, rejects_blank_text=True, documents_need_text=True,
     starts_with_user=True, formats=FORMATS,
+    system_apart=True,  # ConverseRequest.system: a parameter of its own
     base64_signatures=frozenset(("redacted",)),  # ReasoningContentBlock.redactedContent: bytes
     thinking_needs_text=True,  # ReasoningTextBlock.text is required
 ))  # fmt: skip

@@ -221,4 +221,5 @@ WIRE = register(Wire(
     # decoders.google: a part's signature is a Thinking of no text before the part, which
     # may be an empty text (Gemini sends {"text": "", "thought_signature": …} on its own).
     signature_on_next_part=True,
+    system_apart=True,  # GenerateContentConfig.system_instruction
 ))  # fmt: skip

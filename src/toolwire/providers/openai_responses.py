@@ -277,4 +277,5 @@ WIRE = register(Wire(
     names=CHAT.names,  # the same function-name rule as Chat Completions
     tools=openai_responses_tools, size=HTTPX,
     separators=CHAT.separators,
+    system_apart=True,  # ResponseCreateParams.instructions
 ))  # fmt: skip

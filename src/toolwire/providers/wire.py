@@ -156,6 +156,10 @@ class Wire:
     rejects_blank_text: bool = False
     #: A message holding a document must hold a text block too: the plan labels it.
     documents_need_text: bool = False
+    #: The system text goes in a parameter of its own, not among the messages: the plan
+    #: refuses a conversation with no other message (ConversationError), as the request
+    #: would hold none.
+    system_apart: bool = False
     #: The first message must be a user message: the plan refuses a conversation that starts
     #: otherwise (ConversationError).
     starts_with_user: bool = False

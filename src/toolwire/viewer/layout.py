@@ -18,6 +18,7 @@ from ..capability import Capabilities
 from ..content import File, Json, Text, Thinking, ToolCall
 from ..messages import System, ToolResult, User
 from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_see, label_this
+from ..plan.layout import left_out_whole, passed_over
 from ..plan.values import BRIDGE
 from ..turns import output_parts
 
@@ -81,14 +82,31 @@ def laid_out(messages: Sequence[Any], planned: Plan) -> tuple[Turn, ...]:
     i = k = 0
     while k < len(steps):
         step = steps[k]
+        i = _next_of_its_kind(messages, i, step, caps)
         if isinstance(step, ToolTurn):
             end, taken, shown = _tool_group(messages, i, steps, k, decisions, caps)
         else:
-            end, taken, shown = i + 1, 1, [_plain(step, messages[i], decisions, i)]
+            message = messages[i] if i < len(messages) else None
+            end, taken, shown = i + 1, 1, [_plain(step, message, decisions, i)]
         mine = tuple(d for d in decisions if i <= d.message_index < end)
         turns.append(Turn(i, end - 1, tuple(shown), mine))
         i, k = end, k + taken
     return tuple(turns)
+
+
+def _next_of_its_kind(messages: list[Any], i: int, step: Any, caps: Capabilities) -> int:
+    """The first message from ``i`` on that ``step`` stands for: one of its kind (a tool
+    turn's first result) that the plan sends. The messages passed over have no step of their
+    own: the plan left them out whole (plan.layout.left_out_whole: blank text, thinking the
+    target cannot take back) or merged them into the step before (a wire whose roles
+    alternate)."""
+    kind = ToolResult if isinstance(step, ToolTurn) else type(step)
+    j = i
+    while j < len(messages) and (
+        not isinstance(messages[j], kind) or left_out_whole(messages[j], j, caps)
+    ):
+        j += 1
+    return j if j < len(messages) else i
 
 
 def _tool_group(
@@ -104,14 +122,16 @@ def _tool_group(
     j = start
     while j < len(messages) and isinstance(messages[j], ToolResult):
         j += 1
-    follow = j < len(messages) and isinstance(messages[j], User)
-    end = j + int(follow)
+    after = passed_over(messages, j, caps)  # the plan's own grouping (plan.layout)
+    follow = after < len(messages) and isinstance(messages[after], User)
+    end = after + int(follow)
     queues = _queues(d for d in decisions if start <= d.message_index < end)
     originals = {m.call_id: m for m in messages[start:j]}
     turn: ToolTurn = steps[k]
-    rest = steps[k + 1 : k + 3]
+    systems = _systems_after(steps, k + 1)  # the system text the plan passed over
+    rest = steps[k + 1 + len(systems) : k + 3 + len(systems)]
     _carried(queues, [*turn.extra, *(p for s in rest if isinstance(s, User) for p in s.parts)])
-    shown = [_tool_step(turn, originals, queues)]
+    shown = [_tool_step(turn, originals, queues), *(_plain(s, None, (), 0) for s in systems)]
     carried = caps.followup != "merge" and any(
         d.mode == "fallback" or (d.mode == "converted" and _labelled(rest))
         for d in decisions
@@ -121,12 +141,20 @@ def _tool_group(
     if rest and rest[0] is BRIDGE:  # the plan added it (plan.values.BRIDGE)
         shown.append(Step("assistant", (Block("", _parts(rest[0].content, queues)),), BRIDGE_ADDED))
         shown.append(_pending(rest[1], queues, why))
-        return end, 3, shown
+        return end, 3 + len(systems), shown
     pending = carried or (follow and caps.user_after_tool != "merge")
     if pending and rest and isinstance(rest[0], User):
         shown.append(_pending(rest[0], queues, why))
-        return end, 2, shown
-    return end, 1, shown
+        return end, 2 + len(systems), shown
+    return end, 1 + len(systems), shown
+
+
+def _systems_after(steps: list[Any], k: int) -> list[System]:
+    """The System steps from ``steps[k]`` on, up to the first step of another kind."""
+    systems: list[System] = []
+    while k + len(systems) < len(steps) and isinstance(steps[k + len(systems)], System):
+        systems.append(steps[k + len(systems)])
+    return systems
 
 
 def _carried(queues: _Queues, parts: Sequence[Any]) -> None:
@@ -210,7 +238,7 @@ def _plain(step: Any, message: Any, decisions: Sequence[Decision], index: int) -
         return Step("system", (Block("", (Shown(Text(text=step.text)),)),))
     queues = _queues(d for d in decisions if d.message_index == index)
     if isinstance(step, User):
-        shown = _user_parts(step.parts, message.parts, queues)
+        shown = _user_parts(step.parts, message.parts if isinstance(message, User) else (), queues)
         return Step("user", (Block("", shown),))
     return Step("assistant", (Block("", _parts(step.content, queues)),))
 

@@ -179,6 +179,8 @@ class Resumed:
     #: The count budgets its groups were laid out in (plan.files.Budget.excess).
     counts: Mapping[Any, int] = field(default_factory=dict)
     upto: tuple[int, int] = (0, 0)
+    #: The kept plan's ids and names (plan.ids.ToolNames), where it goes on after all of it.
+    names: Any = None
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,7 @@ class _LastPlan:
     #: ``joins(message, index)``: whether a message that came next would join its last group
     #: (plan.layout.Planner.joins); None where nothing would.
     joins: Callable[[Any, int], bool] | None = None
+    names: Any = None  # its plan's ids and names (plan.ids.ToolNames), a grown one's start
 
     def mark(self, group: int) -> _Mark:
         """The mark of ``group``; past the last group, the end."""
@@ -269,6 +272,7 @@ class LastPlans:
             key,
             last.counts,
             (steps, decisions),
+            last.names if groups == len(last.marks) else None,
         )
 
     @staticmethod
@@ -317,6 +321,7 @@ class LastPlans:
         whole: Any,
         tally: tuple[int, ...],
         joins: Callable[[Any, int], bool] | None,
+        names: Any = None,
     ) -> None:
         """Keep a finished plan (marks, steps, decisions, their sources: the planner's own
         lists, which it hands over and no longer changes; ``passed``: the passes after the
@@ -331,7 +336,7 @@ class LastPlans:
         end = (len(messages), len(steps), len(decisions), tally)
         entry = _LastPlan(
             caps, messages, marks, steps, decisions, sources, passed, clean, dict(counts or {}),
-            end, whole, joins,
+            end, whole, joins, names,
         )  # fmt: skip
         with self._lock:
             if replaces is not None:

@@ -140,14 +140,15 @@ def plan(
         raise _refused(caps, planner.unsupported)
     before, whole = _passes(planner, resumed, wire)
     check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
+    names = ids.ToolNames.of(whole.ruled, wire, resumed.names if resumed else None)
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
-        _remember(messages, planner, (before, whole), resumed, scrub, memo)
+        _remember(messages, planner, (before, whole), resumed, scrub, memo, names)
     citations, decided = _citations(caps, whole)
     return Plan(
         caps,
         whole.ruled,
         decided,
-        names=ids.ToolNames.of(whole.ruled, wire),  # ids: tool-call ids and names
+        names=names,  # ids: tool-call ids and names
         wire=wire,
         scrub=scrub,  # ids: a step (or, measured by the tally, a message) holds a lone surrogate
         sign_first_call=caps.thought_signatures == "required",
@@ -360,8 +361,10 @@ def _remember(
     resumed: Resumed | None,
     scrub: bool,
     memo: Any,
+    names: ids.ToolNames | None = None,
 ) -> None:
-    """Keep the plan of a history that may grow (memo.LastPlans): its layout, and the passes
+    """Keep the plan of a history that may grow (memo.LastPlans): its layout, its ids and
+    names (``names``: a grown history's carry them on), and the passes
     after the layout over the steps before the first group it laid out and over all of them
     (the next encode carries the first on where it lays the last group out again, else goes
     on from the second)."""
@@ -374,7 +377,7 @@ def _remember(
     memo.last.remember(
         policy.caps, _context(policy), messages, layout, before, replaces, not scrub,
         planner.budget.excess, whole=whole, tally=tuple(planner.tally),
-        joins=planner.joins,
+        joins=planner.joins, names=names,
     )  # fmt: skip
 
 

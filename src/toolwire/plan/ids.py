@@ -116,10 +116,29 @@ class _Mapping(dict[str, str]):
     that a rewrite never takes an original: the very mapping a full walk beforehand made.
     """
 
-    def __init__(self, rule: Rule, steps: Sequence[Any], which: int) -> None:
+    def __init__(
+        self, rule: Rule, steps: Sequence[Any], which: int, grown_from: _Mapping | None = None
+    ) -> None:
         self.rule = rule  # (dict.__new__ made it empty: no dict.__init__ to call)
         self._steps, self._which = steps, which  # _originals(steps)[which], when complete
         self._taken: set[str] | None = None  # every value given out, once complete
+        #: The complete mapping of an earlier request of the same history, whose originals
+        #: are the first of these steps' (a history that grew): completed from it.
+        self._grown_from = grown_from if grown_from is not None and grown_from.complete else None
+        self._clashed = False  # a value of ``_grown_from`` had to change: mapped afresh
+
+    @property
+    def complete(self) -> bool:
+        """Whether every original of the request is mapped."""
+        return self._taken is not None
+
+    def settle(self) -> bool:
+        """Map every original; whether every value of the mapping it grew from kept its
+        value (a new original that passes through as one of its rewritten values changes
+        them)."""
+        if self._taken is None:
+            self._complete()
+        return not self._clashed
 
     def __missing__(self, original: str) -> str:
         rule, taken = self.rule, self._taken
@@ -144,7 +163,17 @@ class _Mapping(dict[str, str]):
 
     def _complete(self) -> set[str]:
         """Every original of the request mapped: each value once (a result repeats its
-        call's id; most calls share a few names), the accepted first."""
+        call's id; most calls share a few names), the accepted first. Grown from an earlier
+        request's complete mapping, only the originals it lacks are walked: its values stay
+        as they were, unless one of the new that passes through is a value it rewrote one
+        to (then every original is mapped afresh, as a full walk would)."""
+        grown = self._grown_from
+        if grown is not None:
+            self._grown_from = None
+            taken = self._grown_onto(grown)
+            if taken is not None:
+                return taken
+            self._clashed = True
         rule, rejected = self.rule, []
         for value in dict.fromkeys(_originals(self._steps)[self._which]):
             if value not in self:
@@ -158,21 +187,56 @@ class _Mapping(dict[str, str]):
                 self.__missing__(value)
         return taken
 
+    def _grown_onto(self, grown: _Mapping) -> set[str] | None:
+        """Completed from ``grown`` (complete): its values, then the originals it lacks, met in
+        the steps after its own (its last step may have grown: walked again); None where one
+        of those passes through as a value ``grown`` rewrote another original to."""
+        rule = self.rule
+        rewritten = {value for original, value in grown.items() if value != original}
+        after = self._steps[max(len(grown._steps) - 1, 0) :]
+        new = [v for v in dict.fromkeys(_originals(after)[self._which]) if v not in grown]
+        accepted = [value for value in new if accepts(rule, value)]
+        if not rewritten.isdisjoint(accepted):
+            return None
+        self.update(grown)  # the values asked so far passed through: the same in ``grown``
+        self.update((value, value) for value in accepted)
+        taken = self._taken = {*grown.values(), *accepted}
+        for value in new:
+            if value not in self:
+                self.__missing__(value)
+        return taken
+
     __call__ = dict.__getitem__
 
 
 class ToolNames:
     """The ids and names one request's tool calls and results go with on its wire."""
 
-    def __init__(self, wire: Wire, steps: Sequence[Any]) -> None:
-        self.call_id = _Mapping(wire.ids, steps, 0)
-        self.name = _Mapping(wire.names, steps, 1)
+    def __init__(
+        self, wire: Wire, steps: Sequence[Any], grown_from: ToolNames | None = None
+    ) -> None:
+        ids, names = (grown_from.call_id, grown_from.name) if grown_from else (None, None)
+        self.call_id: _Mapping = _Mapping(wire.ids, steps, 0, ids)
+        self.name: _Mapping = _Mapping(wire.names, steps, 1, names)
+        #: Shared by the names of the requests of one growing history while each keeps the
+        #: values of the one before (``lineage``): their spelled steps hold the same ids.
+        self._lineage: object = grown_from._lineage if grown_from is not None else object()
+
+    def lineage(self) -> object:
+        """Every original mapped, and a token shared with the names it grew from where every
+        value they had kept its value (a request spelled with either gives its calls and
+        results the same ids and names); a token of its own otherwise."""
+        if not all([self.call_id.settle(), self.name.settle()]):
+            self._lineage = object()
+        return self._lineage
 
     @classmethod
-    def of(cls, steps: Sequence[Any], wire: Wire) -> ToolNames:
+    def of(cls, steps: Sequence[Any], wire: Wire, grown_from: ToolNames | None = None) -> ToolNames:
         """The ids pass: the mapping for every tool call and result of ``steps`` on ``wire``
-        (made as the encoder asks for each value: ``_Mapping``)."""
-        return cls(wire, steps)
+        (made as the encoder asks for each value: ``_Mapping``); ``grown_from``: the names of
+        an earlier request whose steps are the first of ``steps`` (an agent's history that
+        grew), whose mapping is carried on rather than made again from every step."""
+        return cls(wire, steps, grown_from)
 
 
 def _originals(steps: Sequence[Any]) -> tuple[list[str], list[str]]:

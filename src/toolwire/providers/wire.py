@@ -219,6 +219,8 @@ class Wire:
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
         found = kept.take_run(self.name, spelling.variant, steps) if kept is not None else None
+        if found is not None and found[1].lineage not in (None, plan.names.lineage()):
+            found = None  # spelled with ids and names this request gives other values
         if found is not None and (not measure or None not in found[1].sizes):
             start, run = found  # handed over: this request goes on in its lists
             end = run.ends[start - 1]
@@ -243,7 +245,8 @@ class Wire:
             keep += kept_items
             measured += item_sizes
             ends.append(len(items))
-        run = Run(steps, ends, keep, spelling.documents, measured)
+        lineage = plan.names.lineage() if spelling.renamed else None
+        run = Run(steps, ends, keep, spelling.documents, measured, lineage)
         if plan.cache is not None and self.mark is not None:
             measured = list(measured)  # marked below: the run's sizes stay as measured
             for index in plan.cache.steps:  # the plan's cache points (plan.cache)
@@ -256,7 +259,7 @@ class Wire:
             else:  # the whole list at once: a JSON array of the items
                 style = len(self.size.item) * (len(items) - 1) if items else 0
                 sizes[id(items)] = 2 + style + sum(measured)  # type: ignore[arg-type]
-        if kept is not None and not spelling.renamed:  # last: a later request may take it
+        if kept is not None:  # last: a later request may take it
             kept.keep_run(self.name, spelling.variant, run)
         return self.finish(plan, items)
 
@@ -301,6 +304,10 @@ class Run:
     documents: list[tuple[int, tuple[str, str, str]]] = field(default_factory=list)
     #: Each item's size as the wire's SDK sends it (None: not measured).
     sizes: list[int | None] = field(default_factory=list)
+    #: Where an id or name was rewritten: the lineage of the names it was spelled with
+    #: (plan.ids.ToolNames.lineage); a request whose names share it gives every call the same
+    #: values. None where every value passed through as it was.
+    lineage: object | None = None
 
 
 class CannotSpell(Exception):

@@ -219,7 +219,8 @@ class Wire:
         steps, measure = plan.steps, sizes is not None
         start, items, ends, keep, measured = 0, [], [], [], []
         found = kept.take_run(self.name, spelling.variant, steps) if kept is not None else None
-        if found is not None and found[1].lineage not in (None, plan.names.lineage()):
+        renamed = found[1].lineage if found is not None else None
+        if renamed is not None and renamed is not plan.names.lineage():
             found = None  # spelled with ids and names this request gives other values
         if found is not None and (not measure or None not in found[1].sizes):
             start, run = found  # handed over: this request goes on in its lists

@@ -549,3 +549,25 @@ def test_an_empty_reply_then_a_user_message_after_a_kept_tool_turn_plans_that_tu
     MEMO.clear()
     fresh = encode(messages, model)
     assert (resumed.kwargs, resumed.decisions) == (fresh.kwargs, fresh.decisions)
+
+
+@pytest.mark.parametrize(
+    "model",
+    ["bedrock:us.anthropic.claude-sonnet-4-5-20250929-v1:0", "bedrock:amazon.nova-pro-v1:0"],
+)
+def test_a_document_labelled_alone_loses_its_label_when_text_merges_into_its_message(
+    model: str,
+) -> None:
+    """Converse takes no document without text beside it, so a user message holding only a
+    PDF gets ``This is file …:``; a user message after it merges into it (roles alternate)
+    and brings text, so no label. A history grown by that message must not keep the label
+    the shorter one got (found by an audit: the passes carried on from the labelled step)."""
+    pdf = File.from_path(EXAMPLES / "report.pdf")
+    shorter = [User("Hi."), Assistant("Hello."), User([pdf])]
+    grown = [*shorter, User("Summarise it.")]
+    encode(shorter, model)
+    resumed = encode(grown, model)
+    MEMO.clear()
+    fresh = encode(grown, model)
+    assert resumed.kwargs == fresh.kwargs
+    assert "This is file report.pdf:" not in str(fresh.kwargs["messages"][-1])

@@ -329,7 +329,7 @@ class ToolResult(Digested):
     @cached_property
     def parts(self) -> tuple[Text | Json | File, ...]:
         """The parts its output stands for, never none: made once (a result is frozen), as
-        the tally, the counts and the layout each read them."""
+        the budgets' measures, the token estimate and the layout each read them."""
         parts: list[Text | Json | File]
         match self.output:
             case ContentOutput(value=given):  # empty text left out

@@ -19,7 +19,7 @@ group is laid out:
 The wire's own rules (providers.Wire: alternating roles, no blank text, a text block beside a
 document, a user message first) are applied to the whole laid-out conversation at the end
 (``wire_rules``). An agent's growing history resumes from its last plan (memo.LastPlans), at
-the first group that changed.
+the first group that changed, or after its last group where nothing joins it (``joins``).
 """
 
 from __future__ import annotations

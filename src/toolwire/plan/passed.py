@@ -9,8 +9,10 @@ before it, so its cost follows the new groups, not the history. Carrying on give
 pass over everything gives:
 
 - the wire's rules fold left to right and merge a step only into the last step that is not
-  system text, so the fold carries on from that step (``wire_rules`` of the ruled steps again
-  changes nothing: blank text is gone, labels are there, merged roles stay merged);
+  system text, so the fold carries on from that step as it was before the label rule
+  (``Passed.unlabelled``: a document's label is decided once its message holds all it will,
+  and a message that merges with text later takes none); the first two rules of steps they
+  made change nothing (blank text is gone, merged roles stay merged);
 - a repeated file is marked by the first decision with its content, and later files never
   change an earlier mark;
 - the system texts are the ruled System steps' texts, in order.
@@ -25,7 +27,7 @@ from typing import Any
 from ..messages import System
 from ..providers import Wire
 from .values import Decision, Repeat, Step, render_reason
-from .wire_rules import wire_rules
+from .wire_rules import labelled, merged
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,10 @@ class Passed:
     #: How many files the decisions send as documents, and how many of those are PDFs
     #: (whether a request goes with PDF citations: plan._citations).
     documents: tuple[int, int] = (0, 0)
+    #: The steps of ``ruled`` from its last step that is not system text, before the label
+    #: rule (plan.wire_rules.labelled): the fold carries on from them, as a message that
+    #: later merges with text takes no label.
+    unlabelled: tuple[Step, ...] = ()
 
     @property
     def system_text(self) -> str | None:
@@ -72,29 +78,36 @@ def passed(
     if (end_steps, end_decisions) == (before.steps, before.decisions):
         return before  # nothing new to pass over
     new_steps = tuple(steps[before.steps : end_steps])
-    ruled, system = _ruled(before, new_steps, wire)
+    ruled, unlabelled, system = _ruled(before, new_steps, wire)
     new = slice(before.decisions, end_decisions)
     marked, firsts = _marked(before, decisions[new], sources[new])
     documents = _documents(before.documents, decisions[new])
-    return Passed(end_steps, end_decisions, ruled, marked, firsts, system, documents)
+    return Passed(end_steps, end_decisions, ruled, marked, firsts, system, documents, unlabelled)
 
 
 def _ruled(
     before: Passed, new: tuple[Step, ...], wire: Wire
-) -> tuple[tuple[Step, ...], tuple[str, ...]]:
-    """The ruled steps and their system texts: the fold of the wire's rules carried on from
-    the last ruled step that is not system text (the one a new step may merge into)."""
+) -> tuple[tuple[Step, ...], tuple[Step, ...], tuple[str, ...]]:
+    """The ruled steps, the last of them before their labels (``Passed.unlabelled``) and
+    their system texts: the fold of the wire's rules carried on from the last ruled step that
+    is not system text (the one a new step may merge into), as it was before its label."""
     ruled = before.ruled
-    last = len(ruled)
-    while last > 0 and isinstance(ruled[last - 1], System):
-        last -= 1
-    last = max(last - 1, 0)
+    last = _last_message(ruled)
     trailing = sum(isinstance(step, System) for step in ruled[last:])
-    tail = wire_rules((*ruled[last:], *new), wire)
+    merged_tail = merged((*before.unlabelled, *new), wire)
+    ruled = ruled[:last] + labelled(merged_tail, wire)  # one step for one
     system = before.system[: len(before.system) - trailing] + tuple(
-        step.text for step in tail if isinstance(step, System)
+        step.text for step in merged_tail if isinstance(step, System)
     )
-    return ruled[:last] + tail, system
+    return ruled, merged_tail[_last_message(ruled) - last :], system
+
+
+def _last_message(steps: tuple[Step, ...]) -> int:
+    """The index of the last step that is not system text (0 where there is none)."""
+    last = len(steps)
+    while last > 0 and isinstance(steps[last - 1], System):
+        last -= 1
+    return max(last - 1, 0)
 
 
 def _marked(

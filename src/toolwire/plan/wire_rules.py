@@ -42,12 +42,21 @@ P = TypeVar("P")
 
 def wire_rules(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
     """``steps`` as the wire's rules want them (the module docstring)."""
+    return labelled(merged(steps, wire), wire)
+
+
+def merged(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
+    """The first two rules: ``steps`` without blank text, their roles merged where the wire
+    wants them alternating (a label is decided once a message holds all it will hold:
+    plan.passed carries the fold on from the steps before their labels)."""
     steps = without_blank_text(steps, wire.rejects_blank_text, wire.signature_on_next_part)
-    if wire.roles_alternate:
-        steps = roles_merged(steps)
-    if wire.documents_need_text:
-        steps = documents_labelled(steps)
-    return steps
+    return roles_merged(steps) if wire.roles_alternate else steps
+
+
+def labelled(steps: tuple[Step, ...], wire: Wire) -> tuple[Step, ...]:
+    """The third rule, one step for one: each document of a message without text labelled,
+    where the wire wants text beside a document."""
+    return documents_labelled(steps) if wire.documents_need_text else steps
 
 
 # --- 1. blank text --------------------------------------------------------------------------

@@ -30,7 +30,8 @@ from ..plan import OnUnsupported
 from ..viewer.targets import Target, target
 from . import lines
 from .feed import Conversation, Feed
-from .widgets import FileView, Images, PictureView, TurnView
+from .keys import KeysScreen, rows
+from .widgets import Column, FileView, Images, PictureView, TurnView
 from .window import Window
 
 __all__ = ["FileView", "Images", "PictureView", "Polled", "SessionApp", "TurnView"]
@@ -82,22 +83,24 @@ class SessionApp(App[None]):
     PictureView { height: auto; }
     PictureView > .picture { width: auto; height: auto; max-width: 64; }
     """
-    #: Every action in the footer, paired keys under one word (it fits 80 columns). A
-    #: focused section's title also opens with Enter (Textual's own, not listed).
+    #: Every action in the footer, paired keys under one word (it fits 80 columns); ``?``
+    #: lists them with their words (a grouped key's description, or else its tooltip), with
+    #: ``j``/``k`` and Textual's own keys (``keys.rows``).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", tooltip="quit"),
         Binding("t", "switch_target(1)", "next target", group=Binding.Group("Target")),
         Binding("T", "switch_target(-1)", "previous target", group=Binding.Group("Target")),
-        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Open/close")),
-        Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Open/close")),
-        Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Open/close")),
+        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Fold")),
+        Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Fold")),
+        Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Fold")),
         Binding("n", "page(1)", "next PDF page", group=Binding.Group("Page")),
         Binding("p", "page(-1)", "previous PDF page", group=Binding.Group("Page")),
         Binding("[", "turns(-1)", "earlier turns", group=Binding.Group("Turns")),
         Binding("]", "turns(1)", "later turns", group=Binding.Group("Turns")),
         Binding("g", "top", "first turn", group=Binding.Group("Ends")),
         Binding("G", "bottom", "last turn", group=Binding.Group("Ends")),
-        Binding("d", "light_dark", "Theme"),
+        Binding("d", "light_dark", "Theme", tooltip="light or dark theme"),
+        Binding("question_mark", "keys", "Help", tooltip="this list of keys (esc closes it)"),
     ]
 
     def __init__(
@@ -144,7 +147,7 @@ class SessionApp(App[None]):
     # --- layout ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="conversation"):
+        with Column(id="conversation"):
             yield Static(id="earlier", classes="more")
             yield Static(id="later", classes="more")
         yield Static(id="status")
@@ -268,6 +271,10 @@ class SessionApp(App[None]):
         while node is not None and not isinstance(node, FileView):
             node = node.parent
         return node
+
+    def action_keys(self) -> None:
+        """Open the list of every key (``?``; the list's own keys close it)."""
+        self.push_screen(KeysScreen(rows(self, type(self), Column)))
 
     def action_light_dark(self) -> None:
         """Switch between Textual's light and dark themes (the colours are the theme's)."""

@@ -13,12 +13,13 @@ conversation is shown as written (``lines.plain``, titles as Content, not markup
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text as RichText
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
@@ -58,6 +59,17 @@ def _protocols() -> tuple[dict[str, Any], str | None]:
 
 
 PROTOCOLS, DETECTED = _protocols()
+
+
+class Column(VerticalScroll):
+    """The conversation's scrolling column: the arrow keys scroll it, and ``j``/``k`` do what
+    ``↓``/``↑`` do (as in less, vim, htop and lazygit); listed in the ``?`` panel, not the
+    footer, which has no room for them at 80 columns."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "down, as ↓", show=False, group=Binding.Group("Move")),
+        Binding("k", "scroll_up", "up, as ↑", show=False, group=Binding.Group("Move")),
+    ]
 
 
 class TurnView(Vertical):

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
+from textual.binding import Binding
+from textual.widgets import Collapsible
 
-from toolwire.tui import SessionApp
+from toolwire.tui import SessionApp, keys
 from toolwire.tui.app import FileView, PictureView, TurnView
 from toolwire.tui.halfblocks import HalfBlocks
+from toolwire.tui.keys import KeysScreen
+from toolwire.tui.widgets import Column
 from toolwire.tui.window import PAGE, Window
 
 from .screens import ANTHROPIC, GROQ, opened, screen_text, session
@@ -315,7 +320,7 @@ async def test_the_footer_lists_every_key_within_80_columns() -> None:
     app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
     async with app.run_test(size=(80, 24)) as pilot:
         footer = screen_text(app).splitlines()[-1]
-        expected = "q Quit  t T Target  o e c Open/close  n p Page  [ ] Turns  g G Ends  d Theme"
+        expected = "q Quit  t T Target  o e c Fold  n p Page  [ ] Turns  g G Ends  d Theme  ? Help"
         assert footer.strip() == expected
         await pilot.press("tab")  # a section's title has the focus: the footer stays
         await pilot.pause()
@@ -324,8 +329,6 @@ async def test_the_footer_lists_every_key_within_80_columns() -> None:
 
 
 async def test_o_opens_and_closes_the_focused_section() -> None:
-    from textual.widgets import Collapsible
-
     app = SessionApp.for_messages(session(), [ANTHROPIC])
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("o")  # nothing focused but the conversation: it says what to do
@@ -339,3 +342,73 @@ async def test_o_opens_and_closes_the_focused_section() -> None:
         assert not section.collapsed
         await pilot.press("o")
         assert section.collapsed
+
+
+def panel_rows(app: SessionApp) -> dict[str, str]:
+    """The ``?`` panel's rows as on screen: each key shown, and the words on its row."""
+    found = {}
+    for line in str(app.screen.query_one("#keys").render()).splitlines():
+        shown, words = re.split(r"\s{3,}", line.strip(), maxsplit=1)
+        found.update((key, words) for key in shown.split())
+    return found
+
+
+async def test_question_mark_lists_every_key_from_the_bindings_and_esc_closes_it() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC, GROQ])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)
+        listed = panel_rows(app)
+        expected = {}
+        for binding in [*keys.bindings(SessionApp), *keys.bindings(Column)]:
+            expected[app.get_key_display(binding)] = binding.tooltip or binding.description
+        for _widget, bound, words in keys.TEXTUAL_KEYS:
+            for key in bound:
+                expected[app.get_key_display(Binding(key, ""))] = words
+        assert listed.keys() == expected.keys()  # every key, and only keys that are bound
+        for key, words in expected.items():
+            assert words in listed[key], key
+        assert listed["j"] == "down, as ↓ · up, as ↑"
+        text = screen_text(app)  # the whole panel fits 80x24, with how to close it
+        assert "? or esc closes" in text and "open or close that section (as o)" in text
+        await pilot.press("t")  # the panel takes the keys: no target switched unseen
+        assert app.position == 0 and isinstance(app.screen, KeysScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, KeysScreen)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)
+        await pilot.press("question_mark")  # ? toggles it
+        assert not isinstance(app.screen, KeysScreen)
+        await pilot.press("question_mark", "q")  # and q quits from it
+        await pilot.pause()
+    assert app.return_code == 0
+
+
+def test_a_textual_key_the_panel_lists_must_be_bound() -> None:
+    from textual.containers import VerticalScroll
+
+    assert keys._bound(VerticalScroll, "pagedown").action == "page_down"
+    with pytest.raises(LookupError, match="VerticalScroll binds no 'f13'"):
+        keys._bound(VerticalScroll, "f13")
+
+
+async def test_j_and_k_scroll_as_the_arrow_keys_do() -> None:
+    app = SessionApp.for_messages(session(), [ANTHROPIC])
+    async with app.run_test(size=(80, 24)) as pilot:
+        column = app.query_one("#conversation", Column)
+
+        async def after(*pressed: str) -> float:
+            await pilot.press(*pressed)
+            await pilot.wait_for_scheduled_animations()
+            await pilot.pause()
+            return column.scroll_y
+
+        by_arrows = await after("down", "down", "down")
+        assert by_arrows > 0
+        assert await after("up", "up", "up") == 0
+        assert await after("j", "j", "j") == by_arrows
+        assert await after("k") == by_arrows - 1
+        await after("tab")  # from a section's title too (the key reaches the column)
+        assert isinstance(app.focused.parent, Collapsible)  # type: ignore[union-attr]
+        before = column.scroll_y
+        assert await after("j") == before + 1

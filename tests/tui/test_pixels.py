@@ -95,3 +95,20 @@ def test_a_forged_worker_reply_is_refused(monkeypatch: pytest.MonkeyPatch, reply
     assert found == pixels.Shot(
         0, None, "not shown: the worker that decodes it sent an invalid reply"
     )
+
+
+class EmptiedByAnotherThread(dict[object, pixels.Shot]):
+    """The shot cache as another reading thread leaves it: full (over 256 shots), it is
+    emptied by that thread right after this one stored its shot."""
+
+    def __setitem__(self, key: object, value: pixels.Shot) -> None:
+        super().__setitem__(key, value)
+        self.clear()
+
+
+def test_a_shot_is_returned_when_another_thread_empties_the_cache(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pixels, "_shots", EmptiedByAnotherThread())
+    found = pixels.shot(png_of((7, 8, 9), (4, 4), "shared.png"))
+    assert found.pixels is not None and found.pixels.rgb[:3] == bytes([7, 8, 9])

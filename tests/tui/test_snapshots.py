@@ -52,3 +52,8 @@ def test_the_light_theme_at_80x24(snap_compare: Compare) -> None:
 def test_the_end_of_a_session_at_80x24(snap_compare: Compare) -> None:
     """The last turns (G), evicted images as text, the status bar with its budget bound."""
     assert snap_compare(shown([GROQ]), terminal_size=(80, 24), press=["G"])
+
+
+def test_the_keys_at_80x24(snap_compare: Compare) -> None:
+    """The ? panel over the first screen: every key, with Textual's own, and how to close it."""
+    assert snap_compare(shown([ANTHROPIC, GROQ]), terminal_size=(80, 24), press=["question_mark"])

@@ -4,18 +4,24 @@ The conversation is a column of ``widgets.TurnView``, one per turn of the target
 page of them at a time (``window``: a long session mounts one page, ``[``/``]`` turn it).
 ``t`` plans the next target (once: plans are kept until the feed changes); ``--follow`` polls
 the feed in a thread and mounts only the turns that changed, the ones shown stay as they are.
+
+Only the app's message loop changes the screen: the follow thread posts what it found (a
+``Polled`` message), so a poll's turns are mounted between two keys, never while a key is
+rebuilding the screen, and never after the app quit. A test's ``run_test`` closes the app from
+outside that loop, so what awaits checks ``is_running`` before it touches the screen again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text as RichText
-from textual import work
+from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.message import Message as ScreenMessage
 from textual.widgets import Collapsible, Footer, Static
 
 from ..errors import ToolwireError
@@ -24,10 +30,28 @@ from ..plan import OnUnsupported
 from ..viewer.targets import Target, target
 from . import lines
 from .feed import Conversation, Feed
-from .widgets import FileView, Images, PictureView, TurnView
+from .keys import KeysScreen, rows
+from .widgets import Column, FileView, Images, PictureView, TurnView
 from .window import Window
 
-__all__ = ["FileView", "Images", "PictureView", "SessionApp", "TurnView"]
+__all__ = ["FileView", "Images", "PictureView", "Polled", "SessionApp", "TurnView"]
+
+
+class Polled(ScreenMessage):
+    """(Posted by the follow thread.) One poll's answer: the session again, planned for the
+    target that was shown when the poll began (``messages`` None: nothing new), or why the
+    poll failed."""
+
+    def __init__(
+        self,
+        messages: list[Message] | None,
+        position: int,
+        planned: Target | None,
+        failure: str = "",
+    ) -> None:
+        super().__init__()
+        self.messages, self.position, self.planned = messages, position, planned
+        self.failure = failure
 
 
 class SessionApp(App[None]):
@@ -59,22 +83,24 @@ class SessionApp(App[None]):
     PictureView { height: auto; }
     PictureView > .picture { width: auto; height: auto; max-width: 64; }
     """
-    #: Every action in the footer, paired keys under one word (it fits 80 columns). A
-    #: focused section's title also opens with Enter (Textual's own, not listed).
+    #: Every action in the footer, paired keys under one word (it fits 80 columns); ``?``
+    #: lists them with their words (a grouped key's description, or else its tooltip), with
+    #: ``j``/``k`` and Textual's own keys (``keys.rows``).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", tooltip="quit"),
         Binding("t", "switch_target(1)", "next target", group=Binding.Group("Target")),
         Binding("T", "switch_target(-1)", "previous target", group=Binding.Group("Target")),
-        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Open/close")),
-        Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Open/close")),
-        Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Open/close")),
+        Binding("o", "toggle_section", "open or close one", group=Binding.Group("Fold")),
+        Binding("e", "expand_all(True)", "expand all", group=Binding.Group("Fold")),
+        Binding("c", "expand_all(False)", "collapse all", group=Binding.Group("Fold")),
         Binding("n", "page(1)", "next PDF page", group=Binding.Group("Page")),
         Binding("p", "page(-1)", "previous PDF page", group=Binding.Group("Page")),
         Binding("[", "turns(-1)", "earlier turns", group=Binding.Group("Turns")),
         Binding("]", "turns(1)", "later turns", group=Binding.Group("Turns")),
         Binding("g", "top", "first turn", group=Binding.Group("Ends")),
         Binding("G", "bottom", "last turn", group=Binding.Group("Ends")),
-        Binding("d", "light_dark", "Theme"),
+        Binding("d", "light_dark", "Theme", tooltip="light or dark theme"),
+        Binding("question_mark", "keys", "Help", tooltip="this list of keys (esc closes it)"),
     ]
 
     def __init__(
@@ -98,7 +124,8 @@ class SessionApp(App[None]):
         self._targets: dict[int, Target] = {0: self._plan(self.messages, 0)}
         self.window = self._opening(len(self._targets[0].turns))
         self._follow_note = ""
-        self._ending = False  # a scroll to the end is waiting for the layout (_scroll_to_end)
+        self._polling = False  # a poll's answer is on its way: the next tick waits (_poll)
+        self._scroll_wish: Literal["home", "end"] | None = None  # waiting for the layout
 
     @classmethod
     def for_messages(
@@ -120,7 +147,7 @@ class SessionApp(App[None]):
     # --- layout ---------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="conversation"):
+        with Column(id="conversation"):
             yield Static(id="earlier", classes="more")
             yield Static(id="later", classes="more")
         yield Static(id="status")
@@ -147,22 +174,34 @@ class SessionApp(App[None]):
         await conversation.mount_all(
             self._turn_views(self.target, window.start, window.stop), before="#later"
         )
+        if not self.is_running:  # closing: its screen may be gone
+            return
         self._update_notes()
-        if at_end:
-            self._scroll_to_end(conversation)
-        else:
-            conversation.call_after_refresh(conversation.scroll_home, animate=False)
+        self._scroll("end" if at_end else "home")
 
-    def _scroll_to_end(self, conversation: VerticalScroll) -> None:
-        """Scroll to the end once the turns just mounted are laid out; until then the view
-        counts as at its end (a poll that comes first, on a busy machine, keeps following)."""
-        self._ending = True
+    def _scroll(self, where: Literal["home", "end"]) -> None:
+        """Scroll the conversation to its first or last line once what was just mounted is
+        laid out. The last wish wins: an end a followed turn asked for, still waiting for the
+        layout on a busy machine, is dropped when ``g`` asked for the top since."""
+        self._scroll_wish = where
+        conversation = self.query_one("#conversation", VerticalScroll)
+        conversation.call_after_refresh(self._scroll_now, conversation)
 
-        def end() -> None:
-            conversation.scroll_end(animate=False)
-            self._ending = False
+    def _scroll_now(self, conversation: VerticalScroll) -> None:
+        """(After a refresh.) The last scroll wished for, if another call did not do it."""
+        where, self._scroll_wish = self._scroll_wish, None
+        if where == "end":
+            conversation.scroll_end(animate=False, immediate=True)
+        elif where == "home":
+            conversation.scroll_home(animate=False, immediate=True)
 
-        conversation.call_after_refresh(end)
+    @property
+    def _at_end(self) -> bool:
+        """Whether the view is at its end, or on its way there (a poll then keeps following)."""
+        if self._scroll_wish is not None:
+            return self._scroll_wish == "end"
+        conversation = self.query_one("#conversation", VerticalScroll)
+        return conversation.scroll_y >= conversation.max_scroll_y
 
     def _update_notes(self) -> None:
         """The lines above and below the page that count the turns not mounted."""
@@ -233,6 +272,10 @@ class SessionApp(App[None]):
             node = node.parent
         return node
 
+    def action_keys(self) -> None:
+        """Open the list of every key (``?``; the list's own keys close it)."""
+        self.push_screen(KeysScreen(rows(self, type(self), Column)))
+
     def action_light_dark(self) -> None:
         """Switch between Textual's light and dark themes (the colours are the theme's)."""
         self.theme = "textual-dark" if self.theme == "textual-light" else "textual-light"
@@ -249,30 +292,50 @@ class SessionApp(App[None]):
         """The first turn (its page mounted if another is shown)."""
         if self.window.start:
             await self._show(Window.first(self.window.total), at_end=False)
-        self.query_one("#conversation", VerticalScroll).scroll_home(animate=False)
+        self._scroll("home")
 
     async def action_bottom(self) -> None:
         """The last turn (its page mounted if another is shown)."""
         if not self.window.is_last:
             await self._show(Window.last(self.window.total), at_end=True)
-        self.query_one("#conversation", VerticalScroll).scroll_end(animate=False)
+        self._scroll("end")
 
     # --- following ------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="follow")
     def _poll(self) -> None:
-        """(In a thread.) New messages, planned for the target shown, handed to the screen."""
+        """(The follow timer.) Ask the feed again, unless the last poll's answer has not been
+        shown yet: polls never overlap, and their answers reach the screen in order."""
+        if self._polling:
+            return
+        self._polling = True
+        self._read_feed(self.position)
+
+    @work(thread=True, group="follow")
+    def _read_feed(self, position: int) -> None:
+        """(In a thread.) New messages, planned for target ``position``, posted to the app."""
         try:
             messages = self.feed.poll()
-            if messages is None:
-                return
-            position = self.position
-            planned = self._plan(messages, position)
+            planned = None if messages is None else self._plan(messages, position)
         except ToolwireError as exc:
-            self.call_from_thread(self._follow_failed, lines.plain(str(exc)))
+            self.post_message(Polled(None, position, None, lines.plain(str(exc))))
             return
-        # call_from_thread awaits what a coroutine function returns; its stub says Never
-        self.call_from_thread(self._grown, messages, position, planned)  # type: ignore[arg-type]
+        self.post_message(Polled(messages, position, planned))
+
+    @on(Polled)
+    async def _polled(self, answer: Polled) -> None:
+        """Show a poll's answer (in the app's message loop, between two keys)."""
+        if not self.is_running:  # closing: its screen may be gone
+            return
+        try:
+            if answer.failure:
+                self._follow_failed(answer.failure)
+            elif answer.messages is not None and answer.planned is not None:
+                await self._grown(answer.messages, answer.position, answer.planned)
+            elif self._follow_note != self._following:  # the store answers again
+                self._follow_note = self._following
+                self._update_status()
+        finally:
+            self._polling = False
 
     @property
     def _following(self) -> str:
@@ -280,8 +343,6 @@ class SessionApp(App[None]):
 
     async def _grown(self, messages: list[Message], position: int, planned: Target) -> None:
         """Mount the turns that changed; the ones already shown stay as they are."""
-        if not self.is_running:  # a poll that finished as the app closed
-            return
         old = self.target
         self.messages, self._targets = messages, {position: planned}
         self._follow_note = self._following
@@ -296,7 +357,7 @@ class SessionApp(App[None]):
             same += 1
         window = self.window.grown(len(planned.turns))
         conversation = self.query_one("#conversation", VerticalScroll)
-        at_end = self._ending or conversation.scroll_y >= conversation.max_scroll_y
+        at_end = self._at_end
         await conversation.remove_children(
             [
                 v
@@ -307,15 +368,15 @@ class SessionApp(App[None]):
         self.window = window
         mounted = self._turn_views(planned, max(same, window.start), window.stop)
         await conversation.mount_all(mounted, before="#later")
+        if not self.is_running:  # closing: its screen may be gone
+            return
         self._update_notes()
         if at_end:
-            self._scroll_to_end(conversation)
+            self._scroll("end")
         self._update_status()
 
     def _follow_failed(self, why: str) -> None:
         """Say what went wrong (once per cause) and keep polling: a store may come back."""
-        if not self.is_running:
-            return
         note = f" · follow: {why} (retrying)"
         if note != self._follow_note:
             self.notify(why, title="follow", severity="error")

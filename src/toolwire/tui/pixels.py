@@ -58,13 +58,17 @@ _shots: dict[tuple[str, int, int], Shot] = {}
 
 
 def shot(file: File, page: int = 0, edge: int = EDGE) -> Shot:
-    """The file's picture (an image, or page ``page`` of a PDF), kept per content and page."""
+    """The file's picture (an image, or page ``page`` of a PDF), kept per content and page.
+    Reading threads share the cache: what one stored, another may clear before it is read
+    back, so the shot returned is the one in hand."""
     key = (file.source.sha256(), page, edge)
-    if key not in _shots:
+    found = _shots.get(key)
+    if found is None:
+        found = _in_worker(file, page, edge)
         if len(_shots) > 256:
             _shots.clear()
-        _shots[key] = _in_worker(file, page, edge)
-    return _shots[key]
+        _shots[key] = found
+    return found
 
 
 def _in_worker(file: File, page: int, edge: int) -> Shot:

@@ -4,20 +4,24 @@ A ``TurnView`` is one turn of the plan (``viewer.layout``): its figures, then it
 messages, each part as the target receives it. Files are ``FileView`` sections titled with
 their one-line preview and Decision; opening one builds its detail and loads its picture (a
 thumbnail, or a PDF page that ``n``/``p`` turn) and its text in a thread, from the read worker
-(``pixels``, ``text``). Thinking is a folded, dim section. Everything from the conversation is
-shown as written (``lines.plain``, titles as Content, not markup).
+(``pixels``, ``text``); the thread posts what it read to the section (``TextRead``,
+``PictureRead``), which Textual drops once the section is gone, and a page read after the next
+one was asked for is dropped too. Thinking is a folded, dim section. Everything from the
+conversation is shown as written (``lines.plain``, titles as Content, not markup).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from rich.text import Text as RichText
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
 
@@ -55,6 +59,17 @@ def _protocols() -> tuple[dict[str, Any], str | None]:
 
 
 PROTOCOLS, DETECTED = _protocols()
+
+
+class Column(VerticalScroll):
+    """The conversation's scrolling column: the arrow keys scroll it, and ``j``/``k`` do what
+    ``↓``/``↑`` do (as in less, vim, htop and lazygit); listed in the ``?`` panel, not the
+    footer, which has no room for them at 80 columns."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "scroll_down", "down, as ↓", show=False, group=Binding.Group("Move")),
+        Binding("k", "scroll_up", "up, as ↑", show=False, group=Binding.Group("Move")),
+    ]
 
 
 class TurnView(Vertical):
@@ -128,6 +143,22 @@ def _text(part: object) -> Widget:
     return Vertical(Static(RichText(head), classes="part"), more, classes="tagged")
 
 
+class TextRead(Message, bubble=False):
+    """(Posted by a reading thread to its FileView.) The file's text."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class PictureRead(Message, bubble=False):
+    """(Posted by a reading thread to its FileView.) What the read worker made of ``page``."""
+
+    def __init__(self, page: int, shot: pixels.Shot) -> None:
+        super().__init__()
+        self.page, self.shot = page, shot
+
+
 class FileView(Collapsible):
     """A file: its preview and Decision as the title; detail, picture and text inside, made
     when the section first opens (a long session mounts one line per file, not a dozen)."""
@@ -163,34 +194,45 @@ class FileView(Collapsible):
             self.loaded = True
             await self.query_one(Collapsible.Contents).mount_all(self._body())
             self._load_text()
-            self._load_picture()
+            if self._has_picture() and self.images == "off":
+                self._set_picture(None, "images off (--no-images)")
+            elif self._has_picture():
+                self._load_picture(self.page)
 
     @work(thread=True, group="text")
     def _load_text(self) -> None:
+        """(In a thread.) The file's text, posted to this section."""
         text = file_text(self.file)
         if text:
-            self.app.call_from_thread(self._set_text, text)
+            self.post_message(TextRead(text))
+
+    @on(TextRead)
+    def _text_read(self, read: TextRead) -> None:
+        self._set_text(read.text)
 
     def _set_text(self, text: str) -> None:
-        # A worker's result can arrive after the section was removed (the target switched,
-        # the window moved): then there is nothing to fill, and nothing to raise.
+        # The section may be on its way out (the target switched, the window moved): then
+        # there is nothing to fill, and nothing to raise.
         for shown in self.query(".file-text").results(Static):
             shown.update(RichText(text))
 
     @work(thread=True, exclusive=True, group="picture")
-    def _load_picture(self) -> None:
-        if not self._has_picture():
+    def _load_picture(self, page: int) -> None:
+        """(In a thread.) Page ``page`` (an image: its only one) from the read worker, posted
+        to this section."""
+        self.post_message(PictureRead(page, pixels.shot(self.file, page)))
+
+    @on(PictureRead)
+    def _picture_read(self, read: PictureRead) -> None:
+        if read.page != self.page:  # n or p turned past it while it was read
             return
-        if self.images == "off":
-            self.app.call_from_thread(self._set_picture, None, "images off (--no-images)")
-            return
-        found = pixels.shot(self.file, self.page)
+        found = read.shot
         self.pages, note = found.pages, found.why
         if self.is_pdf and found.pages:
             note = f"page {self.page + 1} of {found.pages}" + (
                 " · n/p turn the page" if found.pages > 1 else ""
             )
-        self.app.call_from_thread(self._set_picture, found.pixels, note)
+        self._set_picture(found.pixels, note)
 
     def _set_picture(self, found: pixels.Pixels | None, note: str) -> None:
         for view in self.query(PictureView):  # none once the section was removed
@@ -204,7 +246,7 @@ class FileView(Collapsible):
             )
             return
         self.page += step
-        self._load_picture()
+        self._load_picture(self.page)
 
 
 class PictureView(Vertical):

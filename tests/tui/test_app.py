@@ -72,9 +72,9 @@ async def test_the_second_target_names_the_budget_that_evicted_files() -> None:
         await pilot.pause()
         assert app.target.model == GROQ
         text = screen_text(app)
-        evicted = "(text fallback of photo.png (image/png) · evicted by max_images_per_request = 5)"
+        evicted = "(text fallback of photo.png (image/png) · evicted by max_count = 5)"
         assert evicted in text
-        assert "budgets bound: max_images_per_request = 5" in text  # the status bar
+        assert "budgets bound: max_count = 5" in text  # the status bar: Groq's 5 images
         assert "[Image: photo.png, 640x480, 245 KB — left out of this request for size]" in text
         await app.action_bottom()
         await pilot.pause()

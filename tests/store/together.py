@@ -1,10 +1,10 @@
 """Writer processes released at one moment, so their writes overlap on a busy machine too.
 
 Each child prints ``ready`` once it has imported toolwire and opened its store, then waits for
-a line on stdin; the parent reads every ``ready`` before it writes ``go`` to
-any. A fixed sleep instead let the first writers finish before the last had imported anything
-when the machine was loaded: the race the test names did not run, and the test still passed.
-"""
+a line on stdin; the parent reads every ``ready`` before it writes ``go`` to any. The fixed
+sleeps this replaces (0.3 s, 1 s) were shorter than the writers' start on a loaded machine
+(0.6-1.3 s for four, 1-2 s for eight, measured): each began as its own import ended, so the
+overlap the tests name was left to chance."""
 
 from __future__ import annotations
 

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from toolwire import capability
 
@@ -13,6 +14,13 @@ from toolwire import capability
 # worker from here; confined, it reads only what this names besides the installation
 # (readers.sandbox), never the working directory or the script's.
 os.environ.setdefault("TOOLWIRE_READ_PATHS", str(Path(__file__).parent))
+
+# No property test claims a speed: Hypothesis's default 200 ms wall-clock deadline per example
+# only measured how busy the machine was (a pause on a loaded CI runner failed the run as
+# DeadlineExceeded or "Unreliable test timings"). Speed claims are made by the tests that name
+# them, on CPU time. A test's own @settings still sets anything else it needs.
+settings.register_profile("toolwire", deadline=None)
+settings.load_profile("toolwire")
 
 
 @pytest.fixture

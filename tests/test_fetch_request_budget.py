@@ -6,7 +6,6 @@ a request's URLs have a budget (``fetch.MAX_REQUEST_FETCH_BYTES``, ``REQUEST_FET
 from __future__ import annotations
 
 import io
-import time
 from collections import Counter
 from typing import Any
 
@@ -52,18 +51,40 @@ def test_the_bytes_a_request_downloads_in_all_are_bounded(monkeypatch: pytest.Mo
     assert len(tw.encode(looking_at(urls[:5]), BEDROCK, fetch_urls=data.__getitem__).decisions) == 5
 
 
+class DownloadClock:
+    """fetch's clock, moved on only by the downloads a test makes (``download``)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def download(self, seconds: float) -> None:
+        self.now += seconds
+
+
 def test_the_seconds_a_request_spends_downloading_are_bounded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Each download takes 100 s on fetch's clock, so two (200 s) pass the 150 s budget and the
+    third URL is refused. The clock is the test's: with real sleeps (0.1 s each against 0.15 s)
+    the fetcher's own work or a pause on a busy machine refused the second URL instead."""
     urls = [f"https://example.test/{i}.jpg" for i in range(5)]
-    monkeypatch.setattr(fetch, "REQUEST_FETCH_SECONDS", 0.15)
+    image, clock = jpeg(0), DownloadClock()
+    monkeypatch.setattr(fetch, "time", clock)
+    monkeypatch.setattr(fetch, "REQUEST_FETCH_SECONDS", 150.0)
 
     def slow(url: str) -> bytes:
-        time.sleep(0.1)
-        return jpeg(0)
+        clock.download(100.0)
+        return image
 
-    with pytest.raises(tw.FetchError, match=r"^not fetching https://example.test/2.jpg: this"):
+    with pytest.raises(tw.FetchError) as refused:
         tw.encode(looking_at(urls), BEDROCK, fetch_urls=slow)
+    assert str(refused.value) == (
+        "not fetching https://example.test/2.jpg: this request already spent 200 s "
+        "downloading, over the 150 s one request may"
+    )
 
 
 def test_each_url_is_downloaded_once_where_a_byte_budget_binds() -> None:

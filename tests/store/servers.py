@@ -64,10 +64,13 @@ def postgres() -> Iterator[str]:
     base = Path(tempfile.mkdtemp(prefix="toolwire-pg-"))
     if os.geteuid() == 0:
         shutil.chown(base, "nobody")
-    data, port = base / "data", _free_port()
+    data = base / "data"
     pg_ctl = _pg_bin("pg_ctl")
     try:
         _run([_pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "toolwire"], "initdb")
+        # PostgreSQL takes no port 0: the free port is picked after initdb's seconds, just
+        # before the server binds it, so another process has the least time to take it.
+        port = _free_port()
         options = f"-c listen_addresses=127.0.0.1 -p {port} -k {base} -c fsync=off"
         log = str(base / "server.log")
         _run([pg_ctl, "-D", str(data), "-o", options, "-l", log, "-w", "start"], "pg_ctl start")
@@ -86,7 +89,9 @@ def s3() -> Iterator[str]:
     from moto.server import ThreadedMotoServer
 
     logging.getLogger("werkzeug").setLevel(logging.ERROR)  # no line per request
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=_free_port(), verbose=False)
+    # Port 0: the server binds a port the kernel picks and keeps it (a port found free and
+    # bound later could be taken in between, and moto's start() then waits for ever).
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     host, port = server.get_host_and_port()
     settings = {

@@ -14,6 +14,8 @@ from toolwire.errors import InvalidFileError, StoreError
 from toolwire.sources import BlobSource
 from toolwire.store import BlobStore
 
+from .together import release_together
+
 
 def test_put_stores_bytes_once_under_their_sha256(tmp_path):
     blobs = BlobStore(tmp_path)
@@ -154,8 +156,8 @@ PUTTER = """
 import os, sys
 from toolwire.store.blobs import BlobStore
 store = BlobStore(sys.argv[1])
-while not os.path.exists(sys.argv[2]):
-    pass
+print("ready", flush=True)
+sys.stdin.readline()  # go: every writer has its store open (together.release_together)
 for n in range(300):
     store.put(os.urandom(32) + n.to_bytes(2, "big"))
 """
@@ -164,11 +166,15 @@ for n in range(300):
 @pytest.mark.slow
 def test_writers_in_several_processes_creating_the_same_shards_all_succeed(tmp_path):
     for attempt in range(3):  # each round races to create up to 256 new shard directories
-        root, go = tmp_path / f"store{attempt}", tmp_path / f"go{attempt}"
+        root = tmp_path / f"store{attempt}"
         BlobStore(root)
-        command = [sys.executable, "-c", PUTTER, str(root), str(go)]
-        children = [subprocess.Popen(command, stderr=subprocess.PIPE) for _ in range(8)]
-        go.touch()
+        command = [sys.executable, "-c", PUTTER, str(root)]
+        pipe = subprocess.PIPE
+        children = [
+            subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+            for _ in range(8)
+        ]
+        release_together(children)  # all eight have imported: their shard creations overlap
         errors = [child.communicate(timeout=120)[1] for child in children]
         assert [c.returncode for c in children] == [0] * 8, [e for e in errors if e]
         assert len(list(BlobStore(root).digests())) == 8 * 300

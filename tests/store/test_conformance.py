@@ -21,6 +21,7 @@ import toolwire as tw
 from toolwire.request import encode
 
 from .conftest import Backend
+from .together import release_together
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 PHOTO = EXAMPLES / "photo.png"
@@ -28,13 +29,13 @@ PHOTO = EXAMPLES / "photo.png"
 WRITERS, APPENDS = 8, int(os.environ.get("TOOLWIRE_STORE_APPENDS", "200"))
 
 WRITER = """
-import os, sys, time
+import os, sys
 import toolwire as tw
-location, blobs, session, writer, count, go, photo_path = sys.argv[1:8]
+location, blobs, session, writer, count, photo_path = sys.argv[1:7]
 photo = open(photo_path, "rb").read()
 store = tw.SessionStore(location, blobs=blobs or None)
-while not os.path.exists(go):
-    time.sleep(0.002)
+print("ready", flush=True)
+sys.stdin.readline()  # go: every writer has its store open (together.release_together)
 for n in range(int(count)):
     unique = b"\\x89PNG\\r\\n\\x1a\\n" + f"{writer}-{n}".encode() + os.urandom(64)
     parts = [tw.Text(text=f"{writer} {n}"), tw.File.from_bytes(photo), tw.File.from_bytes(unique)]
@@ -225,18 +226,13 @@ def _spawn(script: str, *args: str, **kw: object) -> subprocess.Popen[str]:
 
 
 @pytest.mark.slow
-def test_eight_processes_appending_at_once_lose_nothing(backend: Backend, tmp_path: Path) -> None:
+def test_eight_processes_appending_at_once_lose_nothing(backend: Backend) -> None:
     backend.open().close()  # schema created once, before the race
-    go = tmp_path / "go"
     plan = [("shared" if w < WRITERS // 2 else f"own-{w}", f"w{w}") for w in range(WRITERS)]
-    children = [
-        _spawn(
-            WRITER, *backend.args, s, w, str(APPENDS), str(go), str(PHOTO), stderr=subprocess.PIPE
-        )
-        for s, w in plan
-    ]
-    time.sleep(1.0)  # let the imports finish, so the appends overlap
-    go.touch()
+    pipe = subprocess.PIPE
+    args = [[*backend.args, s, w, str(APPENDS), str(PHOTO)] for s, w in plan]
+    children = [_spawn(WRITER, *a, stdin=pipe, stdout=pipe, stderr=pipe) for a in args]
+    release_together(children)  # every writer has its store open: the appends overlap
     errors = [child.communicate(timeout=300)[1] for child in children]  # every child waited for
     assert [child.returncode for child in children] == [0] * WRITERS, [e for e in errors if e]
     with backend.open() as store:

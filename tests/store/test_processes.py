@@ -14,14 +14,16 @@ from pathlib import Path
 import toolwire as tw
 from toolwire.store import SessionStore
 
+from .together import release_together
+
 WRITER = """
-import os, sys, time
+import os, sys
 import toolwire as tw
-store_dir, session, writer, count, go = sys.argv[1:6]
-photo = open(sys.argv[6], "rb").read()
+store_dir, session, writer, count = sys.argv[1:5]
+photo = open(sys.argv[5], "rb").read()
 store = tw.SessionStore(store_dir)
-while not os.path.exists(go):
-    time.sleep(0.002)
+print("ready", flush=True)
+sys.stdin.readline()  # go: every writer has its store open (together.release_together)
 for n in range(int(count)):
     unique = b"\\x89PNG\\r\\n\\x1a\\n" + f"{writer}-{n}".encode() + os.urandom(2000)
     parts = [tw.Text(text=f"{writer} {n}"), tw.File.from_bytes(photo), tw.File.from_bytes(unique)]
@@ -43,30 +45,28 @@ while True:
 PHOTO = Path(__file__).parents[2] / "examples" / "photo.png"
 
 
-def _writers(store_dir: Path, plan: list[tuple[str, str]], count: int) -> None:
-    go = store_dir.parent / "go"
-    children = [
-        subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                WRITER,
-                str(store_dir),
-                session,
-                writer,
-                str(count),
-                str(go),
-                str(PHOTO),
-            ],
-            stderr=subprocess.PIPE,
-        )
-        for session, writer in plan
+def _writer(store_dir: Path, session: str, writer: str, count: int) -> subprocess.Popen[str]:
+    """A WRITER child, waiting for its go (together.release_together)."""
+    command = [
+        sys.executable,
+        "-c",
+        WRITER,
+        str(store_dir),
+        session,
+        writer,
+        str(count),
+        str(PHOTO),
     ]
-    time.sleep(0.3)  # let the imports finish, so the appends overlap
-    go.touch()
+    pipe = subprocess.PIPE
+    return subprocess.Popen(command, stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+
+
+def _writers(store_dir: Path, plan: list[tuple[str, str]], count: int) -> None:
+    children = [_writer(store_dir, session, writer, count) for session, writer in plan]
+    release_together(children)  # every writer has its store open: the appends overlap
     for child in children:
         _, err = child.communicate(timeout=60)
-        assert child.returncode == 0, err.decode()
+        assert child.returncode == 0, err
 
 
 def test_processes_appending_at_once_to_the_same_and_other_sessions_lose_nothing(tmp_path):
@@ -126,18 +126,15 @@ def test_a_process_killed_mid_append_leaves_the_store_consistent(tmp_path):
 def test_gc_running_while_another_process_appends_never_removes_a_referenced_blob(tmp_path):
     store_dir = tmp_path / "store"
     store = SessionStore(store_dir)
-    go = tmp_path / "go"
-    args = [str(store_dir), "busy", "w0", "40", str(go), str(PHOTO)]
-    child = subprocess.Popen([sys.executable, "-c", WRITER, *args], stderr=subprocess.PIPE)
-    time.sleep(0.3)
-    go.touch()
+    child = _writer(store_dir, "busy", "w0", 40)
+    release_together([child])  # the sweeps below run while it appends, not while it imports
     sweeps = 0
     while child.poll() is None:
         store.gc()
         sweeps += 1
         time.sleep(0.005)  # a writer waiting on the lock gets its turn
     _, err = child.communicate()
-    assert child.returncode == 0, err.decode()
+    assert child.returncode == 0, err
     assert sweeps > 1
     assert [m.content[0].text for m in store.load("busy")] == [f"w0 {n}" for n in range(40)]
     assert len(list(store.blobs.digests())) == 1 + 40

@@ -16,7 +16,7 @@ from toolwire.content import File, ToolCall
 from toolwire.counts import left_out_in_steps
 from toolwire.errors import ConversationError
 from toolwire.memo import MEMO
-from toolwire.messages import Assistant, ToolResult, User
+from toolwire.messages import Assistant, System, ToolResult, User
 from toolwire.plan import measure, plan
 from toolwire.plan.files import EVICT_TO
 from toolwire.request import encode
@@ -571,3 +571,18 @@ def test_a_document_labelled_alone_loses_its_label_when_text_merges_into_its_mes
     fresh = encode(grown, model)
     assert resumed.kwargs == fresh.kwargs
     assert "This is file report.pdf:" not in str(fresh.kwargs["messages"][-1])
+
+
+def test_system_text_after_a_kept_tool_turn_then_a_user_message_encodes_as_from_empty() -> None:
+    """The audit's D1: on Mistral (no user message right after results) a kept history
+    ending with a tool turn and system text, then a user message, is checked and bridged as
+    an empty memo does (the wire checks start at the last step that is not system text)."""
+    model = "mistral:mistral-large-latest"
+    call = ToolCall(id="abcdefghi", name="look", arguments={})
+    kept = [User("Go."), Assistant([call]), ToolResult.of("abcdefghi", "look", "done")]
+    kept.append(System("Be brief."))
+    encode(kept, model)
+    resumed = encode([*kept, User("And?")], model)
+    MEMO.clear()
+    fresh = encode([*kept, User("And?")], model)
+    assert (resumed.kwargs, resumed.decisions) == (fresh.kwargs, fresh.decisions)

@@ -196,8 +196,7 @@ class _LastPlan:
     passed: Any
     clean: bool = False  # no step holds a lone surrogate
     counts: Mapping[Any, int] = field(default_factory=dict)  # Budget.excess it was laid out in
-    #: After its last group: the end, as a mark (all messages, steps, decisions, the tally).
-    end: _Mark = (0, 0, 0, ())
+    tally: tuple[int, ...] = ()  # the budgets' tally after its last group (plan.tally)
     whole: Any = None  # plan.passed.Passed of all its steps
     #: ``joins(message, index)``: whether a message that came next would join its last group
     #: (plan.layout.Planner.joins); None where nothing would.
@@ -206,7 +205,9 @@ class _LastPlan:
 
     def mark(self, group: int) -> _Mark:
         """The mark of ``group``; past the last group, the end."""
-        return self.marks[group] if group < len(self.marks) else self.end
+        if group < len(self.marks):
+            return self.marks[group]
+        return (len(self.messages), len(self.steps), len(self.decisions), self.tally)
 
 
 _START = itemgetter(0)  # a group mark's first message index
@@ -333,10 +334,9 @@ class LastPlans:
         (then a history that goes on with it lays that group out again)."""
         marks, steps, decisions, sources = plan
         key = (id(caps), *context, (len(messages), messages[0].digest, messages[-1].digest))
-        end = (len(messages), len(steps), len(decisions), tally)
         entry = _LastPlan(
             caps, messages, marks, steps, decisions, sources, passed, clean, dict(counts or {}),
-            end, whole, joins, names,
+            tally, whole, joins, names,
         )  # fmt: skip
         with self._lock:
             if replaces is not None:

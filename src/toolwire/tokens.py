@@ -44,7 +44,6 @@ from .messages import Assistant, Message, System, ToolResult, User
 from .plan import Decision, OnUnsupported, Plan, Resize, label_see, label_this
 from .routes import route
 from .token_formulas import PAGE_PX, Family, family
-from .turns import output_parts
 
 if TYPE_CHECKING:
     from .convert import Converter
@@ -346,7 +345,7 @@ def sent_parts(index: int, message: Any) -> Iterator[tuple[Any, bool]]:
         yield from ((part, False) for part in message.content)
     elif isinstance(message, ToolResult):
         yield Text(text=f"{message.call_id} {message.name}"), True
-        yield from ((part, True) for part in output_parts(message))
+        yield from ((part, True) for part in message.parts)
     else:
         raise ConversationError(f"message {index} is not a toolwire message: {message!r}")
 

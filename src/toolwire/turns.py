@@ -1,5 +1,5 @@
-"""Tool turns: their results in the order the assistant called them, and what each output
-stands for as parts.
+"""Tool turns: their results in the order the assistant called them (what each output stands
+for as parts is ``ToolResult.parts``).
 
 Shared by the planner (which lays a turn out) and the token estimator (which counts it).
 """
@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .content import File, Json, Text
 from .errors import ConversationError
 from .messages import EMPTY_RESULT_TEXT, Assistant, ToolResult
 
-__all__ = ["EMPTY_RESULT_TEXT", "in_call_order", "output_parts"]
+__all__ = ["EMPTY_RESULT_TEXT", "in_call_order"]
 
 
 def in_call_order(
@@ -59,8 +58,3 @@ def in_call_order(
             "add a ToolResult for each (an error output is fine)"
         )
     return [by_id[c] for c in calls]
-
-
-def output_parts(result: ToolResult) -> tuple[Text | Json | File, ...]:
-    """The parts a tool output stands for; never empty (``ToolResult.parts``, made once)."""
-    return result.parts

@@ -35,7 +35,7 @@ from .budgets import binds, left_out
 from .cache import CachePoints, cache_points
 from .files import EVICT_TO, NO_BUDGET, NO_CITATIONS, READ_VISUALLY, Budget, Policy
 from .layout import Planner
-from .passed import NOTHING, SENT, Passed, passed
+from .passed import NOTHING, SENT, Passed, last_message, passed
 from .provider_parts import parts_left_out
 from .tally import LONE, PARTS, UNSIZED, Tally, fits
 from .values import (
@@ -139,7 +139,7 @@ def plan(
     if planner.unsupported:
         raise _refused(caps, planner.unsupported)
     before, whole = _passes(planner, resumed, wire)
-    check_wire_rules(whole.ruled, wire, caps, start=max(len(before.ruled) - 1, 0))
+    check_wire_rules(whole.ruled, wire, caps, start=last_message(before.ruled))
     names = ids.ToolNames.of(whole.ruled, wire, resumed.names if resumed else None)
     if resumed is not False:  # kept for the next encode of this history (memo.LastPlans)
         _remember(messages, planner, (before, whole), resumed, scrub, memo, names)

@@ -46,7 +46,7 @@ from ..messages import (
 from ..providers import Wire, wire_named
 from ..routes import route
 from ..sources import BytesSource, ProviderFileSource
-from ..turns import EMPTY_RESULT_TEXT, in_call_order, output_parts
+from ..turns import EMPTY_RESULT_TEXT, in_call_order
 from . import convert
 from .files import NO_BUDGET, Budget, Policy, Settled, settled
 from .measure import PER_PART
@@ -151,7 +151,7 @@ class Planner:
         error_status = self.policy.caps.error_status
         for index, result in in_call_order(messages, start, end, calls or None):
             self.tally.message(result)
-            given = output_parts(result)
+            given = result.parts
             parts: list[Text | Json | File] = []
             for part in given:
                 if not isinstance(part, File):

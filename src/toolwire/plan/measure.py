@@ -39,7 +39,6 @@ from ..messages import (
 from ..routes import Fetcher, route
 from ..sources import BytesSource, UrlSource
 from ..token_measures import pdf_pages
-from ..turns import output_parts
 from ..wire_size import Style, b64_length, string_bytes
 from .convert import measure as conversion_cost
 from .files import Policy
@@ -295,14 +294,14 @@ def text_size(message: Any) -> tuple[int, bool]:
 
     The rule: each part's framing takes at most ``PER_PART`` characters' worth, a message's at
     most ``PER_MESSAGE``; a tool result's output is measured as the parts it stands for
-    (turns.output_parts); a part of another kind by ``part_sizes`` (its repr, which holds
+    (``ToolResult.parts``); a part of another kind by ``part_sizes`` (its repr, which holds
     every character of its strings, where it is not a toolwire part)."""
     match message:
         case System(text=text) | User(content=str() as text):
             return PER_MESSAGE + PER_PART + len(text), text.isascii()
         case ToolResult(call_id=call_id, name=name):
             chars = PER_MESSAGE + PER_PART + len(call_id) + len(name)
-            parts: Sequence[Any] = output_parts(message)
+            parts: Sequence[Any] = message.parts
             plain = call_id.isascii() and name.isascii()
         case User(content=parts) | Assistant(content=parts):
             chars, plain = PER_MESSAGE, True

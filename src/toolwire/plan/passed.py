@@ -92,17 +92,17 @@ def _ruled(
     their system texts: the fold of the wire's rules carried on from the last ruled step that
     is not system text (the one a new step may merge into), as it was before its label."""
     ruled = before.ruled
-    last = _last_message(ruled)
+    last = last_message(ruled)
     trailing = sum(isinstance(step, System) for step in ruled[last:])
     merged_tail = merged((*before.unlabelled, *new), wire)
     ruled = ruled[:last] + labelled(merged_tail, wire)  # one step for one
     system = before.system[: len(before.system) - trailing] + tuple(
         step.text for step in merged_tail if isinstance(step, System)
     )
-    return ruled, merged_tail[_last_message(ruled) - last :], system
+    return ruled, merged_tail[last_message(ruled) - last :], system
 
 
-def _last_message(steps: tuple[Step, ...]) -> int:
+def last_message(steps: tuple[Step, ...]) -> int:
     """The index of the last step that is not system text (0 where there is none)."""
     last = len(steps)
     while last > 0 and isinstance(steps[last - 1], System):

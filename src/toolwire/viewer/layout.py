@@ -20,7 +20,6 @@ from ..messages import System, ToolResult, User
 from ..plan import Decision, Plan, PlannedResult, ToolTurn, label_see, label_this
 from ..plan.layout import left_out_whole, passed_over
 from ..plan.values import BRIDGE
-from ..turns import output_parts
 
 #: How a part came to be where it is.
 Role = Literal["sent", "text-fallback", "pointer", "converted", "label"]
@@ -184,7 +183,7 @@ def _tool_step(turn: ToolTurn, originals: dict[str, ToolResult], queues: _Queues
 
 
 def _result(result: PlannedResult, original: ToolResult | None, queues: _Queues) -> Block:
-    before = list(output_parts(original)) if original is not None else []
+    before = list(original.parts) if original is not None else []
     shown = _in_place(result.parts, before, queues)
     flag = "denied" if result.denied else "error" if result.is_error else ""
     return Block(f"result of {result.name} ({result.call_id})", tuple(shown), flag)

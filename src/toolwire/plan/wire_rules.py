@@ -129,7 +129,7 @@ def _without_blank(parts: tuple[P, ...], blank: _Blank) -> tuple[P, ...]:
     dropped = False  # the part before was a blank text, left out
     signed = False  # the part before was a signature with no thought
     for part in parts:
-        if _is_blank(part, blank.white_space) and not (signed and _is_text(part)):
+        if _is_blank(part, blank.white_space) and not (signed and isinstance(part, Text)):
             dropped = isinstance(part, Text)
             signed = False
             continue
@@ -148,10 +148,6 @@ class _Blank:
 
     white_space: bool
     signed_empty: bool = False
-
-
-def _is_text(part: object) -> bool:
-    return isinstance(part, Text)
 
 
 def _is_signature(part: object) -> bool:

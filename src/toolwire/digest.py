@@ -17,6 +17,7 @@ message that can still be edited in place: edit a copy and build a new message.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -62,14 +63,22 @@ class Digested(BaseModel):
             }
         copied = super().model_copy(update=update, deep=deep)
         if update:
-            for name in self._made_once:
+            for name in _made_once(type(self)):
                 with contextlib.suppress(AttributeError):  # not computed yet: nothing to forget
                     delattr(copied, name)  # a cached_property's own way to forget its value
         return copied
 
-    #: Its cached properties: values made from its fields once, forgotten by a copy that
-    #: changes a field.
-    _made_once: ClassVar[tuple[str, ...]] = ("digest",)
+
+@functools.cache
+def _made_once(cls: type) -> tuple[str, ...]:
+    """The cached properties of ``cls`` (the digest, ``ToolResult.parts``): values made once
+    from the fields, which a copy that changes a field must forget."""
+    return tuple(
+        name
+        for klass in cls.__mro__
+        for name, value in vars(klass).items()
+        if isinstance(value, cached_property)
+    )
 
 
 def digest_of(value: object) -> bytes:

@@ -306,7 +306,6 @@ class ToolResult(Digested):
 
     model_config = _FROZEN
     _holds_only_json: ClassVar[bool] = False  # its output's digest, not its files' JSON
-    _made_once: ClassVar[tuple[str, ...]] = ("digest", "parts")
     role: Literal["tool"] = "tool"
     call_id: str
     name: str
